@@ -1,0 +1,1 @@
+"""Computer players: each receives a SeatView and a random.Random and returns a legal move."""

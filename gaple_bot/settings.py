@@ -1,0 +1,92 @@
+"""Settings read from the environment and a `.env` file, checked once at start."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gaple.sqlite3"
+DEFAULT_API_BASE_URL = "https://api.telegram.org"
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message names it and where to set it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment (see .env.example)."""
+
+    telegram_bot_token: str
+    database_url: str = DEFAULT_DATABASE_URL
+    telegram_api_base_url: str = DEFAULT_API_BASE_URL
+    log_level: str = "INFO"
+    webhook_url: str = ""
+    webhook_port: int = 8443
+    default_language: str = "en"
+    default_turn_seconds: int = 60
+    lobby_timeout_seconds: int = 600
+    group_messages_per_minute: int = 20
+
+    @property
+    def bot_api_url(self) -> str:
+        """The base URL python-telegram-bot expects (the token is appended to it)."""
+        return self.telegram_api_base_url.rstrip("/") + "/bot"
+
+    @property
+    def bot_file_url(self) -> str:
+        """The base URL for file downloads."""
+        return self.telegram_api_base_url.rstrip("/") + "/file/bot"
+
+
+def _int(values: Mapping[str, str | None], name: str, default: int, minimum: int) -> int:
+    raw = (values.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < minimum:
+        raise SettingsError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def settings_from(values: Mapping[str, str | None]) -> Settings:
+    """Build settings from a mapping of variable names to values."""
+
+    def text(name: str, default: str) -> str:
+        return (values.get(name) or "").strip() or default
+
+    token = text("TELEGRAM_BOT_TOKEN", "")
+    if not token:
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not set: copy .env.example to .env and put your bot's token "
+            "in it"
+        )
+    log_level = text("LOG_LEVEL", "INFO").upper()
+    if log_level not in logging.getLevelNamesMapping():
+        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
+    return Settings(
+        telegram_bot_token=token,
+        database_url=text("DATABASE_URL", DEFAULT_DATABASE_URL),
+        telegram_api_base_url=text("TELEGRAM_API_BASE_URL", DEFAULT_API_BASE_URL),
+        log_level=log_level,
+        webhook_url=text("WEBHOOK_URL", ""),
+        webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1),
+        default_language=text("DEFAULT_LANGUAGE", "en"),
+        default_turn_seconds=_int(values, "DEFAULT_TURN_SECONDS", 60, 1),
+        lobby_timeout_seconds=_int(values, "LOBBY_TIMEOUT_SECONDS", 600, 1),
+        group_messages_per_minute=_int(values, "GROUP_MESSAGES_PER_MINUTE", 20, 1),
+    )
+
+
+def load_settings(environ: Mapping[str, str], env_file: Path = Path(".env")) -> Settings:
+    """Settings from `environ`, falling back to `env_file`; the environment wins."""
+    merged: dict[str, str | None] = dict(dotenv_values(env_file)) if env_file.is_file() else {}
+    merged.update(environ)
+    return settings_from(merged)

@@ -1,0 +1,71 @@
+"""Settings: required token, defaults, .env fallback and clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaple_bot.settings import (
+    DEFAULT_DATABASE_URL,
+    SettingsError,
+    load_settings,
+    settings_from,
+)
+
+
+def test_missing_token_names_env_example() -> None:
+    with pytest.raises(SettingsError, match=r"\.env\.example"):
+        settings_from({})
+
+
+def test_defaults() -> None:
+    settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:abc"})
+    assert settings.database_url == DEFAULT_DATABASE_URL
+    assert settings.bot_api_url == "https://api.telegram.org/bot"
+    assert settings.webhook_url == ""
+    assert settings.default_turn_seconds == 60
+    assert settings.lobby_timeout_seconds == 600
+    assert settings.group_messages_per_minute == 20
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("TELEGRAM_BOT_TOKEN=from-file\nLOG_LEVEL=debug\nWEBHOOK_PORT=9000\n")
+    settings = load_settings({"WEBHOOK_PORT": "9443"}, env_file)
+    assert settings.telegram_bot_token == "from-file"
+    assert settings.log_level == "DEBUG"
+    assert settings.webhook_port == 9443
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("WEBHOOK_PORT", "http"), ("DEFAULT_TURN_SECONDS", "0"), ("LOG_LEVEL", "LOUD")],
+)
+def test_bad_values_are_named(name: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=name):
+        settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", name: value})
+
+
+class _RecordingMapping(dict[str, str | None]):
+    """A mapping that remembers every name looked up."""
+
+    def __init__(self, *args: object, **kwargs: str) -> None:
+        super().__init__(*args, **kwargs)
+        self.asked: set[str] = set()
+
+    def get(self, key: str, default: object = None) -> str | None:  # type: ignore[override]
+        self.asked.add(key)
+        return super().get(key)
+
+
+def test_every_setting_read_is_in_env_example() -> None:
+    values = _RecordingMapping(TELEGRAM_BOT_TOKEN="1:abc")
+    settings_from(values)
+    example = (Path(__file__).parents[2] / ".env.example").read_text()
+    listed = {
+        line.split("=", 1)[0]
+        for line in example.splitlines()
+        if "=" in line and not line.startswith("#")
+    }
+    assert values.asked == listed
