@@ -31,6 +31,7 @@ class Settings:
     default_turn_seconds: int = 60
     lobby_timeout_seconds: int = 600
     group_messages_per_minute: int = 20
+    computer_processes: int = 1
 
     @property
     def bot_api_url(self) -> str:
@@ -82,6 +83,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         default_turn_seconds=_int(values, "DEFAULT_TURN_SECONDS", 60, 1),
         lobby_timeout_seconds=_int(values, "LOBBY_TIMEOUT_SECONDS", 600, 1),
         group_messages_per_minute=_int(values, "GROUP_MESSAGES_PER_MINUTE", 20, 1),
+        computer_processes=_int(values, "COMPUTER_PROCESSES", 1, 0),
     )
 
 

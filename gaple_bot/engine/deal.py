@@ -26,6 +26,11 @@ class Deal:
 
     def validate(self, config: GameConfig) -> None:
         """Raise ConfigError unless this deal fits the config and uses every tile once."""
+        for tile in (self.start, self.lead_tile):
+            if not -1 <= tile < TILE_COUNT:
+                raise ConfigError(f"not a tile id: {tile}")
+        if any(not 0 <= part <= FULL_SET for part in (*self.hands, self.set_aside)):
+            raise ConfigError("a hand holds a tile beyond the double-six set")
         if len(self.hands) != config.seats:
             raise ConfigError(f"a deal for {config.seats} seats has {len(self.hands)} hands")
         seen = 0

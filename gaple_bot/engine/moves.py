@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .errors import MoveParseError
@@ -37,7 +37,19 @@ class Move:
     kind: MoveKind
     tile: int = -1
     side: Side = Side.RIGHT
-    code: int = PASS_CODE
+    code: int = field(init=False, compare=False)
+    """Derived from the other fields, so a move's code always names the move itself."""
+
+    def __post_init__(self) -> None:
+        if self.kind is MoveKind.PASS:
+            code = PASS_CODE
+        elif not 0 <= self.tile < TILE_COUNT:
+            raise MoveParseError(f"no tile {self.tile}")
+        elif self.kind is MoveKind.DISCARD:
+            code = DISCARD_BASE + self.tile
+        else:
+            code = self.tile * 2 + self.side
+        object.__setattr__(self, "code", code)
 
     def text(self) -> str:
         """The move as short text: `L63`/`R63` play [6|3] left/right, `P` pass, `D63` discard."""
@@ -79,14 +91,14 @@ class Move:
 
 
 def _play(tile: int, side: Side) -> Move:
-    return Move(MoveKind.PLAY, tile, side, tile * 2 + side)
+    return Move(MoveKind.PLAY, tile, side)
 
 
 PLAYS_LEFT: tuple[Move, ...] = tuple(_play(t, Side.LEFT) for t in range(TILE_COUNT))
 PLAYS_RIGHT: tuple[Move, ...] = tuple(_play(t, Side.RIGHT) for t in range(TILE_COUNT))
 PASS = Move(MoveKind.PASS)
 DISCARDS: tuple[Move, ...] = tuple(
-    Move(MoveKind.DISCARD, t, Side.RIGHT, DISCARD_BASE + t) for t in range(TILE_COUNT)
+    Move(MoveKind.DISCARD, t) for t in range(TILE_COUNT)
 )
 ALL_MOVES: tuple[Move, ...] = (
     *(m for t in range(TILE_COUNT) for m in (PLAYS_LEFT[t], PLAYS_RIGHT[t])),

@@ -1,0 +1,1 @@
+"""Telegram I/O: handlers, callback data, rendering of text and keyboards, timers."""

@@ -1,0 +1,181 @@
+"""The application: wiring of handlers, services created in post_init and closed at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor
+from datetime import datetime
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+)
+
+from ..ai.levels import process_pool
+from ..i18n import Translators
+from ..service.runtime import GameService
+from ..settings import Settings
+from ..store import Store
+from ..store.types import utc_now
+from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
+from .handlers.boards import stats, top
+from .handlers.buttons import on_button
+from .handlers.commands import gaple, help_command, rules, start, stop
+from .handlers.members import on_my_chat_member
+from .handlers.settings import settings_command
+from .outbox import GroupOutbox
+from .present import Presenter
+from .resume import resume_games
+
+log = logging.getLogger(__name__)
+OUTBOX_DRAIN_SECONDS = 10.0
+
+
+def command_list() -> list[BotCommand]:
+    """The command menu (English source texts; translated menus are registered per language)."""
+    return [
+        BotCommand("gaple", "Open a Gaple table in this group"),
+        BotCommand("rules", "The rules this chat plays"),
+        BotCommand("top", "Leaderboard"),
+        BotCommand("stats", "Your results"),
+        BotCommand("stop", "End the game"),
+        BotCommand("settings", "Rules, target, turn time, computer level"),
+        BotCommand("help", "How to play with me"),
+    ]
+
+
+def build_application(
+    settings: Settings,
+    *,
+    rng: random.Random | None = None,
+    clock: Callable[[], datetime] = utc_now,
+) -> GapleApplication:
+    """The bot for `settings`; services start in post_init. `rng` fixes deals for tests."""
+
+    async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        store = await Store.start(settings.database_url)
+        executor: Executor | None = (
+            process_pool(settings.computer_processes) if settings.computer_processes else None
+        )
+        service = GameService(store, rng=rng, executor=executor, clock=clock)
+        translators = Translators(settings.default_language)
+        outbox = GroupOutbox(app.bot, settings.group_messages_per_minute)
+        presenter = Presenter(app.bot, outbox, translators, service, clock)
+        username = app.bot.username
+        deps = Deps(settings, service, translators, outbox, presenter, username)
+        app.bot_data[DEPS_KEY] = deps
+        await app.bot.set_my_commands(command_list())
+        assert app.job_queue is not None
+        await resume_games(deps, app.job_queue)
+
+    async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        deps = app.bot_data.get(DEPS_KEY)
+        if isinstance(deps, Deps):
+            try:
+                await asyncio.wait_for(deps.outbox.drain(), OUTBOX_DRAIN_SECONDS)
+            except TimeoutError:
+                log.warning("group messages still queued at shutdown were dropped")
+
+    async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        deps = app.bot_data.pop(DEPS_KEY, None)
+        if isinstance(deps, Deps):
+            await deps.service.close()
+
+    rate_limiter = AIORateLimiter(
+        overall_max_rate=30,
+        overall_time_period=1,
+        group_max_rate=settings.group_messages_per_minute,
+        group_time_period=60,
+        max_retries=3,
+    )
+    app: GapleApplication = (
+        ApplicationBuilder()
+        .token(settings.telegram_bot_token)
+        .base_url(settings.bot_api_url)
+        .base_file_url(settings.bot_file_url)
+        .rate_limiter(rate_limiter)
+        .concurrent_updates(True)
+        .context_types(ContextTypes(context=GapleContext))
+        .post_init(post_init)
+        .post_stop(post_stop)
+        .post_shutdown(post_shutdown)
+        .build()
+    )
+    # Handler order: commands first, then buttons, then membership changes; one group.
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("gaple", gaple))
+    app.add_handler(CommandHandler("stop", stop))
+    app.add_handler(CommandHandler("rules", rules))
+    app.add_handler(CommandHandler("help", help_command))
+    app.add_handler(CommandHandler("top", top))
+    app.add_handler(CommandHandler("stats", stats))
+    app.add_handler(CommandHandler("settings", settings_command))
+    app.add_handler(CallbackQueryHandler(on_button))
+    app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(on_error)
+    return app
+
+
+async def on_error(update: object, context: GapleContext) -> None:
+    """Log what went wrong; a tapped button still gets its answer so the spinner stops."""
+    log.error("update %s failed", update, exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        with contextlib.suppress(TelegramError):
+            await update.callback_query.answer("⚠️", show_alert=False)
+
+
+async def start_application(app: GapleApplication, *, poll_timeout: float = 10) -> None:
+    """Start like run_polling does (initialize, post_init, polling, start), inside a running
+    loop: for tests and embedding."""
+    await app.initialize()
+    if app.post_init is not None:
+        await app.post_init(app)
+    assert app.updater is not None
+    await app.updater.start_polling(
+        timeout=int(poll_timeout), allowed_updates=Update.ALL_TYPES, poll_interval=0
+    )
+    await app.start()
+
+
+async def stop_application(app: GapleApplication) -> None:
+    """Stop like run_polling does on a signal (the reverse of start_application)."""
+    assert app.updater is not None
+    if app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+        if app.post_stop is not None:
+            await app.post_stop(app)
+    await app.shutdown()
+    if app.post_shutdown is not None:
+        await app.post_shutdown(app)
+
+
+def run(settings: Settings) -> None:
+    """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling."""
+    logging.basicConfig(
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=settings.log_level
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    app = build_application(settings)
+    if settings.webhook_url:
+        app.run_webhook(
+            listen="0.0.0.0",
+            port=settings.webhook_port,
+            webhook_url=settings.webhook_url,
+            allowed_updates=Update.ALL_TYPES,
+        )
+    else:
+        app.run_polling(allowed_updates=Update.ALL_TYPES)

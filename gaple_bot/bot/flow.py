@@ -1,0 +1,130 @@
+"""After any change to a game: show it, hand unreachable seats to the computer, re-arm timers."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import cast
+
+from telegram.ext import JobQueue
+
+from ..service.progress import Progress
+from ..service.views import TableView
+from .deps import Deps, GapleContext
+from .render.common import Rendered, seconds_count
+
+log = logging.getLogger(__name__)
+MAX_HANDOVERS = 8
+"""Bounds the chain of 'cannot reach this person, hand their seat over' in one update."""
+
+
+async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress: Progress) -> None:
+    """Present `progress`; people the bot cannot reach privately get the computer. The caller
+    holds the game's lock."""
+    for _ in range(MAX_HANDOVERS):
+        table = progress.table or _last_table(progress)
+        if table is not None:
+            deps.presenter.timeout_notices(progress, table)
+        unreachable = await deps.presenter.progress(progress)
+        arm_turn_timers(deps, job_queue, progress)
+        if not unreachable:
+            return
+        user_id = unreachable[0]
+        seats = await deps.service.players.unreachable(user_id)
+        if table is not None and any(s.game_id == progress.game_id for s in seats):
+            seat = next(s for s in table.seats if s.user_id == user_id)
+            t = deps.presenter.group_t(table.language)
+            deps.presenter.group_notice(
+                table,
+                t.gettext(
+                    "📵 I can't reach {name} in a private chat, so the computer plays their "
+                    "seat. Open a private chat with me to take it back."
+                ).format(name=seat.name),
+            )
+            progress = await deps.service.tables.set_autoplay(progress.game_id, user_id, True)
+        else:
+            return
+    log.warning(
+        "game %s: stopped handing seats over after %s tries", progress.game_id, MAX_HANDOVERS
+    )
+
+
+def _last_table(progress: Progress) -> TableView | None:
+    return progress.steps[-1].table if progress.steps else None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimer:
+    """What a turn job needs: the game, the version it was armed at, the seat to move."""
+
+    game_id: int
+    version: int
+    seat: int
+
+
+def turn_job_names(game_id: int) -> tuple[str, str]:
+    """The names of a game's reminder and time-up jobs (so they can be found again)."""
+    return f"remind:{game_id}", f"turn:{game_id}"
+
+
+def cancel_turn_timers(job_queue: JobQueue[GapleContext], game_id: int) -> None:
+    """Remove a game's pending turn jobs."""
+    for name in turn_job_names(game_id):
+        for job in job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+
+
+def arm_turn_timers(deps: Deps, job_queue: JobQueue[GapleContext], progress: Progress) -> None:
+    """A reminder at half time and the computer at the end of the person's turn."""
+    cancel_turn_timers(job_queue, progress.game_id)
+    turn, table = progress.turn, progress.table
+    if turn is None or table is None or table.deadline is None:
+        return
+    now = datetime.now(UTC)
+    remind_name, turn_name = turn_job_names(progress.game_id)
+    data = TurnTimer(progress.game_id, turn.version, turn.seat)
+    halfway = now + (table.deadline - now) / 2
+    if table.deadline - now > timedelta(seconds=2):
+        job_queue.run_once(remind, when=halfway, name=remind_name, data=data)
+    job_queue.run_once(time_up, when=max(table.deadline, now), name=turn_name, data=data)
+
+
+def _timer(context: GapleContext) -> TurnTimer:
+    assert context.job is not None and isinstance(context.job.data, TurnTimer)
+    return context.job.data
+
+
+async def remind(context: GapleContext) -> None:
+    """Half the turn is gone: nudge the person privately."""
+    timer = _timer(context)
+    game_id, version, seat = timer.game_id, timer.version, timer.seat
+    deps = context.deps
+    turn = deps.presenter.turn_message(game_id)
+    live = deps.service.cache.games.get(game_id)
+    if turn is None or live is None or live.version != version or live.deadline is None:
+        return
+    info = live.seat_infos()[seat]
+    t = deps.presenter.private_t(info, live.chat.language)
+    left = max(1, round((live.deadline - datetime.now(UTC)).total_seconds()))
+    text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
+        chat=live.chat.title or "", time=seconds_count(t, left)
+    )
+    await deps.presenter.send_private(turn.user_id, Rendered(text))
+
+
+async def time_up(context: GapleContext) -> None:
+    """The turn ran out: the computer moves for the person."""
+    timer = _timer(context)
+    deps = context.deps
+    async with deps.service.cache.lock(timer.game_id):
+        progress = await deps.service.tables.timeout(timer.game_id, timer.version)
+        if progress is not None:
+            await show_progress(deps, job_queue(context), progress)
+
+
+def job_queue(context: GapleContext) -> JobQueue[GapleContext]:
+    """The application's job queue (always present: the job-queue extra is a dependency)."""
+    queue = context.application.job_queue
+    assert queue is not None
+    return cast("JobQueue[GapleContext]", queue)

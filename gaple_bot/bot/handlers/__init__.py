@@ -1,0 +1,1 @@
+"""Update handlers: commands, buttons and chat-member changes."""

@@ -1,0 +1,50 @@
+"""/top and /stats: leaderboards and a player's record."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from ...store import Board, Period
+from ..deps import GapleContext
+from ..render.boards import render_board, render_stats
+from .commands import reply
+from .common import chat_of, is_group, user_of, user_t
+
+BOARD_WORDS = {"rating": Board.RATING, "wins": Board.WINS, "points": Board.POINTS}
+PERIOD_WORDS = {"week": Period.WEEK, "7d": Period.WEEK, "all": Period.ALL_TIME}
+
+
+async def top(update: Update, context: GapleContext) -> None:
+    """/top [global] [rating|wins|points] [week]: a leaderboard."""
+    chat, deps = chat_of(update), context.deps
+    words = [word.lower() for word in context.args or []]
+    global_ = "global" in words or not is_group(chat)
+    board = next((BOARD_WORDS[w] for w in words if w in BOARD_WORDS), Board.RATING)
+    period = next((PERIOD_WORDS[w] for w in words if w in PERIOD_WORDS), Period.ALL_TIME)
+    entries = await deps.service.players.top(None if global_ else chat.id, board, period)
+    if is_group(chat):
+        settings = await deps.service.players.chat(chat.id, chat.title)
+        t = deps.presenter.group_t(settings.language)
+    else:
+        t = user_t(context, user_of(update))
+    await reply(deps, update, render_board(t, board, period, entries, global_))
+
+
+async def stats(update: Update, context: GapleContext) -> None:
+    """/stats: your record here; as a reply, the replied person's."""
+    chat, deps = chat_of(update), context.deps
+    user = user_of(update)
+    t = user_t(context, user)
+    if not is_group(chat):
+        await reply(
+            deps, update, t.gettext("Ask for /stats in a group: records are kept per chat.")
+        )
+        return
+    message = update.effective_message
+    target = user
+    if message is not None and message.reply_to_message and message.reply_to_message.from_user:
+        target = message.reply_to_message.from_user
+    record = await deps.service.players.stats(chat.id, target.id)
+    settings = await deps.service.players.chat(chat.id, chat.title)
+    group_t = deps.presenter.group_t(settings.language)
+    await reply(deps, update, render_stats(group_t, record, target.full_name))

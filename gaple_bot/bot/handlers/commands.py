@@ -1,0 +1,196 @@
+"""Commands in groups and private chats: /start, /gaple, /stop, /rules, /help."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, Update
+from telegram.constants import ParseMode
+
+from ...service.errors import GameAlreadyOpen, ServiceError
+from ...service.players import config_of
+from ..deps import Deps, GapleContext
+from ..flow import cancel_turn_timers, job_queue
+from ..refusals import refusal_text
+from ..render.common import Rendered
+from ..render.info import render_help, render_rules
+from ..timers import cancel_lobby_expiry
+from .common import chat_of, is_admin, is_group, thread_of, user_of, user_t
+from .lobby_buttons import show_new_lobby
+
+JOIN_PREFIX = "join_"
+
+
+def reply_in_group(deps: Deps, update: Update, text: str, **kwargs: Any) -> None:
+    """Answer a command in its group (or topic) through the outbox, as a reply."""
+    message = update.effective_message
+    assert message is not None
+    deps.outbox.send(
+        message.chat_id,
+        message_thread_id=thread_of(update),
+        text=text,
+        parse_mode=ParseMode.HTML,
+        reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+        **kwargs,
+    )
+
+
+async def reply(deps: Deps, update: Update, text: str, **kwargs: Any) -> None:
+    """Answer a command where it was sent: through the outbox in groups, directly in private."""
+    chat = chat_of(update)
+    if is_group(chat):
+        reply_in_group(deps, update, text, **kwargs)
+        return
+    message = update.effective_message
+    assert message is not None
+    await message.reply_text(text, parse_mode=ParseMode.HTML, **kwargs)
+
+
+def add_to_group_markup(deps: Deps, label: str) -> InlineKeyboardMarkup:
+    """The button that lets a person add the bot to one of their groups."""
+    url = f"https://t.me/{deps.bot_username}?startgroup=true"
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])
+
+
+async def start(update: Update, context: GapleContext) -> None:
+    """/start: in private, the bot may now send tiles; `join_N` completes a join in one tap."""
+    user, chat, deps = user_of(update), chat_of(update), context.deps
+    t = user_t(context, user)
+    if is_group(chat):
+        await reply(deps, update, render_help(t))
+        return
+    await deps.service.players.private_chat_opened(user.id, user.full_name)
+    payload = context.args[0] if context.args else ""
+    if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX) :].isdigit():
+        await _join_from_link(update, context, int(payload[len(JOIN_PREFIX) :]))
+        return
+    text = t.gettext(
+        "Hi {name}! I run Gaple tables in groups. Add me to a group and type /gaple there; "
+        "your tiles will come here."
+    ).format(name=user.first_name)
+    await reply(
+        deps,
+        update,
+        text,
+        reply_markup=add_to_group_markup(deps, t.gettext("👥 Add me to a group")),
+    )
+
+
+async def _join_from_link(update: Update, context: GapleContext, game_id: int) -> None:
+    user, deps = user_of(update), context.deps
+    t = user_t(context, user)
+    async with deps.service.cache.lock(game_id):
+        try:
+            lobby = await deps.service.lobbies.join(game_id, user.id, user.full_name)
+        except ServiceError as error:
+            await reply(deps, update, refusal_text(t, error))
+            return
+        rendered = deps.presenter.render_lobby(
+            lobby, deps.bot_username, deps.presenter.needs_join_link(game_id)
+        )
+        deps.presenter.show_lobby(lobby, rendered)
+    live = await deps.service.cache.get(game_id)
+    await reply(
+        deps,
+        update,
+        t.gettext("You joined the table in {chat}. Your tiles will come here.").format(
+            chat=live.chat.title or ""
+        ),
+    )
+
+
+async def gaple(update: Update, context: GapleContext) -> None:
+    """/gaple: open a lobby in this group (or topic); one game at a time."""
+    user, chat, deps = user_of(update), chat_of(update), context.deps
+    t = user_t(context, user)
+    if not is_group(chat):
+        await reply(
+            deps,
+            update,
+            t.gettext("Games live in groups: add me to one and type /gaple there."),
+            reply_markup=add_to_group_markup(deps, t.gettext("👥 Add me to a group")),
+        )
+        return
+    thread_id = thread_of(update)
+    try:
+        lobby = await deps.service.lobbies.open(
+            chat.id, chat.title, thread_id, user.id, user.full_name
+        )
+    except GameAlreadyOpen as error:
+        group_t = deps.presenter.group_t(
+            (await deps.service.players.chat(chat.id, chat.title)).language
+        )
+        deps.outbox.send(
+            chat.id,
+            message_thread_id=thread_id,
+            text=group_t.gettext("A game is already open here: it is this one."),
+            reply_parameters=ReplyParameters(
+                error.message_id or update.effective_message.message_id,  # type: ignore[union-attr]
+                allow_sending_without_reply=True,
+            ),
+        )
+        return
+    show_new_lobby(deps, context, lobby)
+
+
+async def stop(update: Update, context: GapleContext) -> None:
+    """/stop: abort this group's game (whoever opened it, or an admin)."""
+    user, chat, deps = user_of(update), chat_of(update), context.deps
+    t = user_t(context, user)
+    if not is_group(chat):
+        await reply(deps, update, t.gettext("There is no game here to stop."))
+        return
+    game_id = await deps.service.active_game(chat.id, thread_of(update))
+    if game_id is None:
+        await reply(deps, update, t.gettext("There is no game here to stop."))
+        return
+    async with deps.service.cache.lock(game_id):
+        live = await deps.service.cache.get(game_id)
+        admin = live.opener_id != user.id and await is_admin(context, chat.id, user.id)
+        try:
+            table = await deps.service.tables.stop(game_id, user.id, admin)
+        except ServiceError as error:
+            await reply(deps, update, refusal_text(t, error))
+            return
+        cancel_turn_timers(job_queue(context), game_id)
+        cancel_lobby_expiry(job_queue(context), game_id)
+        group_t = deps.presenter.group_t(live.chat.language)
+        presenter = deps.presenter
+        if table is None:
+            lobby = deps.service.lobbies.view(await deps.service.cache.get(game_id))
+            presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
+        else:
+            presenter.edit_table(table)
+            turn = presenter.forget_turn(game_id)
+            if turn is not None:
+                seat = table.seats[turn.seat]
+                private_t = presenter.private_t(seat, table.language)
+                await presenter.edit_private(
+                    turn.user_id,
+                    turn.message_id,
+                    Rendered(private_t.gettext("This game was stopped.")),
+                )
+        reply_in_group(
+            deps,
+            update,
+            group_t.gettext(
+                "The game was stopped. It counts as abandoned: no results, no rating changes."
+            ),
+        )
+
+
+async def rules(update: Update, context: GapleContext) -> None:
+    """/rules: the chat's rule set, short."""
+    chat, deps = chat_of(update), context.deps
+    settings = await deps.service.players.chat(chat.id, chat.title if is_group(chat) else None)
+    t = (
+        deps.presenter.group_t(settings.language)
+        if is_group(chat)
+        else user_t(context, user_of(update))
+    )
+    await reply(deps, update, render_rules(t, config_of(settings), settings.turn_seconds))
+
+
+async def help_command(update: Update, context: GapleContext) -> None:
+    """/help: what the bot does and its commands."""
+    await reply(context.deps, update, render_help(user_t(context, user_of(update))))

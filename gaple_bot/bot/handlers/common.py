@@ -1,0 +1,51 @@
+"""Helpers shared by the handlers: who is asking, in which language, with which rights."""
+
+from __future__ import annotations
+
+from telegram import Chat, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+
+from ...i18n import Translator
+from ..deps import GapleContext
+
+
+def user_of(update: Update) -> User:
+    """The person behind the update (every handler here is for updates that have one)."""
+    user = update.effective_user
+    assert user is not None
+    return user
+
+
+def chat_of(update: Update) -> Chat:
+    """The chat the update came from."""
+    chat = update.effective_chat
+    assert chat is not None
+    return chat
+
+
+def is_group(chat: Chat) -> bool:
+    """Games live in groups and supergroups."""
+    return chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def thread_of(update: Update) -> int | None:
+    """The forum topic the update came from, if the chat has topics."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
+def user_t(context: GapleContext, user: User) -> Translator:
+    """The translator for a reply only this person sees."""
+    return context.deps.translators.get(user.language_code)
+
+
+async def is_admin(context: GapleContext, chat_id: int, user_id: int) -> bool:
+    """Whether the person administers the group (asked from Telegram each time)."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)

@@ -1,0 +1,102 @@
+"""Lobby buttons in the group: join, leave, add a computer, start, cancel, play again."""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery, Update
+
+from ...service.errors import PrivateChatNeeded, ServiceError
+from ...service.views import LobbyView
+from ..callback_data import Action, Callback
+from ..deps import Deps, GapleContext
+from ..flow import job_queue, show_progress
+from ..refusals import refusal_text
+from ..timers import arm_lobby_expiry, cancel_lobby_expiry
+from .common import is_admin, user_of, user_t
+
+
+async def on_lobby_button(update: Update, context: GapleContext, callback: Callback) -> None:
+    """Change the lobby as the button says and show it again."""
+    query = update.callback_query
+    assert query is not None
+    user = user_of(update)
+    deps = context.deps
+    t = user_t(context, user)
+    game_id = callback.field("game")
+    lobbies = deps.service.lobbies
+    async with deps.service.cache.lock(game_id):
+        try:
+            if callback.action is Action.JOIN:
+                lobby = await lobbies.join(game_id, user.id, user.full_name)
+                note = t.gettext("You joined. Your tiles will come in our private chat.")
+            elif callback.action is Action.LEAVE:
+                lobby = await lobbies.leave(game_id, user.id)
+                note = t.gettext("You left the table.")
+            elif callback.action is Action.ADD_COMPUTER:
+                lobby = await lobbies.add_computer(game_id)
+                note = t.gettext("A computer player sat down.")
+            elif callback.action is Action.CANCEL:
+                admin = await _admin_unless_opener(context, game_id, user.id)
+                lobby = await lobbies.cancel(game_id, user.id, admin)
+                cancel_lobby_expiry(job_queue(context), game_id)
+                note = t.gettext("The table is closed.")
+            else:
+                admin = await _admin_unless_opener(context, game_id, user.id)
+                lobby, progress = await lobbies.start(game_id, user.id, admin)
+                cancel_lobby_expiry(job_queue(context), game_id)
+                _show(deps, lobby)
+                await show_progress(deps, job_queue(context), progress)
+                await query.answer(t.gettext("Let's play!"))
+                return
+        except PrivateChatNeeded:
+            await _offer_private_chat(deps, query, game_id, user.id)
+            return
+        except ServiceError as error:
+            await query.answer(refusal_text(t, error), show_alert=True)
+            return
+        _show(deps, lobby)
+    await query.answer(note)
+
+
+async def on_play_again(update: Update, context: GapleContext, callback: Callback) -> None:
+    """Open a new lobby with the finished game's players seated."""
+    query = update.callback_query
+    assert query is not None
+    user = user_of(update)
+    deps = context.deps
+    t = user_t(context, user)
+    try:
+        lobby = await deps.service.lobbies.play_again(
+            callback.field("game"), user.id, user.full_name
+        )
+    except ServiceError as error:
+        await query.answer(refusal_text(t, error), show_alert=True)
+        return
+    show_new_lobby(deps, context, lobby)
+    await query.answer(t.gettext("A new table is open."))
+
+
+def show_new_lobby(deps: Deps, context: GapleContext, lobby: LobbyView) -> None:
+    """Send a freshly opened lobby and start its expiry timer."""
+    rendered = deps.presenter.render_lobby(lobby, deps.bot_username, link=False)
+    deps.presenter.show_lobby(lobby, rendered, new=True)
+    arm_lobby_expiry(job_queue(context), lobby.game_id, deps.settings.lobby_timeout_seconds)
+
+
+def _show(deps: Deps, lobby: LobbyView) -> None:
+    link = deps.presenter.needs_join_link(lobby.game_id)
+    deps.presenter.show_lobby(lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link))
+
+
+async def _offer_private_chat(deps: Deps, query: CallbackQuery, game_id: int, user_id: int) -> None:
+    """Open the private chat in one tap; /start there completes the join."""
+    deps.presenter.ask_for_join_link(game_id)
+    lobby = deps.service.lobbies.view(await deps.service.cache.get(game_id))
+    _show(deps, lobby)
+    await query.answer(url=deps.presenter.lobby_link(game_id, deps.bot_username))
+
+
+async def _admin_unless_opener(context: GapleContext, game_id: int, user_id: int) -> bool:
+    live = await context.deps.service.cache.get(game_id)
+    if live.opener_id == user_id:
+        return False
+    return await is_admin(context, live.chat_id, user_id)

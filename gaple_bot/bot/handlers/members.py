@@ -1,0 +1,27 @@
+"""Membership changes: a person blocking (or unblocking) the bot in their private chat."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus, ChatType
+
+from ..deps import GapleContext
+from ..flow import job_queue, show_progress
+
+
+async def on_my_chat_member(update: Update, context: GapleContext) -> None:
+    """A blocked bot cannot send tiles: that person's seats go to the computer."""
+    change = update.my_chat_member
+    if change is None or change.chat.type != ChatType.PRIVATE:
+        return
+    user = change.from_user
+    deps = context.deps
+    if change.new_chat_member.status == ChatMemberStatus.MEMBER:
+        await deps.service.players.private_chat_opened(user.id, user.full_name)
+        return
+    if change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+        return
+    for seat in await deps.service.players.unreachable(user.id):
+        async with deps.service.cache.lock(seat.game_id):
+            progress = await deps.service.tables.set_autoplay(seat.game_id, user.id, True)
+            await show_progress(deps, job_queue(context), progress)

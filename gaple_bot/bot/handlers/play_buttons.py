@@ -1,0 +1,109 @@
+"""Buttons of a running game: tiles and ends in the private chat, 'My hand' on the table."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from telegram import Update
+
+from ...engine import Move
+from ...service.errors import NotSeated, ServiceError, StaleButton
+from ..callback_data import Action, Callback
+from ..deps import GapleContext
+from ..flow import job_queue, show_progress
+from ..present import TurnMessage
+from ..refusals import refusal_text
+from ..render.common import Rendered
+from ..render.hand import render_hand
+from ..render.table import hand_alert
+from .common import user_of, user_t
+
+
+async def on_move_button(update: Update, context: GapleContext, callback: Callback) -> None:
+    """A tile (or an end) was tapped in the private hand message."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    user = user_of(update)
+    deps = context.deps
+    t = user_t(context, user)
+    game_id, version = callback.field("game"), callback.field("version")
+    tables = deps.service.tables
+    async with deps.service.cache.lock(game_id):
+        try:
+            if callback.action is Action.MOVE:
+                code = callback.field("code")
+                progress = await tables.play(game_id, user.id, version, code)
+                # The move is committed: now the player may be told.
+                await query.answer(t.gettext("Played: {move}").format(move=Move.from_code(code)))
+                await show_progress(deps, job_queue(context), progress)
+                return
+            live = await deps.service.cache.get(game_id)
+            if callback.action is Action.PICK_TILE:
+                tile = callback.field("tile")
+                view = tables.legal_for_tile(live, user.id, version, tile)
+                choices = [m for m in view.legal if m.tile == tile]
+                if len(choices) == 1:
+                    progress = await tables.play(game_id, user.id, version, choices[0].code)
+                    await query.answer(t.gettext("Played: {move}").format(move=choices[0]))
+                    await show_progress(deps, job_queue(context), progress)
+                    return
+                picked: int | None = tile
+            else:
+                view = tables.turn_view(live, user.id, version)
+                picked = None
+        except ServiceError as error:
+            # A double tap finds the version moved on: a toast, not an alarming alert.
+            await query.answer(refusal_text(t, error), show_alert=not _quiet(error))
+            return
+        rendered = render_hand(t, view, view.table.chat_title, datetime.now(UTC), picked)
+        await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
+        if view.legal:
+            deps.presenter.remember_turn(
+                game_id, TurnMessage(view.seat, user.id, query.message.message_id, view.version)
+            )
+    await query.answer()
+
+
+async def on_take_back(update: Update, context: GapleContext, callback: Callback) -> None:
+    """The person takes their seat back from the computer."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    user = user_of(update)
+    deps = context.deps
+    t = user_t(context, user)
+    game_id = callback.field("game")
+    async with deps.service.cache.lock(game_id):
+        try:
+            progress = await deps.service.tables.set_autoplay(game_id, user.id, False)
+        except ServiceError as error:
+            await query.answer(refusal_text(t, error), show_alert=True)
+            return
+        await deps.presenter.edit_private(
+            user.id,
+            query.message.message_id,
+            Rendered(t.gettext("🙋 Your seat is yours again. Your tiles come on your turn.")),
+        )
+        await show_progress(deps, job_queue(context), progress)
+    await query.answer()
+
+
+async def on_show_hand(update: Update, context: GapleContext, callback: Callback) -> None:
+    """'My hand' on the table: the tapper's own tiles in an alert only they see."""
+    query = update.callback_query
+    assert query is not None
+    user = user_of(update)
+    deps = context.deps
+    t = user_t(context, user)
+    try:
+        live = await deps.service.cache.get(callback.field("game"))
+        seat = live.seat_of(user.id)
+        if seat is None or live.engine is None:
+            raise NotSeated(f"user {user.id} is not at game {live.game_id}")
+    except ServiceError as error:
+        await query.answer(refusal_text(t, error), show_alert=True)
+        return
+    await query.answer(hand_alert(t, live.engine.round.hands[seat.seat]), show_alert=True)
+
+
+def _quiet(error: ServiceError) -> bool:
+    return isinstance(error, StaleButton)

@@ -1,0 +1,68 @@
+"""/settings: the admins' menu for rule set, target, turn time, computer level and language."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ParseMode
+
+from ...service.errors import BadSetting, ServiceError
+from ..callback_data import Callback
+from ..deps import GapleContext
+from ..refusals import refusal_text
+from ..render.settings import OPTIONS, choices, render_settings
+from .commands import reply
+from .common import chat_of, is_admin, is_group, user_of, user_t
+
+
+async def settings_command(update: Update, context: GapleContext) -> None:
+    """/settings: the menu (admins only)."""
+    user, chat, deps = user_of(update), chat_of(update), context.deps
+    t = user_t(context, user)
+    if not is_group(chat):
+        await reply(deps, update, t.gettext("Settings belong to a group: use /settings there."))
+        return
+    if not await is_admin(context, chat.id, user.id):
+        await reply(deps, update, t.gettext("Only group admins can change the settings."))
+        return
+    settings = await deps.service.players.chat(chat.id, chat.title)
+    rendered = render_settings(deps.presenter.group_t(settings.language), settings)
+    await reply(deps, update, rendered.text, reply_markup=rendered.markup)
+
+
+async def on_setting_button(update: Update, context: GapleContext, callback: Callback) -> None:
+    """A choice in the menu was tapped: store it and redraw the menu."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    user, deps = user_of(update), context.deps
+    t = user_t(context, user)
+    chat_id = callback.field("chat")
+    option_index, choice_index = callback.field("option"), callback.field("value")
+    if chat_id != query.message.chat.id:
+        await query.answer(refusal_text(t, BadSetting("wrong chat")), show_alert=True)
+        return
+    if not await is_admin(context, chat_id, user.id):
+        await query.answer(t.gettext("Only group admins can change the settings."), show_alert=True)
+        return
+    try:
+        if not 0 <= option_index < len(OPTIONS):
+            raise BadSetting(f"no option {option_index}")
+        option = OPTIONS[option_index]
+        if option == "language":
+            languages = choices(option)
+            if not 0 <= choice_index < len(languages):
+                raise BadSetting(f"no language {choice_index}")
+            title = query.message.chat.title
+            await deps.service.players.set_chat_language(chat_id, title, languages[choice_index])
+            settings = await deps.service.players.chat(chat_id, title)
+        else:
+            settings = await deps.service.players.change_setting(chat_id, option, choice_index)
+    except ServiceError as error:
+        await query.answer(refusal_text(t, error), show_alert=True)
+        return
+    rendered = render_settings(deps.presenter.group_t(settings.language), settings)
+    # Group edits go through the outbox, which keeps the group within its message budget.
+    menu = deps.outbox.existing(chat_id, query.message.message_id)
+    deps.outbox.edit(
+        menu, text=rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
+    )
+    await query.answer(t.gettext("Saved."))

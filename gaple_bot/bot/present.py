@@ -1,0 +1,335 @@
+"""Showing what changed: the group's table and results, and each person's private hand."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from ..engine import MoveKind, tile_text
+from ..i18n import Translator, Translators
+from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
+from ..service.runtime import GameService
+from ..service.views import HandView, LobbyView, SeatInfo, TableView
+from .callback_data import Action, encode
+from .outbox import GroupOutbox, MessageHandle
+from .render.common import Rendered, seat_name
+from .render.hand import played_line, render_hand, render_played
+from .render.lobby import render_lobby
+from .render.results import render_game_end, render_round_end
+from .render.table import render_table
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMessage:
+    """The private message that holds a person's live move buttons."""
+
+    seat: int
+    user_id: int
+    message_id: int
+    version: int
+
+
+class Presenter:
+    """Turns the service's results into Telegram messages; group ones go through the outbox."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        outbox: GroupOutbox,
+        translators: Translators,
+        service: GameService,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.bot = bot
+        self.outbox = outbox
+        self.translators = translators
+        self.service = service
+        self.clock = clock
+        self._tables: dict[int, MessageHandle] = {}
+        self._lobbies: dict[int, MessageHandle] = {}
+        self._turns: dict[int, TurnMessage] = {}
+        self._join_links: set[int] = set()
+
+    # Languages ------------------------------------------------------------------------------
+
+    def group_t(self, language: str | None) -> Translator:
+        """The translator for a group's messages."""
+        return self.translators.get(language)
+
+    def private_t(self, seat: SeatInfo, chat_language: str | None) -> Translator:
+        """The translator for a person's private messages."""
+        return self.translators.get(seat.language or chat_language)
+
+    # Lobby ----------------------------------------------------------------------------------
+
+    def lobby_link(self, game_id: int, bot_username: str) -> str:
+        """The t.me deep link that opens the private chat and completes a join."""
+        return f"https://t.me/{bot_username}?start=join_{game_id}"
+
+    def show_lobby(self, lobby: LobbyView, rendered: Rendered, *, new: bool = False) -> None:
+        """Send (or edit) the lobby message in the group."""
+        handle = None if new else self._lobbies.get(lobby.game_id)
+        kwargs = _message_kwargs(rendered)
+        if handle is None:
+            gid = lobby.game_id
+            self._lobbies[gid] = self.outbox.send(
+                lobby.chat_id,
+                on_sent=lambda m: self.service.tables.remember_table_message(gid, m.message_id),
+                message_thread_id=lobby.thread_id,
+                **kwargs,
+            )
+        else:
+            self.outbox.edit(handle, **kwargs)
+
+    def ask_for_join_link(self, game_id: int) -> None:
+        """From now on the lobby shows the button that opens the private chat."""
+        self._join_links.add(game_id)
+
+    def needs_join_link(self, game_id: int) -> bool:
+        """Whether someone failed to join for want of a private chat."""
+        return game_id in self._join_links
+
+    def adopt_lobby(self, game_id: int, chat_id: int, message_id: int) -> None:
+        """After a restart: the lobby message sent earlier."""
+        self._lobbies[game_id] = self.outbox.existing(chat_id, message_id)
+
+    def adopt_table(self, game_id: int, chat_id: int, message_id: int) -> None:
+        """After a restart: the table message sent earlier."""
+        self._tables[game_id] = self.outbox.existing(chat_id, message_id)
+
+    def render_lobby(self, lobby: LobbyView, bot_username: str, link: bool) -> Rendered:
+        """The lobby in the chat's language."""
+        join_link = self.lobby_link(lobby.game_id, bot_username) if link else None
+        return render_lobby(self.group_t(lobby.language), lobby, join_link)
+
+    # Group ----------------------------------------------------------------------------------
+
+    def group_notice(self, table: TableView, text: str) -> None:
+        """A short message to the table's group (or topic)."""
+        self.outbox.send(
+            table.chat_id,
+            message_thread_id=table.thread_id,
+            text=text,
+            parse_mode=ParseMode.HTML,
+        )
+
+    def _send_table(self, table: TableView) -> None:
+        gid = table.game_id
+        rendered = render_table(self.group_t(table.language), table, self.clock())
+        self._tables[gid] = self.outbox.send(
+            table.chat_id,
+            on_sent=lambda m: self.service.tables.remember_table_message(gid, m.message_id),
+            message_thread_id=table.thread_id,
+            **_message_kwargs(rendered),
+        )
+
+    def edit_table(self, table: TableView) -> None:
+        """Edit the game's table message (or send one if it is not known)."""
+        handle = self._tables.get(table.game_id)
+        if handle is None:
+            self._send_table(table)
+            return
+        rendered = render_table(self.group_t(table.language), table, self.clock())
+        self.outbox.edit(handle, **_message_kwargs(rendered))
+
+    # Progress -------------------------------------------------------------------------------
+
+    async def progress(self, progress: Progress) -> list[int]:
+        """Show everything in `progress`; returns the people the bot could not reach privately."""
+        unreachable: list[int] = []
+        await self._retire_turn(progress, unreachable)
+        final = progress.table
+        last_start = max(
+            (i for i, s in enumerate(progress.steps) if isinstance(s, RoundStarted)), default=-1
+        )
+        for index, step in enumerate(progress.steps):
+            if isinstance(step, RoundOver):
+                self.edit_table(step.table)
+                t = self.group_t(step.table.language)
+                self.group_notice(step.table, render_round_end(t, step.reveal).text)
+            elif isinstance(step, RoundStarted):
+                shown = step.table
+                if index == last_start and final and final.round_number == shown.round_number:
+                    shown, final = final, None
+                self._send_table(shown)
+                turn_seat = progress.turn.seat if progress.turn and index == last_start else None
+                for hand in step.hands:
+                    if hand.seat != turn_seat:
+                        await self._send_hand(hand, unreachable, live=False)
+            elif isinstance(step, GameOver):
+                t = self.group_t(step.table.language)
+                rendered = render_game_end(t, step.table)
+                self.outbox.send(
+                    step.table.chat_id,
+                    message_thread_id=step.table.thread_id,
+                    **_message_kwargs(rendered),
+                )
+                self._tables.pop(step.table.game_id, None)
+        if final is not None:
+            self.edit_table(final)
+        turn = progress.turn
+        if turn is not None and self._turn_key(turn) is None:
+            await self._send_hand(turn, unreachable, live=True)
+        return unreachable
+
+    def _turn_key(self, turn: HandView) -> TurnMessage | None:
+        """The live message that already shows this turn, if there is one."""
+        old = self._turns.get(turn.game_id)
+        if old is not None and old.seat == turn.seat and old.version == turn.version:
+            return old
+        return None
+
+    async def adopt_turn(self, turn: HandView, message_id: int) -> None:
+        """After a restart: give the stored hand message of the person to move live buttons."""
+        seat = turn.table.seats[turn.seat]
+        if seat.user_id is None:
+            return
+        t = self.private_t(seat, turn.table.language)
+        rendered = render_hand(t, turn, turn.table.chat_title, self.clock())
+        await self._edit_private(seat.user_id, message_id, rendered, [])
+        self._turns[turn.game_id] = TurnMessage(turn.seat, seat.user_id, message_id, turn.version)
+
+    def timeout_notices(self, progress: Progress, table: TableView) -> None:
+        """Tell the group whose time ran out and whose seat the computer now plays."""
+        t = self.group_t(table.language)
+        for seat in progress.timed_out:
+            name = seat_name(t, table.seats[seat])
+            if seat in progress.autoplay_started:
+                text = t.gettext(
+                    "⏰ {name} ran out of time twice, so the computer plays their seat now. "
+                    "They can take it back from their private chat with me."
+                )
+            else:
+                text = t.gettext("⏰ {name} ran out of time: the computer played for them.")
+            self.group_notice(table, text.format(name=name))
+
+    async def _retire_turn(self, progress: Progress, unreachable: list[int]) -> None:
+        """Edit the previous live-buttons message so no stale buttons stay behind."""
+        old = self._turns.pop(progress.game_id, None)
+        if old is None:
+            return
+        turn = progress.turn
+        if turn is not None and turn.seat == old.seat and turn.version == old.version:
+            self._turns[progress.game_id] = old
+            return
+        moves = [(r, m) for r, s, m in progress.moved if s == old.seat]
+        seat_view = progress.hands.get(old.seat)
+        table = seat_view.table if seat_view else _any_table(progress)
+        if table is None:
+            return
+        seat = table.seats[old.seat]
+        t = self.private_t(seat, table.language)
+        if moves:
+            round_number, move = moves[0]
+            timed_out = old.seat in progress.timed_out
+            if seat_view is not None and seat_view.table.round_number == round_number:
+                rendered = render_played(t, seat_view, table.chat_title, move)
+                text = rendered.text
+            else:
+                text = played_line(t, move)
+            if timed_out:
+                text = t.gettext("⏰ Time ran out: the computer played {tile} for you.").format(
+                    tile=tile_text(move.tile) if move.kind is not MoveKind.PASS else "—"
+                ) + ("\n" + text if seat_view is not None else "")
+        elif seat_view is not None:
+            text = render_hand(t, seat_view, table.chat_title, self.clock()).text
+        else:
+            text = t.gettext("This game is over.")
+        await self._edit_private(old.user_id, old.message_id, Rendered(text), unreachable)
+
+    async def _send_hand(self, hand: HandView, unreachable: list[int], *, live: bool) -> None:
+        seat = hand.table.seats[hand.seat]
+        if seat.user_id is None or seat.user_id in unreachable:
+            return
+        t = self.private_t(seat, hand.table.language)
+        rendered = render_hand(t, hand, hand.table.chat_title, self.clock())
+        message = await self._send_private(seat.user_id, rendered, unreachable)
+        if message is None:
+            return
+        await self.service.tables.remember_hand_message(hand.game_id, hand.seat, message.message_id)
+        if live and hand.legal:
+            self._turns[hand.game_id] = TurnMessage(
+                hand.seat, seat.user_id, message.message_id, hand.version
+            )
+
+    def forget_turn(self, game_id: int) -> TurnMessage | None:
+        """The live-buttons message of a game, removed from memory (game stopped)."""
+        return self._turns.pop(game_id, None)
+
+    def turn_message(self, game_id: int) -> TurnMessage | None:
+        """The live-buttons message of a game, if any."""
+        return self._turns.get(game_id)
+
+    def remember_turn(self, game_id: int, turn: TurnMessage) -> None:
+        """Record a message that holds live buttons (after a restart)."""
+        self._turns[game_id] = turn
+
+    def take_back_markup(self, t: Translator, game_id: int) -> InlineKeyboardMarkup:
+        """The one button that gives a person their seat back from the computer."""
+        button = InlineKeyboardButton(
+            t.gettext("🙋 Take my seat back"),
+            callback_data=encode(Action.TAKE_BACK_SEAT, game_id),
+            style="primary",
+        )
+        return InlineKeyboardMarkup([[button]])
+
+    # Private messages -------------------------------------------------------------------------
+
+    async def _send_private(
+        self, user_id: int, rendered: Rendered, unreachable: list[int]
+    ) -> Message | None:
+        try:
+            return await self.bot.send_message(chat_id=user_id, **_message_kwargs(rendered))
+        except Forbidden:
+            unreachable.append(user_id)
+        except TelegramError as exc:
+            log.warning("private message to %s failed: %s", user_id, exc)
+        return None
+
+    async def send_private(self, user_id: int, rendered: Rendered) -> bool:
+        """Send a private message; False if the person cannot be reached."""
+        return await self._send_private(user_id, rendered, []) is not None
+
+    async def _edit_private(
+        self, user_id: int, message_id: int, rendered: Rendered, unreachable: list[int]
+    ) -> None:
+        try:
+            await self.bot.edit_message_text(
+                chat_id=user_id, message_id=message_id, **_message_kwargs(rendered)
+            )
+        except Forbidden:
+            unreachable.append(user_id)
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():
+                log.warning("private edit for %s failed: %s", user_id, exc.message)
+        except TelegramError as exc:
+            log.warning("private edit for %s failed: %s", user_id, exc)
+
+    async def edit_private(self, user_id: int, message_id: int, rendered: Rendered) -> None:
+        """Edit a private message, ignoring 'not modified' and unreachable people."""
+        await self._edit_private(user_id, message_id, rendered, [])
+
+
+def _any_table(progress: Progress) -> TableView | None:
+    if progress.table is not None:
+        return progress.table
+    for step in reversed(progress.steps):
+        return step.table
+    return None
+
+
+def _message_kwargs(rendered: Rendered) -> dict[str, Any]:
+    """sendMessage/editMessageText arguments for a rendered message (HTML text, buttons)."""
+    kwargs: dict[str, Any] = {"text": rendered.text, "parse_mode": ParseMode.HTML}
+    if rendered.markup is not None:
+        kwargs["reply_markup"] = rendered.markup
+    return kwargs

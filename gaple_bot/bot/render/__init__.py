@@ -1,0 +1,1 @@
+"""Text and keyboards for every message the bot sends, built from service views."""

@@ -1,0 +1,75 @@
+"""The lobby message: rule set, target, seats, and the buttons to join and start."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ...i18n import Translator
+from ...service.views import GameStatus, LobbyView
+from ..callback_data import Action, encode
+from .common import Rendered, seat_name
+from .table import rule_set_name
+
+
+def render_lobby(t: Translator, lobby: LobbyView, join_link: str | None) -> Rendered:
+    """The lobby while it is open; `join_link` is a t.me deep link for players who never
+    opened a private chat with the bot (shown as a button)."""
+    lines = [
+        t.gettext("<b>Gaple</b> · {rules} · first to {target}").format(
+            rules=rule_set_name(t, lobby.config), target=lobby.config.target
+        ),
+        t.gettext("Seats taken: {taken} of {capacity}").format(
+            taken=len(lobby.seats), capacity=lobby.capacity
+        ),
+    ]
+    lines.extend(f"{seat.number + 1}. {seat_name(t, seat)}" for seat in lobby.seats)
+    if lobby.status is GameStatus.ABORTED:
+        lines.append("")
+        lines.append(t.gettext("This table was closed."))
+        return Rendered("\n".join(lines))
+    if lobby.status is not GameStatus.LOBBY:
+        lines.append("")
+        lines.append(t.gettext("The game has started."))
+        return Rendered("\n".join(lines))
+    lines.append("")
+    lines.append(
+        t.gettext(
+            "Tap Join to play. Your tiles come in a private chat with me. "
+            "Empty seats get computer players at the start."
+        )
+    )
+    gid = lobby.game_id
+    rows = [
+        [
+            InlineKeyboardButton(t.gettext("✋ Join"), callback_data=encode(Action.JOIN, gid)),
+            InlineKeyboardButton(t.gettext("🚪 Leave"), callback_data=encode(Action.LEAVE, gid)),
+        ],
+        [
+            InlineKeyboardButton(
+                t.gettext("🤖 Add computer"), callback_data=encode(Action.ADD_COMPUTER, gid)
+            )
+        ],
+        [
+            InlineKeyboardButton(
+                t.gettext("▶️ Start"), callback_data=encode(Action.START, gid), style="success"
+            ),
+            InlineKeyboardButton(
+                t.gettext("✖️ Cancel"), callback_data=encode(Action.CANCEL, gid), style="danger"
+            ),
+        ],
+    ]
+    if join_link:
+        rows.append([InlineKeyboardButton(t.gettext("💬 Open my private chat"), url=join_link)])
+    return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))
+
+
+def render_lobby_expired(t: Translator, lobby: LobbyView, minutes: int) -> Rendered:
+    """The lobby after nobody started it in time."""
+    text = t.ngettext(
+        "Nobody started this table within {n} minute, so it was closed. "
+        "Type /gaple to open a new one.",
+        "Nobody started this table within {n} minutes, so it was closed. "
+        "Type /gaple to open a new one.",
+        minutes,
+    ).format(n=minutes)
+    return Rendered(text)

@@ -1,0 +1,92 @@
+"""Round and game results for the group: every hand revealed, points, totals, standings."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ...engine import EndReason, RuleSet, pips
+from ...i18n import Translator
+from ...service.views import RoundReveal, TableView
+from ..callback_data import Action, encode
+from .common import Rendered, hand_text, seat_name
+
+
+def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
+    """The round's winner and how, every hand with its pips, the points and the totals."""
+    table, result = reveal.table, reveal.result
+    winner = seat_name(t, table.seats[result.winner])
+    if result.reason is EndReason.GAPLE:
+        head = t.gettext("🏁 Round {round}: <b>{name}</b> played their last tile. Gaple!")
+    elif result.reason is EndReason.BLOCKED:
+        head = t.gettext(
+            "🏁 Round {round}: the line is blocked. <b>{name}</b> has the lowest count."
+        )
+    else:
+        head = t.gettext("🏁 Round {round}: a player discarded their last tile.")
+    lines = [head.format(round=table.round_number, name=winner)]
+    if table.config.rule_set is RuleSet.DISCARDS:
+        lines.append(
+            t.gettext("<b>{name}</b> wins the round with the lowest count.").format(name=winner)
+        )
+    lines.append("")
+    for seat in table.seats:
+        n = seat.number
+        row = t.gettext("{name}: {tiles} = {pips}").format(
+            name=seat_name(t, seat), tiles=hand_text(reveal.hands[n]), pips=pips(reveal.hands[n])
+        )
+        lines.append(row)
+        if reveal.discards[n]:
+            lines.append(
+                t.gettext("   discarded: {tiles} = {pips}").format(
+                    tiles=hand_text(reveal.discards[n]), pips=pips(reveal.discards[n])
+                )
+            )
+    lines.append("")
+    scored = [
+        t.gettext("{name} +{points}").format(name=seat_name(t, s), points=result.points[s.number])
+        for s in table.seats
+        if result.points[s.number]
+    ]
+    if scored:
+        lines.append(t.gettext("Points: {list}").format(list=", ".join(scored)))
+    else:
+        lines.append(t.gettext("Nobody scores this round."))
+    lines.append(_totals(t, table))
+    return Rendered("\n".join(lines))
+
+
+def _totals(t: Translator, table: TableView) -> str:
+    totals = " · ".join(
+        t.gettext("{name} {points}").format(name=seat_name(t, s), points=table.scores[s.number])
+        for s in table.seats
+    )
+    return t.gettext("Totals: {totals}").format(totals=totals)
+
+
+def render_game_end(t: Translator, table: TableView) -> Rendered:
+    """Final standings, and a button that opens a new lobby with the same players."""
+    assert table.winner is not None
+    lines = [
+        t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
+            name=seat_name(t, table.seats[table.winner]),
+            points=t.ngettext("{n} point", "{n} points", table.scores[table.winner]).format(
+                n=table.scores[table.winner]
+            ),
+        ),
+        "",
+    ]
+    order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
+    for place, seat in enumerate(order, start=1):
+        lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t.gettext("🔁 Play again"),
+                    callback_data=encode(Action.PLAY_AGAIN, table.game_id),
+                    style="success",
+                )
+            ]
+        ]
+    )
+    return Rendered("\n".join(lines), markup)

@@ -1,0 +1,47 @@
+"""After a restart: show every open lobby and running game again and re-arm their timers."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.ext import JobQueue
+
+from ..service.errors import ServiceError
+from ..store import GameStatus, StoreError
+from .deps import Deps, GapleContext
+from .flow import show_progress
+from .timers import arm_lobby_expiry
+
+log = logging.getLogger(__name__)
+
+
+async def resume_games(deps: Deps, job_queue: JobQueue[GapleContext]) -> None:
+    """Rebuild each active game from the database and show it as it stands."""
+    for game_id in await deps.service.active_games():
+        try:
+            async with deps.service.cache.lock(game_id):
+                await _resume(deps, job_queue, game_id)
+        except (ServiceError, StoreError):
+            log.exception("game %s could not be resumed", game_id)
+
+
+async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -> None:
+    live = await deps.service.cache.get(game_id)
+    presenter = deps.presenter
+    if live.status is GameStatus.LOBBY:
+        if live.message_id is not None:
+            presenter.adopt_lobby(game_id, live.chat_id, live.message_id)
+        lobby = deps.service.lobbies.view(live)
+        presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
+        arm_lobby_expiry(job_queue, game_id, deps.settings.lobby_timeout_seconds)
+        return
+    if live.message_id is not None:
+        presenter.adopt_table(game_id, live.chat_id, live.message_id)
+    progress = await deps.service.tables.resume(game_id)
+    turn = progress.turn
+    if turn is not None:
+        record = live.seats[turn.seat]
+        if record.hand_message_id is not None:
+            # The turn message sent before the restart gets fresh buttons instead of a twin.
+            await presenter.adopt_turn(turn, record.hand_message_id)
+    await show_progress(deps, job_queue, progress)

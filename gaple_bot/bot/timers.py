@@ -1,0 +1,41 @@
+"""The lobby's expiry timer: a lobby nobody starts closes by itself and says so."""
+
+from __future__ import annotations
+
+from telegram.ext import JobQueue
+
+from .deps import GapleContext
+from .render.lobby import render_lobby_expired
+
+
+def lobby_job_name(game_id: int) -> str:
+    """The name of a lobby's expiry job (so it can be found again)."""
+    return f"lobby:{game_id}"
+
+
+def arm_lobby_expiry(job_queue: JobQueue[GapleContext], game_id: int, seconds: float) -> None:
+    """Close the lobby after `seconds` unless it starts first."""
+    cancel_lobby_expiry(job_queue, game_id)
+    job_queue.run_once(
+        lobby_expired, when=max(0.0, seconds), name=lobby_job_name(game_id), data=game_id
+    )
+
+
+def cancel_lobby_expiry(job_queue: JobQueue[GapleContext], game_id: int) -> None:
+    """Remove a lobby's pending expiry."""
+    for job in job_queue.get_jobs_by_name(lobby_job_name(game_id)):
+        job.schedule_removal()
+
+
+async def lobby_expired(context: GapleContext) -> None:
+    """Nobody started the lobby in time: close it."""
+    assert context.job is not None and isinstance(context.job.data, int)
+    game_id = context.job.data
+    deps = context.deps
+    async with deps.service.cache.lock(game_id):
+        lobby = await deps.service.lobbies.expire(game_id)
+        if lobby is None:
+            return
+        t = deps.presenter.group_t(lobby.language)
+        minutes = max(1, round(deps.settings.lobby_timeout_seconds / 60))
+        deps.presenter.show_lobby(lobby, render_lobby_expired(t, lobby, minutes))

@@ -1,0 +1,68 @@
+"""Why a player's request was refused; the bot turns each into a short message."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base class of every refusal the service reports to a player."""
+
+
+class NoSuchGame(ServiceError):
+    """The button or command names a game that does not exist (or no longer runs)."""
+
+
+class GameAlreadyOpen(ServiceError):
+    """This chat (or topic) already has a lobby or a running game."""
+
+    def __init__(self, game_id: int, message_id: int | None) -> None:
+        super().__init__(f"game {game_id} is already open")
+        self.game_id = game_id
+        self.message_id = message_id
+
+
+class NotInLobby(ServiceError):
+    """The lobby has already started or closed."""
+
+
+class AlreadySeated(ServiceError):
+    """The player already sits at this table."""
+
+
+class TableFull(ServiceError):
+    """Every seat of the lobby is taken."""
+
+
+class NotSeated(ServiceError):
+    """The player does not sit at this table."""
+
+
+class NotAllowed(ServiceError):
+    """Only whoever opened the table, or a chat admin, may do this."""
+
+
+class NeedsAPerson(ServiceError):
+    """A game needs at least one person seated to start."""
+
+
+class PrivateChatNeeded(ServiceError):
+    """The player has never opened a private chat with the bot, so it cannot send their tiles."""
+
+
+class StaleButton(ServiceError):
+    """The button belongs to an earlier state of the game."""
+
+
+class NotYourTurn(ServiceError):
+    """Another seat is to move."""
+
+
+class TileDoesNotFit(ServiceError):
+    """The tapped tile fits neither open end."""
+
+
+class GameNotRunning(ServiceError):
+    """The game is not being played (still a lobby, or over)."""
+
+
+class BadSetting(ServiceError):
+    """A settings button names an option or a choice that does not exist."""

@@ -1,0 +1,140 @@
+"""The in-memory copy of a game being played: a cache of the database, droppable at any time."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..engine import Game, GameConfig
+from ..store import (
+    ChatSettings,
+    GameNotFound,
+    GameNotStarted,
+    GameStatus,
+    SeatRecord,
+    Store,
+    Transaction,
+)
+from .errors import NoSuchGame
+from .views import SeatInfo
+
+
+@dataclass
+class LiveGame:
+    """A game's stored facts plus its replayed engine state (None while in the lobby)."""
+
+    game_id: int
+    chat_id: int
+    thread_id: int | None
+    opener_id: int
+    status: GameStatus
+    version: int
+    message_id: int | None
+    deadline: datetime | None
+    chat: ChatSettings
+    seats: list[SeatRecord]
+    names: dict[int, str]
+    languages: dict[int, str | None]
+    engine: Game | None = None
+
+    config: GameConfig | None = None
+    """The stored config (its seat count is provisional until the game starts)."""
+
+    def game_config(self) -> GameConfig:
+        """The game's rule set and options."""
+        assert self.config is not None
+        return self.config
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        """The seat the user sits in, if any."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        """The seats as the renderers show them."""
+        return tuple(
+            SeatInfo(
+                number=s.seat,
+                user_id=s.user_id,
+                name=self.names.get(s.user_id, "?") if s.user_id is not None else "",
+                computer_level=s.computer_level.value if s.computer_level else None,
+                autoplay=s.autoplay,
+                language=self.languages.get(s.user_id) if s.user_id is not None else None,
+            )
+            for s in self.seats
+        )
+
+    def computer_moves(self, seat: int) -> bool:
+        """Whether the computer chooses this seat's moves (its own seat, or autoplay)."""
+        record = self.seats[seat]
+        return record.user_id is None or record.autoplay
+
+    def computer_level(self, seat: int) -> str:
+        """The level that plays this seat when the computer moves for it."""
+        level = self.seats[seat].computer_level or self.chat.computer_level
+        return level.value
+
+
+async def load_live(tx: Transaction, game_id: int) -> LiveGame:
+    """Read a game and replay its engine state (hidden information stays inside the cache)."""
+    try:
+        record = await tx.games.get(game_id)
+    except GameNotFound:
+        raise NoSuchGame(f"no game {game_id}") from None
+    chat = await tx.chats.get(record.chat_id) or ChatSettings(record.chat_id, None)
+    seats = await tx.seats.of_game(game_id)
+    names: dict[int, str] = {}
+    languages: dict[int, str | None] = {}
+    for seat in seats:
+        if seat.user_id is not None:
+            user = await tx.users.get(seat.user_id)
+            names[seat.user_id] = user.display_name if user else "?"
+            languages[seat.user_id] = user.language if user else None
+    engine = None
+    if record.status is not GameStatus.LOBBY:
+        try:
+            engine = await tx.load_engine_game(game_id)
+        except GameNotStarted:
+            engine = None
+    return LiveGame(
+        game_id=record.id,
+        chat_id=record.chat_id,
+        thread_id=record.thread_id,
+        opener_id=record.opener_id,
+        status=record.status,
+        version=record.version,
+        message_id=record.message_id,
+        deadline=record.turn_deadline,
+        chat=chat,
+        seats=seats,
+        names=names,
+        languages=languages,
+        engine=engine,
+        config=record.config,
+    )
+
+
+@dataclass
+class LiveCache:
+    """Live games by id, and one lock per game so its updates are handled one at a time."""
+
+    store: Store
+    games: dict[int, LiveGame] = field(default_factory=dict)
+    locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that serialises everything done to this game."""
+        return self.locks.setdefault(game_id, asyncio.Lock())
+
+    async def get(self, game_id: int) -> LiveGame:
+        """The cached game, loaded from the database when missing."""
+        live = self.games.get(game_id)
+        if live is None:
+            async with self.store.read() as tx:
+                live = await load_live(tx, game_id)
+            self.games[game_id] = live
+        return live
+
+    def drop(self, game_id: int) -> None:
+        """Forget the cached copy (after a failed write, or when the game is over)."""
+        self.games.pop(game_id, None)

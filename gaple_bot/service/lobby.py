@@ -1,0 +1,227 @@
+"""Tables before play: open a lobby, join, leave, add computers, start, cancel, play again."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime
+
+from ..engine import Game, GameConfig, RuleSet, deal_round
+from ..store import (
+    ComputerLevel,
+    GameAlreadyActive,
+    GameStatus,
+    SeatRecord,
+    SeatTaken,
+    Store,
+    Transaction,
+)
+from .errors import (
+    AlreadySeated,
+    GameAlreadyOpen,
+    NeedsAPerson,
+    NotAllowed,
+    NotInLobby,
+    NotSeated,
+    PrivateChatNeeded,
+    TableFull,
+)
+from .live import LiveCache, LiveGame, load_live
+from .play import Tables
+from .progress import Progress, RoundStarted
+from .views import LobbyView
+
+FULL_TABLE = {RuleSet.CLASSIC: 4, RuleSet.DISCARDS: 5}
+"""C2: classic tables seat four; D1: discard tables four or five."""
+FILLED_TABLE = {RuleSet.CLASSIC: 4, RuleSet.DISCARDS: 4}
+"""Seats filled with computer players at the start, when fewer people joined."""
+
+
+class Lobbies:
+    """The use cases of a table before it starts. Callers hold `cache.lock(game_id)`."""
+
+    def __init__(
+        self,
+        store: Store,
+        cache: LiveCache,
+        tables: Tables,
+        rng: random.Random,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.tables = tables
+        self.rng = rng
+        self.clock = clock
+
+    def view(self, live: LiveGame) -> LobbyView:
+        """The lobby as the group sees it."""
+        return LobbyView(
+            game_id=live.game_id,
+            chat_id=live.chat_id,
+            thread_id=live.thread_id,
+            opener_id=live.opener_id,
+            config=live.game_config(),
+            seats=live.seat_infos(),
+            capacity=FULL_TABLE[live.game_config().rule_set],
+            status=live.status,
+            language=live.chat.language,
+        )
+
+    async def open(
+        self,
+        chat_id: int,
+        chat_title: str | None,
+        thread_id: int | None,
+        opener_id: int,
+        opener_name: str,
+        seated: list[tuple[int | None, ComputerLevel | None]] | None = None,
+    ) -> LobbyView:
+        """Open a lobby with the opener seated (or the given seats, for 'play again')."""
+        async with self.store.transaction() as tx:
+            await tx.users.upsert(opener_id, opener_name)
+            chat = await tx.chats.ensure(chat_id, chat_title)
+            existing = await tx.games.active(chat_id, thread_id)
+            if existing is not None:
+                raise GameAlreadyOpen(existing.id, existing.message_id)
+            config = GameConfig(chat.rule_set, 4, chat.target, chat.stuck_rule)
+            try:
+                record = await tx.games.create(chat_id, thread_id, config, opener_id)
+            except GameAlreadyActive:
+                active = await tx.games.active(chat_id, thread_id)
+                raise GameAlreadyOpen(
+                    active.id if active else 0, active.message_id if active else None
+                ) from None
+            for number, (user_id, level) in enumerate(seated or [(opener_id, None)]):
+                await tx.seats.add(record.id, number, user_id=user_id, computer_level=level)
+            live = await load_live(tx, record.id)
+        self.cache.games[live.game_id] = live
+        return self.view(live)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> LobbyView:
+        """Seat a person; they need a private chat with the bot for their tiles."""
+        live = await self._lobby(game_id)
+        if live.seat_of(user_id) is not None:
+            raise AlreadySeated(f"user {user_id} already sits at game {game_id}")
+        if len(live.seats) >= FULL_TABLE[live.game_config().rule_set]:
+            raise TableFull(f"game {game_id} is full")
+        async with self.store.transaction() as tx:
+            user = await tx.users.upsert(user_id, name)
+            if not user.can_message:
+                raise PrivateChatNeeded(f"user {user_id} never started the bot")
+            try:
+                await tx.seats.add(game_id, len(live.seats), user_id=user_id)
+            except SeatTaken:
+                raise AlreadySeated(f"user {user_id} already sits at game {game_id}") from None
+        return await self._reloaded(game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> LobbyView:
+        """Free the person's seat; later seats move up one."""
+        live = await self._lobby(game_id)
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(f"user {user_id} does not sit at game {game_id}")
+        async with self.store.transaction() as tx:
+            await self._rewrite_seats(tx, live, [s for s in live.seats if s != seat])
+        return await self._reloaded(game_id)
+
+    async def add_computer(self, game_id: int) -> LobbyView:
+        """Seat a computer player at the chat's level."""
+        live = await self._lobby(game_id)
+        if len(live.seats) >= FULL_TABLE[live.game_config().rule_set]:
+            raise TableFull(f"game {game_id} is full")
+        async with self.store.transaction() as tx:
+            await tx.seats.add(game_id, len(live.seats), computer_level=live.chat.computer_level)
+        return await self._reloaded(game_id)
+
+    async def cancel(self, game_id: int, user_id: int, is_admin: bool) -> LobbyView:
+        """Close the lobby (whoever opened it, or an admin)."""
+        live = await self._lobby(game_id)
+        if user_id != live.opener_id and not is_admin:
+            raise NotAllowed("only the opener or an admin may cancel")
+        return await self._abort(live)
+
+    async def expire(self, game_id: int) -> LobbyView | None:
+        """Close the lobby if nobody started it; None if it already started or closed."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.LOBBY:
+            return None
+        return await self._abort(live)
+
+    async def start(self, game_id: int, user_id: int, is_admin: bool) -> tuple[LobbyView, Progress]:
+        """Fill empty seats with computers, deal the first round (C3/C4, D1/D2) and play on
+        until a person is to move."""
+        live = await self._lobby(game_id)
+        if user_id != live.opener_id and not is_admin:
+            raise NotAllowed("only the opener or an admin may start")
+        if not any(s.user_id is not None for s in live.seats):
+            raise NeedsAPerson(f"game {game_id} has nobody seated")
+        base = live.game_config()
+        seat_count = max(len(live.seats), FILLED_TABLE[base.rule_set])
+        config = GameConfig(base.rule_set, seat_count, base.target, base.stuck_rule)
+        deal = deal_round(config, self.rng, None)
+        try:
+            async with self.store.transaction() as tx:
+                await tx.games.set_config(game_id, config)
+                for number in range(len(live.seats), seat_count):
+                    await tx.seats.add(game_id, number, computer_level=live.chat.computer_level)
+                await tx.games.start(game_id)
+                await tx.rounds.add(game_id, 1, deal)
+                started = await load_live(tx, game_id)
+                started.engine = Game(config, deal)
+                deadline = self.tables._deadline(started)
+                started.version = await tx.games.bump_version(
+                    game_id, started.version, turn_deadline=deadline
+                )
+                started.deadline = deadline
+        except BaseException:
+            self.cache.drop(game_id)
+            raise
+        self.cache.games[game_id] = started
+        table = self.tables.table(started)
+        hands = tuple(
+            self.tables.hand(started, s.seat, table) for s in started.seats if s.user_id is not None
+        )
+        progress = Progress(game_id, steps=[RoundStarted(table, hands)])
+        await self.tables.advance(started, progress)
+        lobby = self.view(started)
+        return lobby, self.tables.finish(started, progress)
+
+    async def _lobby(self, game_id: int) -> LiveGame:
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.LOBBY:
+            raise NotInLobby(f"game {game_id} is {live.status.value}")
+        return live
+
+    async def _reloaded(self, game_id: int) -> LobbyView:
+        self.cache.drop(game_id)
+        return self.view(await self.cache.get(game_id))
+
+    async def _abort(self, live: LiveGame) -> LobbyView:
+        async with self.store.transaction() as tx:
+            await tx.games.abort(live.game_id)
+        return await self._reloaded(live.game_id)
+
+    @staticmethod
+    async def _rewrite_seats(tx: Transaction, live: LiveGame, keep: list[SeatRecord]) -> None:
+        """Renumber the lobby's seats 0.. in their current order."""
+        for seat in live.seats:
+            await tx.seats.remove(live.game_id, seat.seat)
+        for number, seat in enumerate(keep):
+            await tx.seats.add(
+                live.game_id, number, user_id=seat.user_id, computer_level=seat.computer_level
+            )
+
+    async def play_again(self, game_id: int, user_id: int, name: str) -> LobbyView:
+        """A new lobby in the same chat with the finished game's players already seated."""
+        live = await self.cache.get(game_id)
+        if live.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            raise NotInLobby(f"game {game_id} is still {live.status.value}")
+        chat_title = live.chat.title
+        seated = [(s.user_id, None if s.user_id else s.computer_level) for s in live.seats]
+        if user_id not in {s.user_id for s in live.seats}:
+            seated.insert(0, (user_id, None))
+        capacity = FULL_TABLE[live.game_config().rule_set]
+        return await self.open(
+            live.chat_id, chat_title, live.thread_id, user_id, name, seated[:capacity]
+        )

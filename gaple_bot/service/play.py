@@ -1,0 +1,359 @@
+"""Playing a running game: people's moves, computer moves, timeouts, rounds and the game's end."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from ..engine import PASS, Game, Move, MoveKind, MoveParseError
+from ..store import GameStatus, SeatRecord, Store
+from .computer import ComputerPlayers
+from .errors import (
+    GameNotRunning,
+    NotAllowed,
+    NotSeated,
+    NotYourTurn,
+    StaleButton,
+    TileDoesNotFit,
+)
+from .live import LiveCache, LiveGame
+from .progress import GameOver, Progress, RoundOver, RoundStarted
+from .views import HandView, RoundReveal, TableView, table_view
+
+
+class Tables:
+    """The use cases of a running game. Callers hold `cache.lock(game_id)` around each call."""
+
+    def __init__(
+        self,
+        store: Store,
+        cache: LiveCache,
+        computer: ComputerPlayers,
+        rng: random.Random,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.computer = computer
+        self.rng = rng
+        self.clock = clock
+
+    # Views ---------------------------------------------------------------------------------
+
+    def table(self, live: LiveGame) -> TableView:
+        """The public table of the game's current round."""
+        assert live.engine is not None
+        return table_view(
+            live.engine,
+            game_id=live.game_id,
+            version=live.version,
+            chat_id=live.chat_id,
+            thread_id=live.thread_id,
+            seats=live.seat_infos(),
+            status=live.status,
+            deadline=live.deadline,
+            language=live.chat.language,
+            chat_title=live.chat.title or "",
+        )
+
+    def hand(self, live: LiveGame, seat: int, table: TableView | None = None) -> HandView:
+        """A person's private view; legal moves only when they are to move themselves."""
+        game = live.engine
+        assert game is not None
+        current = game.round
+        legal: tuple[Move, ...] = ()
+        if current.to_move == seat and not live.computer_moves(seat):
+            legal = tuple(current.legal_moves())
+        return HandView(
+            game_id=live.game_id,
+            version=live.version,
+            seat=seat,
+            hand=current.hands[seat],
+            discards=current.discards[seat],
+            legal=legal,
+            table=table or self.table(live),
+        )
+
+    def _people_hands(self, live: LiveGame, table: TableView) -> dict[int, HandView]:
+        return {s.seat: self.hand(live, s.seat, table) for s in live.seats if s.user_id is not None}
+
+    def finish(self, live: LiveGame, progress: Progress) -> Progress:
+        """Fill in where the game stands now."""
+        game = live.engine
+        if game is None or live.status is not GameStatus.RUNNING or game.to_move is None:
+            return progress
+        table = self.table(live)
+        progress.table = table
+        progress.hands = self._people_hands(live, table)
+        seat = game.to_move
+        if not live.computer_moves(seat):
+            progress.turn = progress.hands[seat]
+        return progress
+
+    # Use cases -----------------------------------------------------------------------------
+
+    async def play(self, game_id: int, user_id: int, version: int, code: int) -> Progress:
+        """A person's move from a button: checked against the seat, the version and the rules."""
+        live = await self.cache.get(game_id)
+        game = self._running(live)
+        seat = self._turn_seat(live, user_id, version)
+        try:
+            move = Move.from_code(code)
+        except MoveParseError:
+            raise StaleButton(f"no move has code {code}") from None
+        if not game.round.is_legal(move):
+            raise TileDoesNotFit(f"{move} is not legal now")
+        progress = Progress(game_id)
+        await self._commit(live, seat.seat, move, progress, timeouts=0 if seat.timeouts else None)
+        await self.advance(live, progress)
+        return self.finish(live, progress)
+
+    def _turn_seat(self, live: LiveGame, user_id: int, version: int) -> SeatRecord:
+        """The person's seat, if the button is current and they are to move; raises if not."""
+        game = self._running(live)
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(f"user {user_id} does not sit at game {live.game_id}")
+        if version != live.version:
+            raise StaleButton(f"game {live.game_id} is at version {live.version}, not {version}")
+        if game.to_move != seat.seat or live.computer_moves(seat.seat):
+            raise NotYourTurn(f"seat {seat.seat} is not to move")
+        return seat
+
+    def turn_view(self, live: LiveGame, user_id: int, version: int) -> HandView:
+        """The person's view on their own turn (raises unless the button is current)."""
+        return self.hand(live, self._turn_seat(live, user_id, version).seat)
+
+    def legal_for_tile(self, live: LiveGame, user_id: int, version: int, tile: int) -> HandView:
+        """The seat's view when it picks `tile`: raises unless the tile has a legal move now."""
+        view = self.turn_view(live, user_id, version)
+        if not any(m.tile == tile and m.kind is not MoveKind.PASS for m in view.legal):
+            raise TileDoesNotFit(f"tile {tile} has no legal move")
+        return view
+
+    async def timeout(self, game_id: int, version: int) -> Progress | None:
+        """The turn ran out: the computer moves for the seat; two in a row hand it over.
+
+        None when the game moved on since the timer was set (a stale timer)."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.version != version:
+            return None
+        game = self._running(live)
+        seat = game.to_move
+        if seat is None or live.computer_moves(seat):
+            return None
+        record = live.seats[seat]
+        timeouts = record.timeouts + 1
+        autoplay = timeouts >= 2
+        move = await self._computer_move(live, seat)
+        progress = Progress(game_id, timed_out=[seat])
+        if autoplay:
+            progress.autoplay_started.append(seat)
+        await self._commit(
+            live, seat, move, progress, timeouts=timeouts, autoplay=True if autoplay else None
+        )
+        await self.advance(live, progress)
+        return self.finish(live, progress)
+
+    async def set_autoplay(self, game_id: int, user_id: int, autoplay: bool) -> Progress:
+        """Hand a person's seat to the computer (the bot cannot reach them) or give it back."""
+        live = await self.cache.get(game_id)
+        self._running(live)
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(f"user {user_id} does not sit at game {game_id}")
+        progress = Progress(game_id)
+        if seat.autoplay != autoplay:
+            try:
+                async with self.store.transaction() as tx:
+                    await tx.seats.set_autoplay(game_id, seat.seat, autoplay)
+                    await tx.seats.set_timeouts(game_id, seat.seat, 0)
+            except BaseException:
+                self.cache.drop(game_id)
+                raise
+            live.seats[seat.seat] = dataclasses.replace(seat, autoplay=autoplay, timeouts=0)
+            if autoplay:
+                progress.autoplay_started.append(seat.seat)
+        await self.advance(live, progress)
+        return self.finish(live, progress)
+
+    async def advance(self, live: LiveGame, progress: Progress) -> None:
+        """Play every move that needs no person: computer seats, forced passes (C9), new
+        rounds; stop at a person's turn or the game's end."""
+        while live.status is GameStatus.RUNNING:
+            game = live.engine
+            assert game is not None
+            seat = game.to_move
+            if seat is None:
+                if game.is_over:
+                    return
+                await self._deal_next(live, progress)
+                continue
+            legal = game.legal_moves()
+            if legal == [PASS]:
+                # C9 (decision): a forced pass needs no button; the bot passes and says so.
+                await self._commit(live, seat, PASS, progress)
+            elif live.computer_moves(seat):
+                await self._commit(live, seat, await self._computer_move(live, seat), progress)
+            else:
+                if live.deadline is None:
+                    await self._set_deadline(live)
+                return
+
+    # Writing -------------------------------------------------------------------------------
+
+    def _running(self, live: LiveGame) -> Game:
+        if live.status is not GameStatus.RUNNING or live.engine is None:
+            raise GameNotRunning(f"game {live.game_id} is {live.status.value}")
+        return live.engine
+
+    def _deadline(self, live: LiveGame) -> datetime | None:
+        """When the turn now starting runs out; None when no person has to move."""
+        game = live.engine
+        assert game is not None
+        seat = game.to_move
+        if seat is None or live.computer_moves(seat) or game.legal_moves() == [PASS]:
+            return None
+        return self.clock() + timedelta(seconds=live.chat.turn_seconds)
+
+    async def _set_deadline(self, live: LiveGame) -> None:
+        deadline = self._deadline(live)
+        try:
+            async with self.store.transaction() as tx:
+                live.version = await tx.games.bump_version(
+                    live.game_id, live.version, turn_deadline=deadline
+                )
+        except BaseException:
+            self.cache.drop(live.game_id)
+            raise
+        live.deadline = deadline
+
+    async def _computer_move(self, live: LiveGame, seat: int) -> Move:
+        game = live.engine
+        assert game is not None
+        # A seed from the game's position: the same position always gets the same decision.
+        rng = random.Random(f"{live.game_id}/{game.round_number}/{len(game.round.moves)}")
+        return await self.computer.choose(live.computer_level(seat), game.seat_view(seat), rng)
+
+    async def _commit(
+        self,
+        live: LiveGame,
+        seat: int,
+        move: Move,
+        progress: Progress,
+        *,
+        timeouts: int | None = None,
+        autoplay: bool | None = None,
+    ) -> None:
+        """Apply a legal move and store it in one transaction with everything it ended."""
+        game = live.engine
+        assert game is not None
+        round_number = game.round_number
+        # The cached engine moves first; if the write fails the cache is dropped and reloaded.
+        game.apply(seat, move)
+        result = game.round.result
+        deadline = self._deadline(live)
+        try:
+            async with self.store.transaction() as tx:
+                version = await tx.record_move(
+                    live.game_id,
+                    live.version,
+                    round_number,
+                    len(game.round.moves) - 1,
+                    seat,
+                    move.code,
+                    turn_deadline=deadline,
+                )
+                if timeouts is not None:
+                    await tx.seats.set_timeouts(live.game_id, seat, timeouts)
+                if autoplay is not None:
+                    await tx.seats.set_autoplay(live.game_id, seat, autoplay)
+                if result is not None:
+                    await tx.rounds.set_result(live.game_id, round_number, result)
+                if game.is_over:
+                    await tx.finish_game(live.game_id, game)
+        except BaseException:
+            self.cache.drop(live.game_id)
+            raise
+        live.version, live.deadline = version, deadline
+        record = live.seats[seat]
+        live.seats[seat] = dataclasses.replace(
+            record,
+            timeouts=record.timeouts if timeouts is None else timeouts,
+            autoplay=record.autoplay if autoplay is None else autoplay,
+        )
+        if record.user_id is not None:
+            progress.moved.append((round_number, seat, move))
+        if result is not None:
+            table = self.table(live)
+            current = game.round
+            reveal = RoundReveal(table, tuple(current.hands), tuple(current.discards), result)
+            progress.steps.append(RoundOver(table, reveal))
+        if game.is_over:
+            live.status = GameStatus.FINISHED
+            progress.steps.append(GameOver(self.table(live)))
+            self.cache.drop(live.game_id)
+
+    async def _deal_next(self, live: LiveGame, progress: Progress) -> None:
+        """Deal the next round (C5/D2: the last winner leads) and store the deal."""
+        game = live.engine
+        assert game is not None
+        deal = game.next_deal(self.rng)
+        game.start_round(deal)
+        deadline = self._deadline(live)
+        try:
+            async with self.store.transaction() as tx:
+                version = await tx.games.bump_version(
+                    live.game_id, live.version, turn_deadline=deadline
+                )
+                await tx.rounds.add(live.game_id, game.round_number, deal)
+        except BaseException:
+            self.cache.drop(live.game_id)
+            raise
+        live.version, live.deadline = version, deadline
+        table = self.table(live)
+        hands = tuple(self._people_hands(live, table).values())
+        progress.steps.append(RoundStarted(table, hands))
+
+    async def stop(self, game_id: int, user_id: int, is_admin: bool) -> TableView | None:
+        """/stop: abort the game (whoever opened it, or an admin); no rating changes.
+
+        Returns the last table, or None if the game was still a lobby."""
+        live = await self.cache.get(game_id)
+        if live.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
+            raise GameNotRunning(f"game {game_id} is {live.status.value}")
+        if user_id != live.opener_id and not is_admin:
+            raise NotAllowed("only the opener or an admin may stop the game")
+        async with self.store.transaction() as tx:
+            await tx.games.abort(game_id)
+        live.status = GameStatus.ABORTED
+        live.deadline = None
+        table = self.table(live) if live.engine is not None else None
+        self.cache.drop(game_id)
+        return table
+
+    async def remember_table_message(self, game_id: int, message_id: int) -> None:
+        """Store which group message shows the game (to edit it again after a restart)."""
+        async with self.store.transaction() as tx:
+            await tx.games.set_message(game_id, message_id)
+        live = self.cache.games.get(game_id)
+        if live is not None:
+            live.message_id = message_id
+
+    async def remember_hand_message(self, game_id: int, seat: int, message_id: int | None) -> None:
+        """Store which private message shows a seat its hand."""
+        async with self.store.transaction() as tx:
+            await tx.seats.set_hand_message(game_id, seat, message_id)
+        live = self.cache.games.get(game_id)
+        if live is not None:
+            live.seats[seat] = dataclasses.replace(live.seats[seat], hand_message_id=message_id)
+
+    async def resume(self, game_id: int) -> Progress:
+        """After a restart: finish any automatic moves the crash interrupted."""
+        live = await self.cache.get(game_id)
+        progress = Progress(game_id)
+        if live.status is GameStatus.RUNNING and live.engine is not None:
+            await self.advance(live, progress)
+        return self.finish(live, progress)

@@ -1,0 +1,54 @@
+"""What a use case changed, in order, for the bot to show: moves, round ends, new rounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import Move
+from .views import HandView, RoundReveal, TableView
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    """A round ended: its final table and the reveal of every hand."""
+
+    table: TableView
+    reveal: RoundReveal
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """A new round was dealt: its first table and every person's new hand."""
+
+    table: TableView
+    hands: tuple[HandView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The game has a winner (its final table)."""
+
+    table: TableView
+
+
+Step = RoundOver | RoundStarted | GameOver
+
+
+@dataclass
+class Progress:
+    """Everything that happened in one use case, oldest first, and where the game stands."""
+
+    game_id: int
+    steps: list[Step] = field(default_factory=list)
+    moved: list[tuple[int, int, Move]] = field(default_factory=list)
+    """(round number, seat, move) of each person's seat that moved (by hand or by computer)."""
+    timed_out: list[int] = field(default_factory=list)
+    """Seats whose turn ran out; the computer moved for them."""
+    autoplay_started: list[int] = field(default_factory=list)
+    """Person's seats handed to the computer for the rest of the game."""
+    table: TableView | None = None
+    """The table now (the current round's), or None if the game ended or closed."""
+    turn: HandView | None = None
+    """The person to move now, with their legal moves, or None."""
+    hands: dict[int, HandView] = field(default_factory=dict)
+    """The current private view of every person's seat, by seat."""

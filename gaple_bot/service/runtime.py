@@ -1,0 +1,53 @@
+"""The service layer assembled: one object the bot creates at start-up and closes at shutdown."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor
+from datetime import datetime
+
+from ..store import Store
+from ..store.types import utc_now
+from .computer import ComputerPlayers
+from .live import LiveCache
+from .lobby import Lobbies
+from .play import Tables
+from .players import Players
+
+
+class GameService:
+    """Lobbies, tables and players on one store, with one cache of live games."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        rng: random.Random | None = None,
+        executor: Executor | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.store = store
+        # Deals come from an unpredictable seed unless a test injects its own generator.
+        self.rng = rng or random.Random(random.SystemRandom().getrandbits(128))
+        self.cache = LiveCache(store)
+        self.computer = ComputerPlayers(executor)
+        self.tables = Tables(store, self.cache, self.computer, self.rng, clock)
+        self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock)
+        self.players = Players(store)
+
+    async def active_games(self) -> list[int]:
+        """The ids of every lobby and running game (to resume them after a restart)."""
+        async with self.store.read() as tx:
+            return [record.id for record in await tx.games.all_active()]
+
+    async def active_game(self, chat_id: int, thread_id: int | None) -> int | None:
+        """The id of the chat's (topic's) lobby or running game, if any."""
+        async with self.store.read() as tx:
+            record = await tx.games.active(chat_id, thread_id)
+        return None if record is None else record.id
+
+    async def close(self) -> None:
+        """Stop the computer players' workers and close the database."""
+        self.computer.close()
+        await self.store.close()

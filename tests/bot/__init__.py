@@ -1,0 +1,1 @@
+"""End-to-end tests: the real bot over HTTP against the fake Bot API server."""

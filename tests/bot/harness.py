@@ -1,0 +1,105 @@
+"""Start the real application against the fake server, and act as players in a group."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from gaple_bot.bot.app import build_application, start_application, stop_application
+from gaple_bot.bot.callback_data import Action, decode
+from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
+from gaple_bot.settings import settings_from
+from tests.fakes.telegram_server import FakeMessage, FakeTelegram
+
+GROUP = -1001234567890
+GROUP_TITLE = "Warung Gaple"
+
+
+@asynccontextmanager
+async def running_bot(
+    fake: FakeTelegram,
+    database: Path,
+    *,
+    seed: int = 1,
+    **settings: str,
+) -> AsyncIterator[GapleApplication]:
+    """The bot, started as `gaple-bot` would start it but inside the test's event loop."""
+    values = {
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_API_BASE_URL": fake.base_url,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+        "COMPUTER_PROCESSES": "0",
+        "GROUP_MESSAGES_PER_MINUTE": "1000",
+        **settings,
+    }
+    app = build_application(settings_from(values), rng=random.Random(seed))
+    await start_application(app, poll_timeout=1)
+    try:
+        yield app
+    finally:
+        await stop_application(app)
+
+
+def deps_of(app: GapleApplication) -> Deps:
+    """The running bot's services."""
+    deps = app.bot_data[DEPS_KEY]
+    assert isinstance(deps, Deps)
+    return deps
+
+
+def lobby_message(fake: FakeTelegram, chat_id: int = GROUP) -> FakeMessage:
+    """The latest lobby message in the group (the one with a Join button)."""
+    for message in reversed(fake.bot_messages(chat_id)):
+        if any(data and data.startswith(Action.JOIN.value + ":") for _, data in message.buttons()):
+            return message
+    raise AssertionError("no lobby message in the group")
+
+
+def turn_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
+    """The player's private message with live move buttons, if it is their turn."""
+    for message in reversed(fake.bot_messages(user_id)):
+        datas = [data for _, data in message.buttons() if data]
+        if any(d.startswith((Action.MOVE.value + ":", Action.PICK_TILE.value + ":")) for d in datas):
+            return message
+    return None
+
+
+def legal_buttons(message: FakeMessage) -> list[tuple[str, str]]:
+    """The buttons of a turn message that make (or lead to) a legal move."""
+    return [
+        (text, data)
+        for text, data in message.buttons()
+        if data and (text.startswith(("✅", "🗑", "⬅️")) or text.endswith("➡️"))
+    ]
+
+
+async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) -> str:
+    """Tap a legal tile (and an end when asked) in the player's turn message; returns the
+    callback data of the move made."""
+    message = turn_message(fake, user_id)
+    assert message is not None, f"user {user_id} has no turn message"
+    text, data = rng.choice(legal_buttons(message))
+    query = await fake.press(user_id, user_id, message.message_id, data)
+    answer = await fake.wait_callback_answer(query)
+    if decode(data).action is Action.PICK_TILE:
+        assert answer is not None
+        await fake.wait_for(
+            lambda: any(t.startswith("⬅️") for t, _ in fake.message(user_id, message.message_id).buttons()),
+            message="the end choice was not shown",
+        )
+        ends = legal_buttons(fake.message(user_id, message.message_id))
+        text, data = rng.choice(ends)
+        query = await fake.press(user_id, user_id, message.message_id, data)
+        await fake.wait_callback_answer(query)
+    return data
+
+
+TILE = re.compile(r"\[(\d)\|(\d)\]")
+
+
+def tiles_in_text(text: str) -> set[tuple[int, int]]:
+    """Every tile written as [a|b] in a text, as (low, high)."""
+    return {tuple(sorted((int(a), int(b)))) for a, b in TILE.findall(text)}  # type: ignore[misc]

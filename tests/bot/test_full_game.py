@@ -1,0 +1,66 @@
+"""Whole games with two people and two computers, for each rule set, over real HTTP."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gaple_bot.bot.callback_data import Action, encode
+from gaple_bot.store import GameStatus
+from tests.bot.harness import (
+    GROUP,
+    GROUP_TITLE,
+    deps_of,
+    lobby_message,
+    play_one_turn,
+    running_bot,
+    turn_message,
+)
+from tests.fakes.telegram_server import running_fake
+
+ANA, BUDI = 101, 102
+
+
+@pytest.mark.parametrize("rules_choice", [0, 1])
+async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice: int) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BUDI, "Budi", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            deps = deps_of(app)
+            await fake.start_private(ANA)
+            await fake.start_private(BUDI)
+            # Rules and a short target from the admin's settings menu.
+            await fake.send_message(ANA, GROUP, "/settings")
+            await fake.wait_idle()
+            menu = fake.last_bot_message(GROUP)
+            assert menu is not None
+            await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, rules_choice))
+            await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 1, 0))
+            await fake.wait_idle()
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake)
+            query = await fake.press_button(BUDI, GROUP, lobby.message_id, "✋ Join")
+            await fake.wait_callback_answer(query)
+            query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
+            await fake.wait_callback_answer(query)
+            await fake.wait_idle()
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+            rng = random.Random(7)
+            for _ in range(2000):
+                async with deps.service.store.read() as tx:
+                    record = await tx.games.get(game_id)
+                if record.status is GameStatus.FINISHED:
+                    break
+                for user in (ANA, BUDI):
+                    if turn_message(fake, user) is not None:
+                        await play_one_turn(fake, user, rng)
+                        await fake.wait_idle(quiet=0.05)
+            texts = fake.all_texts_sent_to(GROUP)
+            assert any("wins the game" in text for text in texts)
+
