@@ -25,6 +25,7 @@ from telegram.ext import (
 
 from ..ai.levels import process_pool
 from ..i18n import Translators
+from ..service.chats import ChatDefaults
 from ..service.runtime import GameService
 from ..settings import Settings
 from ..store import Store
@@ -69,7 +70,8 @@ def build_application(
         executor: Executor | None = (
             process_pool(settings.computer_processes) if settings.computer_processes else None
         )
-        service = GameService(store, rng=rng, executor=executor, clock=clock)
+        defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
+        service = GameService(store, rng=rng, executor=executor, clock=clock, defaults=defaults)
         translators = Translators(settings.default_language)
         outbox = GroupOutbox(app.bot, settings.group_messages_per_minute)
         presenter = Presenter(app.bot, outbox, translators, service, clock)

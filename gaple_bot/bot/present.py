@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -176,10 +177,29 @@ class Presenter:
                 self._tables.pop(step.table.game_id, None)
         if final is not None:
             self.edit_table(final)
+        for seat_number in progress.autoplay_started:
+            await self._offer_seat_back(progress, seat_number, unreachable)
         turn = progress.turn
         if turn is not None and self._turn_key(turn) is None:
             await self._send_hand(turn, unreachable, live=True)
         return unreachable
+
+    async def _offer_seat_back(
+        self, progress: Progress, seat_number: int, unreachable: list[int]
+    ) -> None:
+        """Tell a person the computer now plays their seat, with the button to take it back."""
+        table = _any_table(progress)
+        if table is None:
+            return
+        seat = table.seats[seat_number]
+        if seat.user_id is None or seat.user_id in unreachable:
+            return
+        t = self.private_t(seat, table.language)
+        text = t.gettext(
+            "🤖 The computer plays your seat in {chat} now. Tap below when you are back."
+        ).format(chat=html.escape(table.chat_title))
+        markup = self.take_back_markup(t, table.game_id)
+        await self._send_private(seat.user_id, Rendered(text, markup), unreachable)
 
     def _turn_key(self, turn: HandView) -> TurnMessage | None:
         """The live message that already shows this turn, if there is one."""

@@ -16,6 +16,7 @@ from ..store import (
     Store,
     Transaction,
 )
+from .chats import ChatDefaults, ensure_chat
 from .errors import (
     AlreadySeated,
     GameAlreadyOpen,
@@ -47,10 +48,12 @@ class Lobbies:
         tables: Tables,
         rng: random.Random,
         clock: Callable[[], datetime],
+        defaults: ChatDefaults,
     ) -> None:
         self.store = store
         self.cache = cache
         self.tables = tables
+        self.defaults = defaults
         self.rng = rng
         self.clock = clock
 
@@ -80,7 +83,7 @@ class Lobbies:
         """Open a lobby with the opener seated (or the given seats, for 'play again')."""
         async with self.store.transaction() as tx:
             await tx.users.upsert(opener_id, opener_name)
-            chat = await tx.chats.ensure(chat_id, chat_title)
+            chat = await ensure_chat(tx, chat_id, chat_title, self.defaults)
             existing = await tx.games.active(chat_id, thread_id)
             if existing is not None:
                 raise GameAlreadyOpen(existing.id, existing.message_id)

@@ -17,6 +17,7 @@ from ..store import (
     Store,
     UserRecord,
 )
+from .chats import ChatDefaults, ensure_chat
 from .errors import BadSetting
 
 SETTING_CHOICES: dict[str, tuple[str, ...]] = {
@@ -31,8 +32,9 @@ SETTING_CHOICES: dict[str, tuple[str, ...]] = {
 class Players:
     """Use cases about people and chats rather than one game."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, defaults: ChatDefaults) -> None:
         self.store = store
+        self.defaults = defaults
 
     async def seen(self, user_id: int, name: str) -> UserRecord:
         """Create or refresh a person from an update."""
@@ -55,7 +57,7 @@ class Players:
     async def chat(self, chat_id: int, title: str | None) -> ChatSettings:
         """The chat's settings (created with the defaults on first sight)."""
         async with self.store.transaction() as tx:
-            return await tx.chats.ensure(chat_id, title)
+            return await ensure_chat(tx, chat_id, title, self.defaults)
 
     async def change_setting(self, chat_id: int, option: str, index: int) -> ChatSettings:
         """Set one of the /settings options to its `index`-th choice."""
@@ -83,7 +85,7 @@ class Players:
     async def set_chat_language(self, chat_id: int, title: str | None, language: str) -> None:
         """The language of the chat's group messages."""
         async with self.store.transaction() as tx:
-            settings = await tx.chats.ensure(chat_id, title)
+            settings = await ensure_chat(tx, chat_id, title, self.defaults)
             await tx.chats.save(dataclasses.replace(settings, language=language))
 
     async def set_user_language(self, user_id: int, name: str, language: str | None) -> None:

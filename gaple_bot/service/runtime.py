@@ -9,6 +9,7 @@ from datetime import datetime
 
 from ..store import Store
 from ..store.types import utc_now
+from .chats import ChatDefaults
 from .computer import ComputerPlayers
 from .live import LiveCache
 from .lobby import Lobbies
@@ -26,6 +27,7 @@ class GameService:
         rng: random.Random | None = None,
         executor: Executor | None = None,
         clock: Callable[[], datetime] = utc_now,
+        defaults: ChatDefaults | None = None,
     ) -> None:
         self.store = store
         # Deals come from an unpredictable seed unless a test injects its own generator.
@@ -33,8 +35,9 @@ class GameService:
         self.cache = LiveCache(store)
         self.computer = ComputerPlayers(executor)
         self.tables = Tables(store, self.cache, self.computer, self.rng, clock)
-        self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock)
-        self.players = Players(store)
+        defaults = defaults or ChatDefaults()
+        self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock, defaults)
+        self.players = Players(store, defaults)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -62,7 +64,9 @@ def turn_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
     """The player's private message with live move buttons, if it is their turn."""
     for message in reversed(fake.bot_messages(user_id)):
         datas = [data for _, data in message.buttons() if data]
-        if any(d.startswith((Action.MOVE.value + ":", Action.PICK_TILE.value + ":")) for d in datas):
+        if any(
+            d.startswith((Action.MOVE.value + ":", Action.PICK_TILE.value + ":")) for d in datas
+        ):
             return message
     return None
 
@@ -81,20 +85,42 @@ async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) ->
     callback data of the move made."""
     message = turn_message(fake, user_id)
     assert message is not None, f"user {user_id} has no turn message"
-    text, data = rng.choice(legal_buttons(message))
+    _label, data = rng.choice(legal_buttons(message))
     query = await fake.press(user_id, user_id, message.message_id, data)
     answer = await fake.wait_callback_answer(query)
     if decode(data).action is Action.PICK_TILE:
         assert answer is not None
         await fake.wait_for(
-            lambda: any(t.startswith("⬅️") for t, _ in fake.message(user_id, message.message_id).buttons()),
+            lambda: any(
+                t.startswith("⬅️") for t, _ in fake.message(user_id, message.message_id).buttons()
+            ),
             message="the end choice was not shown",
         )
         ends = legal_buttons(fake.message(user_id, message.message_id))
-        text, data = rng.choice(ends)
+        _label, data = rng.choice(ends)
         query = await fake.press(user_id, user_id, message.message_id, data)
         await fake.wait_callback_answer(query)
     return data
+
+
+async def play_until(
+    fake: FakeTelegram,
+    players: tuple[int, ...],
+    done: Callable[[], Awaitable[bool] | bool],
+    rng: random.Random,
+    seconds: float = 60,
+) -> None:
+    """The given people play their turns (others leave theirs to run out) until `done`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        outcome = done()
+        if outcome if isinstance(outcome, bool) else await outcome:
+            return
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        for user in players:
+            if turn_message(fake, user) is not None:
+                await play_one_turn(fake, user, rng)
+        await asyncio.sleep(0.02)
 
 
 TILE = re.compile(r"\[(\d)\|(\d)\]")

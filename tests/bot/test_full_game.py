@@ -14,9 +14,8 @@ from tests.bot.harness import (
     GROUP_TITLE,
     deps_of,
     lobby_message,
-    play_one_turn,
+    play_until,
     running_bot,
-    turn_message,
 )
 from tests.fakes.telegram_server import running_fake
 
@@ -38,7 +37,9 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
             await fake.wait_idle()
             menu = fake.last_bot_message(GROUP)
             assert menu is not None
-            await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, rules_choice))
+            await fake.press(
+                ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, rules_choice)
+            )
             await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 1, 0))
             await fake.wait_idle()
             await fake.send_message(ANA, GROUP, "/gaple")
@@ -52,15 +53,12 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None
             rng = random.Random(7)
-            for _ in range(2000):
+
+            async def finished() -> bool:
                 async with deps.service.store.read() as tx:
-                    record = await tx.games.get(game_id)
-                if record.status is GameStatus.FINISHED:
-                    break
-                for user in (ANA, BUDI):
-                    if turn_message(fake, user) is not None:
-                        await play_one_turn(fake, user, rng)
-                        await fake.wait_idle(quiet=0.05)
+                    return (await tx.games.get(game_id)).status is GameStatus.FINISHED
+
+            await play_until(fake, (ANA, BUDI), finished, rng, seconds=120)
+            await fake.wait_idle()
             texts = fake.all_texts_sent_to(GROUP)
             assert any("wins the game" in text for text in texts)
-

@@ -1,0 +1,99 @@
+"""The turn timer: a reminder at half time, the computer at the end, two in a row hand over."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from gaple_bot.bot.callback_data import Action
+from tests.bot.harness import (
+    GROUP,
+    GROUP_TITLE,
+    deps_of,
+    lobby_message,
+    play_until,
+    running_bot,
+    turn_message,
+)
+from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
+
+ANA, BUDI = 201, 202
+
+
+async def _start_with_budi(fake: FakeTelegram) -> None:
+    """Ana opens a table, Budi joins, Ana starts: two computers fill the seats."""
+    await fake.start_private(ANA)
+    await fake.start_private(BUDI)
+    await fake.send_message(ANA, GROUP, "/gaple")
+    await fake.wait_idle()
+    lobby = lobby_message(fake).message_id
+    await fake.wait_callback_answer(await fake.press_button(BUDI, GROUP, lobby, "✋ Join"))
+    await fake.wait_callback_answer(await fake.press_button(ANA, GROUP, lobby, "▶️ Start"))
+
+
+def _group_texts(fake: FakeTelegram) -> list[str]:
+    return [m.text for m in fake.bot_messages(GROUP)]
+
+
+def _take_back_offer(fake: FakeTelegram) -> FakeMessage | None:
+    for message in reversed(fake.bot_messages(ANA)):
+        if any((d or "").startswith(Action.TAKE_BACK_SEAT.value) for _, d in message.buttons()):
+            return message
+    return None
+
+
+async def _budi_plays_until(
+    fake: FakeTelegram, done: Callable[[], bool], rng: random.Random
+) -> None:
+    """Budi plays his turns (Ana does nothing) until `done` holds."""
+    await play_until(fake, (BUDI,), done, rng, seconds=30)
+
+
+async def test_reminder_then_computer_then_handover_then_take_back(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_user(BUDI, "Budi")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
+        async with running_bot(fake, tmp_path / "db.sqlite3", DEFAULT_TURN_SECONDS="3") as app:
+            deps = deps_of(app)
+            await _start_with_budi(fake)
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+
+            # Half time: a private nudge; the end: the computer plays and the group is told.
+            await _budi_plays_until(
+                fake, lambda: any("left." in m.text for m in fake.bot_messages(ANA)), rng
+            )
+            await _budi_plays_until(
+                fake,
+                lambda: any(
+                    "ran out of time: the computer played" in t for t in _group_texts(fake)
+                ),
+                rng,
+            )
+            async with deps.service.store.read() as tx:
+                ana = (await tx.seats.of_game(game_id))[0]
+            assert ana.user_id == ANA and ana.timeouts >= 1
+
+            # The second timeout in a row hands the seat to the computer.
+            await _budi_plays_until(fake, lambda: _take_back_offer(fake) is not None, rng)
+            assert any("ran out of time twice" in t for t in _group_texts(fake))
+            async with deps.service.store.read() as tx:
+                ana = (await tx.seats.of_game(game_id))[0]
+            assert ana.autoplay
+            # No live move buttons are left behind in Ana's chat.
+            assert turn_message(fake, ANA) is None
+
+            offer = _take_back_offer(fake)
+            assert offer is not None
+            query = await fake.press_button(ANA, ANA, offer.message_id, "🙋 Take my seat back")
+            answer = await fake.wait_callback_answer(query)
+            assert answer is not None and not answer.get("show_alert")
+            async with deps.service.store.read() as tx:
+                ana = (await tx.seats.of_game(game_id))[0]
+            assert not ana.autoplay and ana.timeouts == 0
+            assert "yours again" in fake.message(ANA, offer.message_id).text
+            # Her turn comes to her again.
+            await _budi_plays_until(fake, lambda: turn_message(fake, ANA) is not None, rng)
