@@ -89,7 +89,7 @@ async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) ->
     query = await fake.press(user_id, user_id, message.message_id, data)
     answer = await fake.wait_callback_answer(query)
     if decode(data).action is Action.PICK_TILE:
-        assert answer is not None
+        assert answer is not None and not answer.get("show_alert"), answer
         await fake.wait_for(
             lambda: any(
                 t.startswith("⬅️") for t, _ in fake.message(user_id, message.message_id).buttons()
@@ -100,6 +100,11 @@ async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) ->
         _label, data = rng.choice(ends)
         query = await fake.press(user_id, user_id, message.message_id, data)
         await fake.wait_callback_answer(query)
+    # The bot retires the played message's buttons once it has shown the move everywhere.
+    await fake.wait_for(
+        lambda: not fake.message(user_id, message.message_id).buttons(),
+        message="the played message kept live buttons",
+    )
     return data
 
 

@@ -1,0 +1,86 @@
+"""A restart in the middle of a round: a new application on the same database finishes the game."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from gaple_bot.store import GameStatus
+from tests.bot.harness import (
+    GROUP,
+    GROUP_TITLE,
+    deps_of,
+    lobby_message,
+    play_until,
+    running_bot,
+    turn_message,
+)
+from tests.fakes.telegram_server import running_fake
+
+ANA, BUDI = 301, 302
+
+
+async def test_restart_mid_round_then_finish_with_every_score_right(tmp_path: Path) -> None:
+    database = tmp_path / "gaple.sqlite3"
+    rng = random.Random(11)
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_user(BUDI, "Budi")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
+        async with running_bot(fake, database, seed=5) as app:
+            deps = deps_of(app)
+            await fake.start_private(ANA)
+            await fake.start_private(BUDI)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake).message_id
+            await fake.wait_callback_answer(await fake.press_button(BUDI, GROUP, lobby, "✋ Join"))
+            await fake.wait_callback_answer(await fake.press_button(ANA, GROUP, lobby, "▶️ Start"))
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+
+            async def some_moves_made() -> bool:
+                game = await deps.service.store.load_engine_game(game_id)
+                current = game.round
+                return len(current.moves) >= 6 and current.to_move is not None
+
+            await play_until(fake, (ANA, BUDI), some_moves_made, rng)
+            await fake.wait_idle()
+            before = await deps.service.store.load_engine_game(game_id)
+            waiting = before.round.to_move
+            assert waiting is not None
+
+        # A new application on the same database: nothing is lost, the game goes on.
+        async with running_bot(fake, database, seed=6) as app:
+            deps = deps_of(app)
+            after = await deps.service.store.load_engine_game(game_id)
+            # Every move made before the restart is still there, in order.
+            for old, new in zip(before.rounds, after.rounds, strict=False):
+                assert new.deal == old.deal
+                assert new.moves[: len(old.moves)] == old.moves
+            assert after.round_number >= before.round_number
+            await fake.wait_idle()
+            # Whoever was to move has live buttons again (the person, or the computer moved).
+            person_to_move = {0: ANA, 1: BUDI}.get(after.round.to_move or -1)
+            if person_to_move is not None:
+                assert turn_message(fake, person_to_move) is not None
+
+            async def finished() -> bool:
+                async with deps.service.store.read() as tx:
+                    return (await tx.games.get(game_id)).status is GameStatus.FINISHED
+
+            await play_until(fake, (ANA, BUDI), finished, rng, seconds=120)
+            await fake.wait_idle()
+            final = await deps.service.store.load_engine_game(game_id)
+            async with deps.service.store.read() as tx:
+                results = await tx.results.of_game(game_id)
+            # Every score right: the replayed game, the stored results and the group's standings.
+            assert [r.points for r in results] == final.scores
+            assert sum(final.scores) == sum(
+                sum(r.result.points) for r in final.rounds if r.result is not None
+            )
+            standings = fake.bot_messages(GROUP)[-1].text
+            assert "wins the game" in standings
+            shown = [int(n) for n in re.findall(r"— (\d+)$", standings, flags=re.MULTILINE)]
+            assert sorted(shown, reverse=True) == sorted(final.scores, reverse=True)
