@@ -17,6 +17,7 @@ from tests.bot.harness import (
     play_until,
     running_bot,
 )
+from tests.bot.leaks import assert_group_saw_nothing_hidden, assert_player_saw_only_their_own
 from tests.fakes.telegram_server import running_fake
 
 ANA, BUDI = 101, 102
@@ -62,3 +63,13 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
             await fake.wait_idle()
             texts = fake.all_texts_sent_to(GROUP)
             assert any("wins the game" in text for text in texts)
+            # Nothing hidden reached anyone: the group saw the line, each person their hand.
+            game = await deps.service.store.load_engine_game(game_id)
+            assert_group_saw_nothing_hidden(fake, GROUP)
+            assert_player_saw_only_their_own(fake, ANA, 0, game)
+            assert_player_saw_only_their_own(fake, BUDI, 1, game)
+            # The final standings show the scores the database holds.
+            async with deps.service.store.read() as tx:
+                results = await tx.results.of_game(game_id)
+            assert [r.points for r in results] == game.scores
+            assert max(game.scores) >= game.config.target
