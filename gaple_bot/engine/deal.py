@@ -76,9 +76,11 @@ class Deal:
                 raise ConfigError("start and leader must be integers")
             if not isinstance(lead_tile, int):
                 raise ConfigError("lead_tile must be an integer")
-            for tile in [*set_aside, *(t for hand in hands for t in hand), start]:
-                if not isinstance(tile, int) or not -1 <= tile < TILE_COUNT:
+            for tile in [*set_aside, *(t for hand in hands for t in hand)]:
+                if not isinstance(tile, int) or not 0 <= tile < TILE_COUNT:
                     raise ConfigError(f"not a tile id: {tile!r}")
+            if not -1 <= start < TILE_COUNT:
+                raise ConfigError(f"not a starting tile: {start!r}")
             return Deal(
                 hands=tuple(mask_of(hand) for hand in hands),
                 set_aside=mask_of(set_aside),

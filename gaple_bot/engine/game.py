@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from .deal import Deal, deal_round
-from .errors import GameOverError, RoundNotOverError
+from .deal import Deal, deal_round, first_lead
+from .errors import ConfigError, GameOverError, RoundNotOverError
 from .events import Event, RoundEnded
 from .moves import Move
 from .round import Round
-from .rules import GameConfig
+from .rules import GameConfig, RuleSet
 from .view import SeatView, seat_view
 
 
@@ -19,8 +19,15 @@ class Game:
     __slots__ = ("config", "rounds", "scores", "winner")
 
     def __init__(self, config: GameConfig, first_deal: Deal) -> None:
+        first_round = Round(config, first_deal)  # validates the deal
+        if config.rule_set is RuleSet.CLASSIC:
+            # C4: the first classic round is led by the holder of the highest double (or tile).
+            if (first_deal.leader, first_deal.lead_tile) != first_lead(first_deal.hands):
+                raise ConfigError("the first classic round must be led as C4 says")
+        elif first_deal.lead_tile >= 0:
+            raise ConfigError("D2: the leader may play any tile that fits the start")
         self.config = config
-        self.rounds: list[Round] = [Round(config, first_deal)]
+        self.rounds: list[Round] = [first_round]
         self.scores: list[int] = [0] * config.seats
         self.winner: int | None = None
         self._settle_if_over()
@@ -72,7 +79,10 @@ class Game:
 
     def start_round(self, deal: Deal) -> Round:
         """Start the next round from a given deal (a stored or hand-made one)."""
-        self._last_result()
+        result = self._last_result()
+        # C5/D2: the last round's winner leads the next one, with any tile.
+        if deal.leader != result.winner or deal.lead_tile >= 0:
+            raise ConfigError(f"seat {result.winner} leads this round, with any tile")
         new_round = Round(self.config, deal)
         self.rounds.append(new_round)
         self._settle_if_over()

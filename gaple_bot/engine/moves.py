@@ -79,7 +79,7 @@ class Move:
         """The move written as `text` (the inverse of `Move.text`)."""
         if text == "P":
             return PASS
-        if len(text) != 3 or text[0] not in "LRD" or not text[1:].isdigit():
+        if len(text) != 3 or text[0] not in "LRD" or not set(text[1:]) <= set("0123456"):
             raise MoveParseError(f"not a move: {text!r}")
         try:
             tile = tile_id(int(text[1]), int(text[2]))
@@ -97,9 +97,7 @@ def _play(tile: int, side: Side) -> Move:
 PLAYS_LEFT: tuple[Move, ...] = tuple(_play(t, Side.LEFT) for t in range(TILE_COUNT))
 PLAYS_RIGHT: tuple[Move, ...] = tuple(_play(t, Side.RIGHT) for t in range(TILE_COUNT))
 PASS = Move(MoveKind.PASS)
-DISCARDS: tuple[Move, ...] = tuple(
-    Move(MoveKind.DISCARD, t) for t in range(TILE_COUNT)
-)
+DISCARDS: tuple[Move, ...] = tuple(Move(MoveKind.DISCARD, t) for t in range(TILE_COUNT))
 ALL_MOVES: tuple[Move, ...] = (
     *(m for t in range(TILE_COUNT) for m in (PLAYS_LEFT[t], PLAYS_RIGHT[t])),
     PASS,
