@@ -1,0 +1,86 @@
+"""Storage: typed SQLAlchemy models, repositories in units of work, Alembic-managed schema.
+
+Public game information comes from the repositories (`tx.games`, `tx.seats`, `tx.rounds`,
+`tx.boards`); hidden information (deals, moves) only from `load_engine_game`.
+"""
+
+from .boards import Board, BoardEntry, Boards, Period, PlayerStats
+from .database import DEFAULT_DATABASE_URL, database_url, make_engine
+from .engine_state import load_engine_game
+from .enums import (
+    ACTIVE_STATUSES,
+    COMPUTER_PLAYER_IDS,
+    GLOBAL_SCOPE,
+    ComputerLevel,
+    GameStatus,
+    computer_player_id,
+)
+from .errors import (
+    ChatNotFound,
+    CorruptGame,
+    GameAlreadyActive,
+    GameNotFound,
+    GameNotStarted,
+    GameStateError,
+    NotFound,
+    RoundNotFound,
+    SeatNotFound,
+    SeatTaken,
+    StoreError,
+    UserNotFound,
+    VersionConflict,
+)
+from .migrate import alembic_config, migrations_dir, upgrade_to_head
+from .outcome import SeatOutcome, places, seat_outcomes
+from .rating import Skill
+from .records import ChatSettings, GameRecord, GameResult, RoundSummary, SeatRecord, UserRecord
+from .repos.games import KEEP
+from .store import Store
+from .unit import Transaction
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "COMPUTER_PLAYER_IDS",
+    "DEFAULT_DATABASE_URL",
+    "GLOBAL_SCOPE",
+    "KEEP",
+    "Board",
+    "BoardEntry",
+    "Boards",
+    "ChatNotFound",
+    "ChatSettings",
+    "ComputerLevel",
+    "CorruptGame",
+    "GameAlreadyActive",
+    "GameNotFound",
+    "GameNotStarted",
+    "GameRecord",
+    "GameResult",
+    "GameStateError",
+    "GameStatus",
+    "NotFound",
+    "Period",
+    "PlayerStats",
+    "RoundNotFound",
+    "RoundSummary",
+    "SeatNotFound",
+    "SeatOutcome",
+    "SeatRecord",
+    "SeatTaken",
+    "Skill",
+    "Store",
+    "StoreError",
+    "Transaction",
+    "UserNotFound",
+    "UserRecord",
+    "VersionConflict",
+    "alembic_config",
+    "computer_player_id",
+    "database_url",
+    "load_engine_game",
+    "make_engine",
+    "migrations_dir",
+    "places",
+    "seat_outcomes",
+    "upgrade_to_head",
+]

@@ -1,0 +1,229 @@
+"""Leaderboards and player statistics, per chat or global, all time or the last seven days.
+
+All-time boards read the running tables (`ratings`, `player_totals`) through their indexes.
+Weekly boards add up the window's rows: wins and points from `results`, and rating from the
+rating changes recorded in the window (the ordinal gained in the last seven days), since a
+rating itself has no "value over a week".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from sqlalchemy import Subquery, and_, case, false, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from .enums import GLOBAL_SCOPE
+from .models import PlayerTotal, Rating, RatingChange, Result, User
+from .rating import Skill
+from .types import utc_now
+
+WEEK = timedelta(days=7)
+
+
+class Board(StrEnum):
+    """What a leaderboard sorts by."""
+
+    RATING = "rating"
+    """The ordinal mu - 3 sigma (weekly: the ordinal gained in the window)."""
+    WINS = "wins"
+    """Games finished in first place (ties broken by points)."""
+    POINTS = "points"
+    """Final totals added up over games."""
+
+
+class Period(StrEnum):
+    """The time a leaderboard covers."""
+
+    ALL_TIME = "all"
+    WEEK = "week"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One line of a leaderboard; equal values share a rank."""
+
+    rank: int
+    player_id: int
+    name: str
+    is_computer: bool
+    value: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record in a scope (a chat, or GLOBAL_SCOPE)."""
+
+    player_id: int
+    name: str
+    is_computer: bool
+    scope: int
+    games: int
+    wins: int
+    rounds_won: int
+    gaples: int
+    points: int
+    best_round: int
+    rating: Skill | None
+    """None until the player finishes a rated game in the scope."""
+    rank: int | None
+    """1 + the number of players rated higher in the scope."""
+    rated_players: int
+
+
+class Boards:
+    """The leaderboard and statistics queries."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def top(
+        self,
+        scope: int,
+        board: Board,
+        period: Period = Period.ALL_TIME,
+        *,
+        limit: int = 10,
+        now: datetime | None = None,
+        include_computers: bool = True,
+    ) -> list[BoardEntry]:
+        """The best `limit` players of `scope` (a chat id or GLOBAL_SCOPE) on `board`."""
+        if period is Period.ALL_TIME:
+            ranked = _all_time(scope, board)
+        else:
+            ranked = _week(scope, board, (now or utc_now()) - WEEK)
+        stmt = (
+            select(User.id, User.display_name, User.is_computer, ranked.c.value, ranked.c.games)
+            .join(ranked, ranked.c.player_id == User.id)
+            .order_by(*(ranked.c[key].desc() for key in ("value", "tiebreak")))
+            .limit(limit)
+        )
+        if not include_computers:
+            stmt = stmt.where(User.is_computer == false())
+        rows = (await self._session.execute(stmt)).all()
+        values = [row.value for row in rows]
+        return [
+            BoardEntry(
+                rank=1 + sum(other > row.value for other in values),
+                player_id=row.id,
+                name=row.display_name,
+                is_computer=row.is_computer,
+                value=row.value,
+                games=row.games,
+            )
+            for row in rows
+        ]
+
+    async def player_stats(self, scope: int, player_id: int) -> PlayerStats | None:
+        """The player's totals, rating and rank in `scope`; None for an unknown player."""
+        better = aliased(Rating)
+        rated = aliased(Rating)
+        rank = (
+            select(func.count())
+            .where(better.scope == scope, better.ordinal > Rating.ordinal)
+            .scalar_subquery()
+        )
+        rated_players = select(func.count()).where(rated.scope == scope).scalar_subquery()
+        stmt = (
+            select(
+                User.display_name,
+                User.is_computer,
+                PlayerTotal.games,
+                PlayerTotal.wins,
+                PlayerTotal.rounds_won,
+                PlayerTotal.gaples,
+                PlayerTotal.points,
+                PlayerTotal.best_round,
+                Rating.mu,
+                Rating.sigma,
+                rank.label("better"),
+                rated_players.label("rated_players"),
+            )
+            .select_from(User)
+            .outerjoin(
+                PlayerTotal, and_(PlayerTotal.scope == scope, PlayerTotal.player_id == User.id)
+            )
+            .outerjoin(Rating, and_(Rating.scope == scope, Rating.player_id == User.id))
+            .where(User.id == player_id)
+        )
+        row = (await self._session.execute(stmt)).first()
+        if row is None:
+            return None
+        skill = None if row.mu is None else Skill(row.mu, row.sigma)
+        return PlayerStats(
+            player_id=player_id,
+            name=row.display_name,
+            is_computer=row.is_computer,
+            scope=scope,
+            games=row.games or 0,
+            wins=row.wins or 0,
+            rounds_won=row.rounds_won or 0,
+            gaples=row.gaples or 0,
+            points=row.points or 0,
+            best_round=row.best_round or 0,
+            rating=skill,
+            rank=None if skill is None else 1 + row.better,
+            rated_players=row.rated_players,
+        )
+
+
+def _all_time(scope: int, board: Board) -> Subquery:
+    """player_id, value, tiebreak, games from the running tables (index-ordered)."""
+    if board is Board.RATING:
+        return (
+            select(
+                Rating.player_id,
+                Rating.ordinal.label("value"),
+                Rating.ordinal.label("tiebreak"),
+                Rating.games,
+            )
+            .where(Rating.scope == scope)
+            .subquery()
+        )
+    value, tiebreak = (
+        (PlayerTotal.wins, PlayerTotal.points)
+        if board is Board.WINS
+        else (PlayerTotal.points, PlayerTotal.points)
+    )
+    return (
+        select(
+            PlayerTotal.player_id,
+            value.label("value"),
+            tiebreak.label("tiebreak"),
+            PlayerTotal.games,
+        )
+        .where(PlayerTotal.scope == scope)
+        .subquery()
+    )
+
+
+def _week(scope: int, board: Board, since: datetime) -> Subquery:
+    """player_id, value, tiebreak, games added up over the window starting at `since`."""
+    if board is Board.RATING:
+        gained = func.sum(RatingChange.delta)
+        return (
+            select(
+                RatingChange.player_id,
+                gained.label("value"),
+                gained.label("tiebreak"),
+                func.count().label("games"),
+            )
+            .where(RatingChange.scope == scope, RatingChange.at >= since)
+            .group_by(RatingChange.player_id)
+            .subquery()
+        )
+    wins = func.sum(case((Result.place == 1, 1), else_=0))
+    points = func.sum(Result.points)
+    stmt = select(
+        Result.player_id,
+        (wins if board is Board.WINS else points).label("value"),
+        points.label("tiebreak"),
+        func.count().label("games"),
+    ).where(Result.finished_at >= since)
+    if scope != GLOBAL_SCOPE:
+        stmt = stmt.where(Result.chat_id == scope)
+    return stmt.group_by(Result.player_id).subquery()

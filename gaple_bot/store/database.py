@@ -1,0 +1,66 @@
+"""The async engine: the one place that knows about SQLite (WAL, busy timeout, BEGIN control)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gaple.sqlite3"
+BUSY_TIMEOUT_MS = 10_000
+WRITE_OPTION = "gaple_write"
+"""Execution option marking a connection whose transactions intend to write."""
+
+
+def database_url(environ: Mapping[str, str] = os.environ) -> str:
+    """The DATABASE_URL setting, or an SQLite file in the working directory."""
+    return environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+
+
+def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An async engine for `url`; SQLite connections get the settings a long-running service
+    needs (see `_sqlite_connect`), other backends are left as they are."""
+    engine = create_async_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+    return engine
+
+
+def write_engine(engine: AsyncEngine) -> AsyncEngine:
+    """The same engine (same pool) with its transactions marked as writers."""
+    return engine.execution_options(**{WRITE_OPTION: True})
+
+
+def _sqlite_connect(dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
+    """Turn off the sqlite3 driver's legacy transaction control, which skips BEGIN before
+    SAVEPOINT and DDL (so they would not roll back); `_sqlite_begin` emits BEGIN instead.
+
+    WAL lets readers run beside the writer; `synchronous=NORMAL` is durable across a process
+    crash in WAL mode (only an OS crash may lose the last commits), and the busy timeout makes
+    a writer wait for the lock instead of failing at once.
+    """
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """Start every transaction ourselves. A writer takes the write lock up front (IMMEDIATE),
+    so it waits its turn under the busy timeout instead of failing with "database is locked"
+    when it upgrades from reading to writing; readers use a plain (deferred) BEGIN."""
+    if connection.get_execution_options().get(WRITE_OPTION):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        connection.exec_driver_sql("BEGIN")

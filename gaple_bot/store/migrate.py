@@ -1,0 +1,53 @@
+"""Bringing a database's schema up to date with the Alembic migrations in migrations/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection
+from sqlalchemy.pool import NullPool
+
+from .database import make_engine
+
+
+def migrations_dir() -> Path:
+    """The migrations/ folder: next to the package in a checkout or editable install, else
+    in the working directory (the bot runs from the repository root)."""
+    candidates = (
+        Path(__file__).resolve().parents[2] / "migrations",
+        Path.cwd() / "migrations",
+    )
+    for candidate in candidates:
+        if (candidate / "env.py").is_file():
+            return candidate
+    raise FileNotFoundError("no migrations/ folder with env.py next to the package or here")
+
+
+def alembic_config(url: str) -> Config:
+    """An Alembic config for `url` that needs no alembic.ini and no particular working dir."""
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+async def upgrade_to_head(url: str) -> None:
+    """Apply every pending migration to the database at `url`, in one transaction.
+
+    Safe to call from a running event loop: the migrations run on this loop's connection
+    (Alembic's env.py picks it up from `config.attributes`) instead of starting a loop.
+    """
+    config = alembic_config(url)
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade, config)
+    finally:
+        await engine.dispose()
+
+
+def _upgrade(connection: Connection, config: Config) -> None:
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

@@ -1,0 +1,308 @@
+"""The schema as typed SQLAlchemy models; migrations/ must build exactly this (a test checks)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    UniqueConstraint,
+    false,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from ..engine import RuleSet, StuckRule
+from .enums import ComputerLevel, GameStatus
+from .types import StrEnumType, UTCDateTime
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ACTIVE_GAME = "status IN ('lobby', 'running')"
+"""The SQL condition of a game that still holds its chat (or topic)."""
+
+
+class Base(DeclarativeBase):
+    """Declarative base: constraint names follow NAMING_CONVENTION, datetimes are UTC."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+    }
+
+
+class User(Base):
+    """A player: a Telegram user (positive id) or a computer level (reserved negative id)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(128))
+    language: Mapped[str | None] = mapped_column(String(16))
+    can_message: Mapped[bool] = mapped_column(server_default=false())
+    """Whether the user has started the bot privately, so it may send them their hand."""
+    is_computer: Mapped[bool] = mapped_column(server_default=false())
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class Chat(Base):
+    """A group chat and its settings for new games."""
+
+    __tablename__ = "chats"
+    __table_args__ = (
+        CheckConstraint("rule_set IN ('classic', 'discards')", name="rule_set"),
+        CheckConstraint("stuck_rule IN ('discard', 'pass')", name="stuck_rule"),
+        CheckConstraint("computer_level IN ('easy', 'normal', 'hard')", name="computer_level"),
+        CheckConstraint("target BETWEEN 1 AND 10000", name="target"),
+        CheckConstraint("turn_seconds > 0", name="turn_seconds"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    title: Mapped[str | None] = mapped_column(String(256))
+    rule_set: Mapped[RuleSet] = mapped_column(
+        StrEnumType(RuleSet), server_default=RuleSet.CLASSIC.value
+    )
+    target: Mapped[int] = mapped_column(Integer, server_default=text("100"))
+    stuck_rule: Mapped[StuckRule] = mapped_column(
+        StrEnumType(StuckRule), server_default=StuckRule.DISCARD.value
+    )
+    turn_seconds: Mapped[int] = mapped_column(Integer, server_default=text("60"))
+    computer_level: Mapped[ComputerLevel] = mapped_column(
+        StrEnumType(ComputerLevel), server_default=ComputerLevel.NORMAL.value
+    )
+    language: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class Game(Base):
+    """One game in a chat (and forum topic): its config, status and optimistic-lock version."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("status IN ('lobby', 'running', 'finished', 'aborted')", name="status"),
+        # One lobby or running game per chat outside forums, and per forum topic.
+        Index(
+            "uq_games_active_chat",
+            "chat_id",
+            unique=True,
+            sqlite_where=text(f"thread_id IS NULL AND {ACTIVE_GAME}"),
+            postgresql_where=text(f"thread_id IS NULL AND {ACTIVE_GAME}"),
+        ),
+        Index(
+            "uq_games_active_topic",
+            "chat_id",
+            "thread_id",
+            unique=True,
+            sqlite_where=text(f"thread_id IS NOT NULL AND {ACTIVE_GAME}"),
+            postgresql_where=text(f"thread_id IS NOT NULL AND {ACTIVE_GAME}"),
+        ),
+        Index("ix_games_chat_id_created_at", "chat_id", "created_at"),
+        Index(
+            "ix_games_active_status",
+            "status",
+            sqlite_where=text(ACTIVE_GAME),
+            postgresql_where=text(ACTIVE_GAME),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id", ondelete="CASCADE"))
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    """Telegram's message_thread_id of a forum topic, or NULL outside forums."""
+    config: Mapped[dict[str, Any]]
+    """The engine's GameConfig.to_dict(): rule set, seats, target, stuck rule."""
+    status: Mapped[GameStatus] = mapped_column(StrEnumType(GameStatus))
+    version: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The group message showing the lobby or the table."""
+    turn_deadline: Mapped[datetime | None]
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class Seat(Base):
+    """A seat at a game: a person, a computer level, or a person's seat taken over (autoplay)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        CheckConstraint("user_id IS NOT NULL OR computer_level IS NOT NULL", name="occupied"),
+        CheckConstraint(
+            "computer_level IS NULL OR computer_level IN ('easy', 'normal', 'hard')",
+            name="computer_level",
+        ),
+        Index("ix_seats_user_id", "user_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id"))
+    computer_level: Mapped[ComputerLevel | None] = mapped_column(StrEnumType(ComputerLevel))
+    autoplay: Mapped[bool] = mapped_column(server_default=false())
+    timeouts: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    """Consecutive turns this seat let run out."""
+    hand_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The private message showing this seat its hand."""
+
+
+class Round(Base):
+    """A dealt round. `deal` is hidden information: only the engine-state loader reads it."""
+
+    __tablename__ = "rounds"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    deal: Mapped[dict[str, Any]]
+    leader: Mapped[int] = mapped_column(SmallInteger)
+    result: Mapped[dict[str, Any] | None]
+    """Public once the round is over: reason, winner, counts, points."""
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+
+
+class Move(Base):
+    """One move, appended and never changed. Hidden information (a discard names its tile)."""
+
+    __tablename__ = "moves"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["game_id", "round_number"],
+            ["rounds.game_id", "rounds.number"],
+            ondelete="CASCADE",
+        ),
+        # Rows are small and always found by their key: store them in the key's B-tree.
+        {"sqlite_with_rowid": False},
+    )
+
+    game_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    ply: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    """0 for the round's first move; the primary key makes (game, round, ply) unique."""
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    code: Mapped[int] = mapped_column(SmallInteger)
+    """The engine's Move.code."""
+    created_at: Mapped[datetime]
+
+
+class Result(Base):
+    """A seat's result in a finished game (chat and finish time copied for the boards)."""
+
+    __tablename__ = "results"
+    __table_args__ = (
+        # Covering indexes for the weekly boards: the window's rows, index only. There is
+        # deliberately no index on player_id alone: SQLite would scan it to skip the GROUP BY
+        # sort instead of reading the window (player statistics come from player_totals).
+        Index(
+            "ix_results_chat_id_finished_at",
+            "chat_id",
+            "finished_at",
+            "player_id",
+            "place",
+            "points",
+        ),
+        Index("ix_results_finished_at", "finished_at", "player_id", "place", "points"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    place: Mapped[int] = mapped_column(SmallInteger)
+    """1 for the highest final total; equal totals share a place."""
+    points: Mapped[int] = mapped_column(Integer)
+    rounds_won: Mapped[int] = mapped_column(Integer)
+    gaples: Mapped[int] = mapped_column(Integer)
+    """Rounds this seat ended by playing its last tile."""
+    best_round: Mapped[int] = mapped_column(Integer)
+    """The most points this seat scored in one round."""
+    finished_at: Mapped[datetime]
+
+
+class Rating(Base):
+    """A player's openskill (Plackett-Luce) rating in a scope: a chat id, or GLOBAL_SCOPE."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_scope_ordinal", "scope", "ordinal"),)
+
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("users.id"), primary_key=True, autoincrement=False
+    )
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    """mu - 3 sigma: the conservative skill the boards sort by."""
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime]
+
+
+class RatingChange(Base):
+    """One player's rating change from one finished game in one scope (the weekly board)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        Index("ix_rating_changes_scope_at", "scope", "at", "player_id", "delta"),
+        Index("ix_rating_changes_game_id", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    scope: Mapped[int] = mapped_column(BigInteger)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    delta: Mapped[float] = mapped_column(Float)
+    """The change of ordinal (mu - 3 sigma)."""
+    at: Mapped[datetime]
+
+
+class PlayerTotal(Base):
+    """A player's running totals in a scope, kept in step with `results` for fast boards."""
+
+    __tablename__ = "player_totals"
+    __table_args__ = (
+        Index("ix_player_totals_scope_wins", "scope", "wins", "points"),
+        Index("ix_player_totals_scope_points", "scope", "points"),
+    )
+
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("users.id"), primary_key=True, autoincrement=False
+    )
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    rounds_won: Mapped[int] = mapped_column(Integer)
+    gaples: Mapped[int] = mapped_column(Integer)
+    best_round: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime]

@@ -1,0 +1,21 @@
+"""Repositories: one per table family, each working on the session of one unit of work."""
+
+from .chats import ChatRepository
+from .games import GameRepository
+from .moves import MoveRepository
+from .ratings import RatingRepository
+from .results import ResultRepository
+from .rounds import RoundRepository
+from .seats import SeatRepository
+from .users import UserRepository
+
+__all__ = [
+    "ChatRepository",
+    "GameRepository",
+    "MoveRepository",
+    "RatingRepository",
+    "ResultRepository",
+    "RoundRepository",
+    "SeatRepository",
+    "UserRepository",
+]

@@ -1,0 +1,43 @@
+"""SQL helpers the repositories share: affected-row counts and a portable upsert."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Executable, Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..models import Base
+
+
+async def rowcount(
+    session: AsyncSession, statement: Executable, params: Mapping[str, object] | None = None
+) -> int:
+    """Run an UPDATE or DELETE and return how many rows it matched."""
+    result = await session.execute(statement, params)
+    return cast("CursorResult[Any]", result).rowcount
+
+
+def upsert_insert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+    """An INSERT that can take ON CONFLICT ... DO UPDATE (`.on_conflict_do_update`, with the
+    proposed row as `.excluded`). SQLite and PostgreSQL spell it the same way; each gets its
+    own dialect's construct."""
+    table = cast(Table, model.__table__)
+    name = session.get_bind().dialect.name
+    if name == "sqlite":
+        return sqlite.insert(table)
+    if name == "postgresql":
+        return postgresql.insert(table)
+    raise NotImplementedError(f"no upsert for the {name} dialect")
+
+
+def upsert(
+    session: AsyncSession, model: type[Base], keys: list[str], update: list[str]
+) -> sqlite.Insert | postgresql.Insert:
+    """INSERT ... ON CONFLICT (keys) DO UPDATE SET each of `update` to the proposed value."""
+    stmt = upsert_insert(session, model)
+    return stmt.on_conflict_do_update(
+        index_elements=keys, set_={column: stmt.excluded[column] for column in update}
+    )

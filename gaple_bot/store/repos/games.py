@@ -1,0 +1,210 @@
+"""Games: creation, the public summary, status changes and the version compare-and-set."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from enum import Enum
+from typing import Any, Literal, cast
+
+from sqlalchemy import ColumnElement, Table, bindparam, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ...engine import GameConfig
+from ..enums import ACTIVE_STATUSES, GameStatus
+from ..errors import GameAlreadyActive, GameNotFound, GameStateError, VersionConflict
+from ..models import ACTIVE_GAME, Game
+from ..records import GameRecord
+from ..types import utc_now
+from ._sql import rowcount
+
+
+class Keep(Enum):
+    """Marker: leave the stored value as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+_COLUMNS = (
+    Game.id,
+    Game.chat_id,
+    Game.thread_id,
+    Game.config,
+    Game.status,
+    Game.version,
+    Game.opener_id,
+    Game.message_id,
+    Game.turn_deadline,
+    Game.created_at,
+    Game.started_at,
+    Game.finished_at,
+)
+
+
+_GAMES = cast(Table, Game.__table__)
+_BUMP = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected"))
+    .values(version=_GAMES.c.version + 1)
+)
+"""The compare-and-set, built once (it runs for every move)."""
+_BUMP_AND_SET_DEADLINE = _BUMP.values(turn_deadline=bindparam("turn_deadline"))
+
+
+def _record(row: Sequence[Any]) -> GameRecord:
+    values = list(row)
+    values[3] = GameConfig.from_dict(values[3])
+    return GameRecord(*values)
+
+
+def _same_topic(thread_id: int | None) -> ColumnElement[bool]:
+    """The game is in this forum topic (None: outside forums)."""
+    return Game.thread_id.is_(None) if thread_id is None else Game.thread_id == thread_id
+
+
+class GameRepository:
+    """Reads and writes `games`. Nothing here returns hidden information."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def create(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        config: GameConfig,
+        opener_id: int,
+        *,
+        now: datetime | None = None,
+    ) -> GameRecord:
+        """Open a lobby; raises GameAlreadyActive if the chat (topic) has a lobby or game."""
+        stmt = (
+            insert(Game)
+            .values(
+                chat_id=chat_id,
+                thread_id=thread_id,
+                config=config.to_dict(),
+                status=GameStatus.LOBBY,
+                version=0,
+                opener_id=opener_id,
+                created_at=now or utc_now(),
+            )
+            .returning(Game.id)
+        )
+        try:
+            # A savepoint keeps the outer transaction usable after a unique violation.
+            async with self._session.begin_nested():
+                game_id = (await self._session.execute(stmt)).scalar_one()
+        except IntegrityError:
+            if await self.active(chat_id, thread_id) is not None:
+                raise GameAlreadyActive(f"chat {chat_id} already has a game") from None
+            raise
+        return await self.get(game_id)
+
+    async def get(self, game_id: int) -> GameRecord:
+        """The game's public summary; raises GameNotFound."""
+        row = (await self._session.execute(select(*_COLUMNS).where(Game.id == game_id))).first()
+        if row is None:
+            raise GameNotFound(f"no game {game_id}")
+        return _record(row)
+
+    async def active(self, chat_id: int, thread_id: int | None) -> GameRecord | None:
+        """The chat's (topic's) game in the lobby or running, if any."""
+        stmt = select(*_COLUMNS).where(
+            Game.chat_id == chat_id,
+            _same_topic(thread_id),
+            text(ACTIVE_GAME),
+        )
+        row = (await self._session.execute(stmt)).first()
+        return None if row is None else _record(row)
+
+    async def all_active(self) -> list[GameRecord]:
+        """Every lobby and running game, oldest first (to re-arm timers after a restart)."""
+        stmt = select(*_COLUMNS).where(text(ACTIVE_GAME)).order_by(Game.id)
+        return [_record(row) for row in await self._session.execute(stmt)]
+
+    async def recent(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        """The chat's latest games, newest first."""
+        stmt = (
+            select(*_COLUMNS)
+            .where(Game.chat_id == chat_id)
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+        return [_record(row) for row in await self._session.execute(stmt)]
+
+    async def bump_version(
+        self,
+        game_id: int,
+        expected: int,
+        *,
+        turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
+    ) -> int:
+        """Compare-and-set: move the game from version `expected` to the next one, or raise
+        VersionConflict (nothing changed) if another writer got there first. Optionally set the
+        turn deadline in the same statement. Returns the new version."""
+        params: dict[str, object] = {"game_id": game_id, "expected": expected}
+        stmt = _BUMP
+        if turn_deadline is not KEEP:
+            stmt, params["turn_deadline"] = _BUMP_AND_SET_DEADLINE, turn_deadline
+        if not await rowcount(self._session, stmt, params):
+            raise VersionConflict(game_id, expected)
+        return expected + 1
+
+    async def set_config(self, game_id: int, config: GameConfig) -> None:
+        """Change a lobby's rule set or options."""
+        await self._change(game_id, (GameStatus.LOBBY,), config=config.to_dict())
+
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the group message that shows the lobby or the table."""
+        await self._change(game_id, tuple(GameStatus), message_id=message_id)
+
+    async def set_deadline(self, game_id: int, turn_deadline: datetime | None) -> None:
+        """Set (or clear) when the current turn runs out."""
+        await self._change(game_id, ACTIVE_STATUSES, turn_deadline=turn_deadline)
+
+    async def start(self, game_id: int, *, now: datetime | None = None) -> None:
+        """Lobby to running (deal the first round with `RoundRepository.add`)."""
+        await self._change(
+            game_id, (GameStatus.LOBBY,), status=GameStatus.RUNNING, started_at=now or utc_now()
+        )
+
+    async def finish(self, game_id: int, *, now: datetime | None = None) -> datetime:
+        """Running to finished; returns the finish time. See Transaction.finish_game."""
+        now = now or utc_now()
+        await self._change(
+            game_id,
+            (GameStatus.RUNNING,),
+            status=GameStatus.FINISHED,
+            finished_at=now,
+            turn_deadline=None,
+        )
+        return now
+
+    async def abort(self, game_id: int, *, now: datetime | None = None) -> None:
+        """Lobby or running to aborted: no results, no rating change."""
+        await self._change(
+            game_id,
+            ACTIVE_STATUSES,
+            status=GameStatus.ABORTED,
+            finished_at=now or utc_now(),
+            turn_deadline=None,
+        )
+
+    async def _change(self, game_id: int, allowed: Sequence[GameStatus], **values: object) -> None:
+        """Update the game if its status is one of `allowed`; raise otherwise."""
+        stmt = (
+            update(Game)
+            .where(Game.id == game_id, Game.status.in_(allowed))
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if await rowcount(self._session, stmt):
+            return
+        status = await self._session.scalar(select(Game.status).where(Game.id == game_id))
+        if status is None:
+            raise GameNotFound(f"no game {game_id}")
+        raise GameStateError(f"game {game_id} is {status.value}")

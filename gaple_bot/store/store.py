@@ -1,0 +1,66 @@
+"""The Store: one async engine, its session factories and the units of work the service uses."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from ..engine import Game
+from .database import make_engine, write_engine
+from .engine_state import load_engine_game
+from .migrate import upgrade_to_head
+from .rating import new_model
+from .unit import Transaction
+
+
+class Store:
+    """Opens units of work on one database. Create it at start-up; `close()` at shutdown."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._writer = async_sessionmaker(write_engine(engine), expire_on_commit=False)
+        self._reader = async_sessionmaker(engine, expire_on_commit=False)
+        self._model = new_model()
+
+    @classmethod
+    def open(cls, url: str, **engine_options: Any) -> Store:
+        """A store on the database at `url` (the schema must be current: see `start`)."""
+        return cls(make_engine(url, **engine_options))
+
+    @classmethod
+    async def start(cls, url: str, **engine_options: Any) -> Store:
+        """Upgrade the database at `url` to the newest schema, then open a store on it."""
+        await upgrade_to_head(url)
+        return cls.open(url, **engine_options)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """A unit of work that commits when the block ends and rolls back if it raises.
+
+        On SQLite it holds the write lock from its start, so units of work run one at a time.
+        """
+        async with self._writer() as session, session.begin():
+            yield Transaction(session, self._model)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Transaction]:
+        """A unit of work for queries: one consistent snapshot, never committed."""
+        async with self._reader() as session:
+            # The first query begins the transaction; closing the session rolls it back.
+            yield Transaction(session, self._model)
+
+    async def load_engine_game(self, game_id: int) -> Game:
+        """The game's engine state replayed from the stored deals and moves.
+
+        Hidden information: feed it to the engine and to per-seat views, never to a group
+        message (use `tx.games.get` and `tx.rounds.summaries` for those).
+        """
+        async with self.read() as tx:
+            return await load_engine_game(tx.session, game_id)
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self.engine.dispose()

@@ -1,0 +1,108 @@
+"""A unit of work: every repository on one session, so a use case commits all or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Literal
+
+from openskill.models import PlackettLuce
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..engine import Game
+from .boards import Boards
+from .engine_state import load_engine_game
+from .enums import GLOBAL_SCOPE
+from .errors import GameStateError
+from .outcome import seat_outcomes
+from .rating import initial_skill, rate
+from .records import GameResult
+from .repos import (
+    ChatRepository,
+    GameRepository,
+    MoveRepository,
+    RatingRepository,
+    ResultRepository,
+    RoundRepository,
+    SeatRepository,
+    UserRepository,
+)
+from .repos.games import KEEP, Keep
+from .types import utc_now
+
+
+class Transaction:
+    """The repositories of one unit of work, sharing its session and its transaction.
+
+    Get one from `Store.transaction()` (commits when the block ends, rolls back if it raises)
+    or `Store.read()` (never commits).
+    """
+
+    def __init__(self, session: AsyncSession, model: PlackettLuce) -> None:
+        self.session = session
+        self._model = model
+        self.users = UserRepository(session)
+        self.chats = ChatRepository(session)
+        self.games = GameRepository(session)
+        self.seats = SeatRepository(session)
+        self.rounds = RoundRepository(session)
+        self.moves = MoveRepository(session)
+        self.results = ResultRepository(session)
+        self.ratings = RatingRepository(session)
+        self.boards = Boards(session)
+
+    async def record_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        round_number: int,
+        ply: int,
+        seat: int,
+        code: int,
+        *,
+        turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
+        now: datetime | None = None,
+    ) -> int:
+        """Append a move if the game is still at `expected_version` (else VersionConflict and
+        nothing is written), optionally setting the next turn's deadline. Returns the new
+        version. Store a round's result, the next deal or the game's end in the same unit."""
+        version = await self.games.bump_version(
+            game_id, expected_version, turn_deadline=turn_deadline
+        )
+        await self.moves.append(game_id, round_number, ply, seat, code, now=now)
+        return version
+
+    async def finish_game(
+        self, game_id: int, game: Game, *, now: datetime | None = None
+    ) -> list[GameResult]:
+        """Mark the game finished, store each seat's result and update the players' totals
+        and ratings in the game's chat and globally. Returns the results in seat order.
+
+        Raises GameStateError unless the game is running with seats 0..n-1 for `game`'s n.
+        """
+        record = await self.games.get(game_id)
+        seats = await self.seats.of_game(game_id)
+        if [s.seat for s in seats] != list(range(game.config.seats)):
+            raise GameStateError(f"game {game_id}'s seats do not match its engine state")
+        finished_at = await self.games.finish(game_id, now=now or utc_now())
+        outcomes = seat_outcomes(game)
+        results = await self.results.record(game_id, record.chat_id, seats, outcomes, finished_at)
+        players = [seat.player_id for seat in seats]
+        places = [outcome.place for outcome in outcomes]
+        for scope in (record.chat_id, GLOBAL_SCOPE):
+            before = await self.ratings.current(scope, players, initial_skill(self._model))
+            after = rate(self._model, players, places, before)
+            await self.ratings.save(game_id, scope, before, after, finished_at)
+        return results
+
+    async def load_engine_game(self, game_id: int) -> Game:
+        """The game's engine state, from inside this unit (hidden information: see
+        engine_state)."""
+        return await load_engine_game(self.session, game_id)
+
+    @asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        """A nested transaction: an exception inside rolls back only the block's writes."""
+        async with self.session.begin_nested():
+            yield

@@ -1,0 +1,57 @@
+"""Alembic environment: async engine, the models' metadata, batch mode for SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+from logging.config import fileConfig
+
+from alembic import context
+from sqlalchemy import Connection
+from sqlalchemy.pool import NullPool
+
+from gaple_bot.store.database import database_url, make_engine
+from gaple_bot.store.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def do_run_migrations(connection: Connection) -> None:
+    """Run the migrations on `connection` inside one transaction."""
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        # SQLite cannot ALTER most things: batch mode copies the table instead.
+        render_as_batch=True,
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_async_migrations() -> None:
+    """Open an engine of our own (the `alembic` command line)."""
+    url = config.get_main_option("sqlalchemy.url") or database_url()
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(do_run_migrations)
+    finally:
+        await engine.dispose()
+
+
+def run_migrations_online() -> None:
+    """Use the caller's connection if it passed one (upgrade_to_head, from a running loop)."""
+    connection = config.attributes.get("connection")
+    if connection is None:
+        asyncio.run(run_async_migrations())
+    else:
+        do_run_migrations(connection)
+
+
+if config.config_file_name is not None:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+if context.is_offline_mode():
+    raise SystemExit("offline (--sql) migrations are not supported; run against a database")
+run_migrations_online()

@@ -1,0 +1,1 @@
+"""Test suite of gaple-bot (a package so that tests can import tests.fakes)."""

@@ -1,0 +1,1 @@
+"""Fakes of external services (the Telegram Bot API) for end-to-end tests."""

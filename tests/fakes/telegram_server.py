@@ -1,0 +1,1503 @@
+"""A fake Telegram Bot API server (aiohttp on 127.0.0.1) for end-to-end tests of the bot.
+
+Usage from an async test::
+
+    async with running_fake() as fake:
+        fake.add_user(1, "Ana")
+        fake.add_group(-1001, "Gaple room", admins=(1,))
+        app = fake.configure(ApplicationBuilder()).build()
+        ...  # start polling, then act as users:
+        await fake.send_message(1, -1001, "/newgame")
+        await fake.wait_idle()
+        assert "Gaple" in fake.last_bot_message(-1001).text
+
+Every request is checked against tests/data/bot-api.json; mismatches land in ``fake.violations``
+and ``running_fake`` fails the test when any were recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import re
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict, TypeVar, Unpack
+
+import telegram
+from aiohttp import web
+
+from tests.fakes.formatting import EntityParseError, parse_text, trim_text, utf16_len
+from tests.fakes.spec_check import BotApiSpec, default_spec
+
+if TYPE_CHECKING:
+    from telegram.ext import ApplicationBuilder
+
+JsonDict = dict[str, Any]
+ChatType = Literal["private", "group", "supergroup"]
+
+DEFAULT_TOKEN: Final = "123456:TEST-token"
+DEFAULT_BOT_USERNAME: Final = "gaple_test_bot"
+DEFAULT_BOT_NAME: Final = "Gaple Test Bot"
+
+MAX_TEXT_LENGTH: Final = 4096
+MAX_CALLBACK_DATA_BYTES: Final = 64
+MAX_ALERT_LENGTH: Final = 200
+MAX_INLINE_BUTTONS: Final = 100
+RATE_WINDOW_SECONDS: Final = 60.0
+
+# Update kinds Telegram sends when allowed_updates is empty/unset.
+DEFAULT_ALLOWED_UPDATES: Final = frozenset(
+    {
+        "message",
+        "edited_message",
+        "channel_post",
+        "edited_channel_post",
+        "business_connection",
+        "business_message",
+        "edited_business_message",
+        "deleted_business_messages",
+        "inline_query",
+        "chosen_inline_result",
+        "callback_query",
+        "shipping_query",
+        "pre_checkout_query",
+        "purchased_paid_media",
+        "poll",
+        "poll_answer",
+        "my_chat_member",
+        "chat_join_request",
+        "chat_boost",
+        "removed_chat_boost",
+    }
+)
+CHAT_ACTIONS: Final = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+BUTTON_STYLES: Final = frozenset({"danger", "success", "primary"})
+_NON_ACTION_BUTTON_FIELDS: Final = frozenset({"text", "icon_custom_emoji_id", "style"})
+_COMMAND_RE: Final = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?![A-Za-z0-9_@])")
+_MENTION_RE: Final = re.compile(r"(?<![A-Za-z0-9_@])@[A-Za-z0-9_]{3,32}")
+_BOT_COMMAND_NAME_RE: Final = re.compile(r"[a-z0-9_]{1,32}")
+_LANGUAGE_CODE_RE: Final = re.compile(r"[a-z]{2}")
+_CONFLICT: Final = (
+    "Conflict: terminated by other getUpdates request; "
+    "make sure that only one bot instance is running"
+)
+_NOT_MODIFIED: Final = (
+    "Bad Request: message is not modified: specified new message content and reply markup "
+    "are exactly the same as a current content and reply markup of the message"
+)
+_BAD_QUERY: Final = (
+    "Bad Request: query is too old and response timeout expired or query ID is invalid"
+)
+
+_BuilderT = TypeVar("_BuilderT", bound="ApplicationBuilder[Any, Any, Any, Any, Any, Any]")
+
+
+class ApiError(Exception):
+    """An error answer of the Bot API: ``{"ok": false, "error_code": ..., "description": ...}``."""
+
+    def __init__(self, code: int, description: str, *, retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+
+    def body(self) -> JsonDict:
+        body: JsonDict = {"ok": False, "error_code": self.code, "description": self.description}
+        if self.retry_after is not None:
+            body["parameters"] = {"retry_after": self.retry_after}
+        return body
+
+
+@dataclass
+class FakeUser:
+    """A Telegram user the tests act as."""
+
+    user_id: int
+    first_name: str
+    username: str | None = None
+    last_name: str | None = None
+    language_code: str = "en"
+    started: bool = True  # has opened a private chat with the bot
+    blocked: bool = False  # has blocked the bot
+
+    def to_api(self) -> JsonDict:
+        data: JsonDict = {"id": self.user_id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        if self.language_code:
+            data["language_code"] = self.language_code
+        return data
+
+
+@dataclass(frozen=True)
+class MessageVersion:
+    """The content of a message at one point in time (the original or an edit)."""
+
+    text: str
+    entities: tuple[JsonDict, ...]
+    reply_markup: JsonDict | None
+
+
+@dataclass
+class FakeMessage:
+    """A message in a fake chat, in its current state (see ``versions`` for its history)."""
+
+    chat_id: int
+    message_id: int
+    from_user_id: int
+    from_bot: bool
+    date: int
+    text: str
+    entities: list[JsonDict] = field(default_factory=list)
+    reply_markup: JsonDict | None = None
+    thread_id: int | None = None
+    reply_to_message_id: int | None = None
+    edit_date: int | None = None
+    deleted: bool = False
+    service: JsonDict | None = None  # e.g. {"forum_topic_created": {...}}
+    versions: list[MessageVersion] = field(default_factory=list)
+
+    def button_rows(self) -> list[list[tuple[str, str | None]]]:
+        """Keyboard rows as (text, callback_data or url or None) pairs."""
+        if not self.reply_markup:
+            return []
+        rows = self.reply_markup.get("inline_keyboard") or self.reply_markup.get("keyboard") or []
+        return [[_button_pair(button) for button in row] for row in rows]
+
+    def buttons(self) -> list[tuple[str, str | None]]:
+        """All buttons, flattened, as (text, callback_data or url or None) pairs."""
+        return [pair for row in self.button_rows() for pair in row]
+
+    def button_texts(self) -> list[str]:
+        return [text for text, _ in self.buttons()]
+
+
+def _button_pair(button: object) -> tuple[str, str | None]:
+    if isinstance(button, dict):
+        target = button.get("callback_data") or button.get("url")
+        return str(button.get("text", "")), None if target is None else str(target)
+    return str(button), None
+
+
+@dataclass
+class FakeChat:
+    """A private chat or a group known to the fake."""
+
+    chat_id: int
+    type: ChatType
+    title: str | None = None
+    username: str | None = None
+    forum: bool = False
+    admins: list[int] = field(default_factory=list)  # the first non-bot admin is the creator
+    members: set[int] = field(default_factory=set)
+    bot_status: Literal["member", "administrator", "kicked"] = "member"
+    messages: dict[int, FakeMessage] = field(default_factory=dict)
+    topics: dict[int, str] = field(default_factory=dict)
+    pinned_message_id: int | None = None
+    next_message_id: int = 1
+
+    @property
+    def is_group(self) -> bool:
+        return self.type in ("group", "supergroup")
+
+
+@dataclass(frozen=True)
+class FakeRequest:
+    """One Bot API call made by the bot."""
+
+    method: str
+    params: JsonDict
+    chat_id: int | None
+    time: float
+    status: int
+    description: str | None
+
+
+@dataclass
+class _Call:
+    method: str
+    params: JsonDict = field(default_factory=dict)
+
+
+@dataclass
+class _Failure:
+    method: str
+    error_code: int
+    description: str
+    retry_after: int | None
+    count: int
+    chat_id: int | None
+
+
+class FakeOptions(TypedDict, total=False):
+    """Keyword arguments of :class:`FakeTelegram` (for :func:`running_fake`)."""
+
+    token: str
+    bot_username: str
+    bot_first_name: str
+    group_limit_per_minute: int
+    privacy_mode: bool
+    clock: Callable[[], float]
+    spec: BotApiSpec
+
+
+class FakeTelegram:
+    """In-process fake of the Telegram Bot API, driven by tests acting as users.
+
+    Bot side (HTTP): getMe, getUpdates (offset, limit, long-poll timeout, allowed_updates, 409
+    when a newer poll starts), deleteWebhook, getWebhookInfo, set/get/deleteMyCommands (per
+    scope + language_code), sendMessage (parse_mode HTML/MarkdownV2/Markdown parsed like
+    Telegram, message_thread_id, reply_parameters), editMessageText, editMessageReplyMarkup,
+    deleteMessage, answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
+    pin/unpinChatMessage, sendChatAction. Any other method is a violation.
+
+    Test side: ``add_user``/``add_group``/``add_topic`` build the world; ``send_message``,
+    ``start_private``, ``press``/``press_button``, ``block_user``, ``kick_bot`` act; ``messages``,
+    ``last_bot_message``, ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
+    ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors.
+
+    ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
+    429. ``privacy_mode``: in groups the bot only gets commands, replies to it and @mentions
+    (unless it is an admin there). ``clock``: time source of the rate limit and request log.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = DEFAULT_BOT_USERNAME,
+        bot_first_name: str = DEFAULT_BOT_NAME,
+        group_limit_per_minute: int = 20,
+        privacy_mode: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        spec: BotApiSpec | None = None,
+    ) -> None:
+        bot_id, sep, _ = token.partition(":")
+        if not sep or not bot_id.isdigit():
+            raise ValueError(f"token must look like '123456:secret', got {token!r}")
+        self.token = token
+        self.bot_id = int(bot_id)
+        self.bot_username = bot_username
+        self.bot_first_name = bot_first_name
+        self.group_limit_per_minute = group_limit_per_minute
+        self.privacy_mode = privacy_mode
+        self.clock = clock
+        self.spec = spec if spec is not None else default_spec()
+
+        self.violations: list[str] = []
+        self.requests: list[FakeRequest] = []
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.callback_answers: dict[str, JsonDict | None] = {}
+        self.chat_actions: list[tuple[int, str, int | None]] = []  # (chat_id, action, thread)
+        self._commands: dict[tuple[str, int | None, int | None, str], list[JsonDict]] = {}
+
+        self._updates: list[JsonDict] = []  # unconfirmed updates, oldest first
+        self._next_update_id = 1
+        self._next_query_id = 1
+        self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
+        self._changed = asyncio.Event()
+        self._poll_generation = 0
+        self._group_events: dict[int, deque[float]] = {}
+        self._failures: list[_Failure] = []
+        self._active_requests = 0
+        self._last_activity = time.monotonic()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+        self._handlers: dict[str, Callable[[JsonDict], Awaitable[Any]]] = {
+            "getMe": self._api_get_me,
+            "getUpdates": self._api_get_updates,
+            "deleteWebhook": self._api_delete_webhook,
+            "getWebhookInfo": self._api_get_webhook_info,
+            "setMyCommands": self._api_set_my_commands,
+            "getMyCommands": self._api_get_my_commands,
+            "deleteMyCommands": self._api_delete_my_commands,
+            "sendMessage": self._api_send_message,
+            "editMessageText": self._api_edit_message_text,
+            "editMessageReplyMarkup": self._api_edit_message_reply_markup,
+            "deleteMessage": self._api_delete_message,
+            "answerCallbackQuery": self._api_answer_callback_query,
+            "getChat": self._api_get_chat,
+            "getChatMember": self._api_get_chat_member,
+            "getChatAdministrators": self._api_get_chat_administrators,
+            "pinChatMessage": self._api_pin_chat_message,
+            "unpinChatMessage": self._api_unpin_chat_message,
+            "sendChatAction": self._api_send_chat_action,
+        }
+
+    # ================================================================== lifecycle
+
+    async def start(self) -> None:
+        """Start serving on 127.0.0.1 on a free port."""
+        if self._runner is not None:
+            raise RuntimeError("FakeTelegram is already running")
+        self._closing = False
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/file/bot{token}/{path:.*}", self._handle_file)
+        runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
+        )
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        self._runner = runner
+        address = runner.addresses[0]
+        self._port = int(address[1])
+
+    async def stop(self) -> None:
+        """Stop the server; pending long polls return immediately."""
+        self._closing = True
+        self._notify()
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT`` (the server must be started)."""
+        if self._port is None:
+            raise RuntimeError("FakeTelegram is not started")
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_url(self) -> str:
+        """Value for ``base_url`` of PTB's Bot/ApplicationBuilder (PTB appends the token)."""
+        return f"{self.base_url}/bot"
+
+    @property
+    def file_url(self) -> str:
+        """Value for ``base_file_url`` of PTB's Bot/ApplicationBuilder."""
+        return f"{self.base_url}/file/bot"
+
+    def configure(self, builder: _BuilderT) -> _BuilderT:
+        """Point a PTB ``ApplicationBuilder`` at this server (token, base_url, base_file_url)."""
+        builder.token(self.token).base_url(self.api_url).base_file_url(self.file_url)
+        return builder
+
+    def make_bot(self) -> telegram.Bot:
+        """A plain PTB ``Bot`` talking to this server (use ``async with bot:``)."""
+        return telegram.Bot(self.token, base_url=self.api_url, base_file_url=self.file_url)
+
+    def assert_no_violations(self) -> None:
+        if self.violations:
+            listing = "\n".join(f"  - {v}" for v in self.violations)
+            raise AssertionError(
+                f"{len(self.violations)} Bot API violation(s) by the bot:\n{listing}"
+            )
+
+    # ================================================================== test-side: world
+
+    @property
+    def bot_user(self) -> JsonDict:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_first_name,
+            "username": self.bot_username,
+        }
+
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        *,
+        username: str | None = None,
+        last_name: str | None = None,
+        language_code: str = "en",
+        started: bool = True,
+    ) -> FakeUser:
+        """Register a user. ``started=False``: never opened a private chat with the bot."""
+        if user_id <= 0:
+            raise ValueError("user ids are positive")
+        if user_id in self.users or user_id in self.chats:
+            raise ValueError(f"user {user_id} already exists")
+        user = FakeUser(
+            user_id,
+            first_name,
+            username=username,
+            last_name=last_name,
+            language_code=language_code,
+            started=started,
+        )
+        self.users[user_id] = user
+        self.chats[user_id] = FakeChat(user_id, "private", members={user_id})
+        return user
+
+    def add_group(
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        forum: bool = False,
+        admins: Iterable[int] = (),
+        members: Iterable[int] = (),
+        supergroup: bool | None = None,
+        username: str | None = None,
+    ) -> FakeChat:
+        """Register a group the bot is in.
+
+        ``admins``: user ids (the first non-bot one is the creator); include the bot's id
+        (``fake.bot_id``) to make the bot an administrator. Forums are always supergroups;
+        otherwise ids like -100xxxxxxxxxx are supergroups unless ``supergroup`` says otherwise.
+        """
+        if chat_id >= 0:
+            raise ValueError("group chat ids are negative")
+        if chat_id in self.chats:
+            raise ValueError(f"chat {chat_id} already exists")
+        if supergroup is None:
+            supergroup = forum or chat_id <= -1_000_000_000_000
+        if forum and not supergroup:
+            raise ValueError("forums are supergroups")
+        admin_ids = list(dict.fromkeys(admins))
+        for uid in [*admin_ids, *members]:
+            if uid != self.bot_id and uid not in self.users:
+                raise ValueError(f"unknown user {uid}; call add_user first")
+        chat = FakeChat(
+            chat_id,
+            "supergroup" if supergroup else "group",
+            title=title,
+            username=username,
+            forum=forum,
+            admins=admin_ids,
+            members={uid for uid in [*admin_ids, *members] if uid != self.bot_id},
+            bot_status="administrator" if self.bot_id in admin_ids else "member",
+        )
+        self.chats[chat_id] = chat
+        return chat
+
+    def add_topic(self, chat_id: int, name: str, *, creator_id: int | None = None) -> int:
+        """Create a forum topic (with its service message); returns its message_thread_id."""
+        chat = self._group(chat_id)
+        if not chat.forum:
+            raise ValueError(f"chat {chat_id} is not a forum")
+        creator = creator_id if creator_id is not None else self._creator_id(chat)
+        message = self._store_message(
+            chat,
+            from_user_id=creator if creator is not None else self.bot_id,
+            from_bot=creator is None,
+            text="",
+            service={"forum_topic_created": {"name": name, "icon_color": 0x6FB9F0}},
+        )
+        message.thread_id = message.message_id
+        chat.topics[message.message_id] = name
+        return message.message_id
+
+    def block_user(self, user_id: int) -> None:
+        """The user blocks the bot: sends to them fail with 403 until they write again."""
+        user = self._user(user_id)
+        if user.blocked:
+            return
+        user.blocked = True
+        self._queue_my_chat_member(self.chats[user_id], user, "member", "kicked")
+
+    def unblock_user(self, user_id: int) -> None:
+        user = self._user(user_id)
+        if not user.blocked:
+            return
+        user.blocked = False
+        self._queue_my_chat_member(self.chats[user_id], user, "kicked", "member")
+
+    def kick_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
+        """Remove the bot from a group: further sends there fail with 403."""
+        chat = self._group(chat_id)
+        old = chat.bot_status
+        chat.bot_status = "kicked"
+        actor = by_user_id if by_user_id is not None else self._creator_id(chat)
+        if actor is not None:
+            self._queue_my_chat_member(chat, self._user(actor), old, "kicked")
+
+    # ================================================================== test-side: acting
+
+    async def send_message(
+        self,
+        user_id: int,
+        chat_id: int,
+        text: str,
+        *,
+        thread_id: int | None = None,
+        reply_to_message_id: int | None = None,
+    ) -> JsonDict:
+        """``user_id`` writes ``text`` in ``chat_id`` (their private chat when chat_id == user_id).
+
+        Returns the Message as the bot would see it. In groups with privacy mode on (the
+        default) the bot only gets commands, replies to its messages and @mentions of it, like
+        on Telegram (unless the bot is an admin).
+        """
+        user = self._user(user_id)
+        chat = self._chat(chat_id)
+        if chat.type == "private":
+            if chat_id != user_id:
+                raise ValueError("in private chats chat_id == user_id")
+            if user.blocked:
+                self.unblock_user(user_id)
+            user.started = True
+        else:
+            chat.members.add(user_id)
+        if thread_id is not None:
+            if not chat.forum:
+                raise ValueError(f"chat {chat_id} is not a forum; no thread_id there")
+            chat.topics.setdefault(thread_id, f"Topic {thread_id}")
+        replied: FakeMessage | None = None
+        if reply_to_message_id is not None:
+            replied = self.message(chat_id, reply_to_message_id)
+            if thread_id is None:
+                thread_id = replied.thread_id
+        message = self._store_message(
+            chat,
+            from_user_id=user_id,
+            from_bot=False,
+            text=text,
+            entities=_user_entities(text),
+            thread_id=thread_id,
+            reply_to_message_id=reply_to_message_id,
+        )
+        data = self._message_json(message)
+        if self._bot_sees(chat, text, replied):
+            self._queue_update("message", data)
+        return data
+
+    async def start_private(self, user_id: int, payload: str | None = None) -> JsonDict:
+        """The user opens the private chat with the bot (``/start`` or ``/start payload``)."""
+        text = "/start" if payload is None else f"/start {payload}"
+        return await self.send_message(user_id, user_id, text)
+
+    async def press(
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str,
+        *,
+        check_button: bool = True,
+    ) -> str:
+        """``user_id`` presses the inline button with ``callback_data``; returns the query id.
+
+        With ``check_button=False`` any data can be sent (e.g. a stale button).
+        """
+        user = self._user(user_id)
+        chat = self._chat(chat_id)
+        if chat.type == "private" and chat_id != user_id:
+            raise ValueError(f"user {user_id} can't see the private chat {chat_id}")
+        message = self.message(chat_id, message_id)
+        if check_button:
+            datas = [
+                button.get("callback_data")
+                for row in (message.reply_markup or {}).get("inline_keyboard", [])
+                for button in row
+            ]
+            if callback_data not in datas:
+                raise ValueError(
+                    f"message {message_id} in chat {chat_id} has no button with callback_data "
+                    f"{callback_data!r}; it has {message.buttons()}"
+                )
+        if chat.is_group:
+            chat.members.add(user_id)
+        query_id = str(4_000_000_000 + self._next_query_id)
+        self._next_query_id += 1
+        self.callback_answers[query_id] = None
+        self._queue_update(
+            "callback_query",
+            {
+                "id": query_id,
+                "from": user.to_api(),
+                "message": self._message_json(message),
+                "chat_instance": str(-7_000_000 - abs(chat_id) % 1_000_000_007),
+                "data": callback_data,
+            },
+        )
+        return query_id
+
+    async def press_button(self, user_id: int, chat_id: int, message_id: int, text: str) -> str:
+        """Press the callback button whose label is ``text``; returns the query id."""
+        message = self.message(chat_id, message_id)
+        for row in (message.reply_markup or {}).get("inline_keyboard", []):
+            for button in row:
+                if button.get("text") == text and "callback_data" in button:
+                    return await self.press(user_id, chat_id, message_id, button["callback_data"])
+        raise ValueError(
+            f"message {message_id} in chat {chat_id} has no callback button {text!r}; "
+            f"it has {message.buttons()}"
+        )
+
+    def callback_answer(self, query_id: str) -> JsonDict | None:
+        """The parameters of answerCallbackQuery for this query, or None if not answered yet."""
+        if query_id not in self.callback_answers:
+            raise KeyError(f"unknown callback query {query_id}")
+        return self.callback_answers[query_id]
+
+    async def wait_callback_answer(
+        self,
+        query_id: str,
+        timeout: float = 5.0,  # noqa: ASYNC109 - part of the documented test API
+    ) -> JsonDict:
+        await self.wait_for(
+            lambda: self.callback_answer(query_id) is not None,
+            timeout=timeout,
+            message=f"callback query {query_id} was not answered within {timeout}s",
+        )
+        answer = self.callback_answers[query_id]
+        assert answer is not None
+        return answer
+
+    def fail_next(
+        self,
+        method: str,
+        error_code: int,
+        description: str,
+        retry_after: int | None = None,
+        count: int = 1,
+        *,
+        chat_id: int | None = None,
+    ) -> None:
+        """Answer the next ``count`` valid calls of ``method`` (to ``chat_id``, if given) with
+        an error, e.g. ``fail_next("sendMessage", 429, "Too Many Requests: retry after 3", 3)``.
+        """
+        canonical = self.spec.canonical_method(method)
+        if canonical is None:
+            raise ValueError(f"unknown Bot API method {method!r}")
+        self._failures.append(
+            _Failure(canonical, error_code, description, retry_after, count, chat_id)
+        )
+
+    # ================================================================== test-side: reading
+
+    def message(self, chat_id: int, message_id: int) -> FakeMessage:
+        """A (not deleted) message; raises LookupError if there is none."""
+        message = self._chat(chat_id).messages.get(message_id)
+        if message is None or message.deleted:
+            raise LookupError(f"no message {message_id} in chat {chat_id}")
+        return message
+
+    def messages(self, chat_id: int, thread_id: int | None = None) -> list[FakeMessage]:
+        """Current (edited, not deleted, non-service) messages, oldest first.
+
+        ``thread_id`` None means all messages of the chat; otherwise only that forum topic.
+        """
+        return [
+            m
+            for m in self._chat(chat_id).messages.values()
+            if not m.deleted
+            and m.service is None
+            and (thread_id is None or m.thread_id == thread_id)
+        ]
+
+    def bot_messages(self, chat_id: int, thread_id: int | None = None) -> list[FakeMessage]:
+        return [m for m in self.messages(chat_id, thread_id) if m.from_bot]
+
+    def last_bot_message(self, chat_id: int, thread_id: int | None = None) -> FakeMessage | None:
+        found = self.bot_messages(chat_id, thread_id)
+        return found[-1] if found else None
+
+    def last_bot_text(self, chat_id: int, thread_id: int | None = None) -> str | None:
+        message = self.last_bot_message(chat_id, thread_id)
+        return message.text if message else None
+
+    def all_texts_sent_to(self, chat_id: int) -> list[str]:
+        """Everything the bot ever showed in the chat: every version of every message (deleted
+        ones included), link URLs, and every button's text, callback data and URL.
+        """
+        texts: list[str] = []
+        for message in self._chat(chat_id).messages.values():
+            if not message.from_bot:
+                continue
+            for version in message.versions:
+                texts.append(version.text)
+                texts.extend(str(e["url"]) for e in version.entities if "url" in e)
+                markup = version.reply_markup or {}
+                for row in markup.get("inline_keyboard", []) + markup.get("keyboard", []):
+                    for button in row:
+                        if isinstance(button, dict):
+                            texts.extend(
+                                str(button[k])
+                                for k in ("text", "callback_data", "url", "copy_text")
+                                if k in button
+                            )
+        return texts
+
+    def requests_for(self, method: str) -> list[FakeRequest]:
+        return [r for r in self.requests if r.method == method]
+
+    def bot_commands(
+        self, scope: Mapping[str, Any] | None = None, language_code: str = ""
+    ) -> list[JsonDict] | None:
+        """Commands stored by setMyCommands for the scope (default scope when None)."""
+        return self._commands.get(_scope_key(scope, language_code))
+
+    @property
+    def pending_updates(self) -> int:
+        """Updates not yet confirmed by the bot (through getUpdates' offset)."""
+        return len(self._updates)
+
+    # ================================================================== test-side: waiting
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], bool],
+        timeout: float = 10.0,  # noqa: ASYNC109 - part of the documented test API
+        message: str = "condition not met",
+    ) -> None:
+        """Poll ``predicate`` every 10 ms; AssertionError(message) after ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            if loop.time() >= deadline:
+                raise AssertionError(f"{message} (waited {timeout}s)")
+            await asyncio.sleep(0.01)
+
+    async def wait_idle(
+        self,
+        quiet: float = 0.3,
+        timeout: float = 10.0,  # noqa: ASYNC109 - part of the documented test API
+    ) -> None:
+        """Wait until the bot confirmed all queued updates and made no request for ``quiet`` s."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            now = time.monotonic()
+            idle_for = now - self._last_activity
+            if not self._updates and self._active_requests == 0 and idle_for >= quiet:
+                return
+            if loop.time() >= deadline:
+                raise AssertionError(
+                    f"bot not idle after {timeout}s: {len(self._updates)} unconfirmed "
+                    f"update(s) (is it polling?), {self._active_requests} request(s) in "
+                    f"flight, last activity {idle_for:.2f}s ago"
+                )
+            await asyncio.sleep(0.01)
+
+    # ================================================================== HTTP layer
+
+    async def _handle_file(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {"ok": False, "error_code": 404, "description": "Not Found"}, status=404
+        )
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method_raw = request.match_info["method"]
+        method = self.spec.canonical_method(method_raw)
+        polling = method == "getUpdates"
+        if not polling:
+            self._active_requests += 1
+            self._touch()
+        call = _Call(method=method or method_raw)
+        try:
+            try:
+                raw, coerce = await self._read_params(request)
+                call.params = dict(raw)
+                result = await self._dispatch(request.match_info["token"], call, raw, coerce)
+                status, body = 200, {"ok": True, "result": result}
+            except ApiError as err:
+                status, body = err.code, err.body()
+            chat_id = call.params.get("chat_id")
+            self.requests.append(
+                FakeRequest(
+                    method=call.method,
+                    params=call.params,
+                    chat_id=chat_id if isinstance(chat_id, int) else None,
+                    time=self.clock(),
+                    status=status,
+                    description=body.get("description"),
+                )
+            )
+            return web.json_response(body, status=status)
+        finally:
+            if not polling:
+                self._active_requests -= 1
+                self._touch()
+
+    async def _read_params(self, request: web.Request) -> tuple[dict[str, object], bool]:
+        """Request parameters (query string + body) and whether they are form strings."""
+        params: dict[str, object] = {}
+        coerce = True
+        items: list[tuple[str, object]] = list(request.query.items())
+        if request.content_type == "application/json":
+            try:
+                body = await request.json()
+            except ValueError as exc:
+                self._violation(f"request body is not valid JSON: {exc}")
+                raise ApiError(400, "Bad Request: can't parse JSON body") from exc
+            if not isinstance(body, dict):
+                self._violation("JSON request body is not an object")
+                raise ApiError(400, "Bad Request: JSON body must be an object")
+            coerce = False
+            if items:
+                self._violation("parameters in both the query string and a JSON body")
+            items.extend(body.items())
+        elif request.method == "POST" and request.can_read_body:
+            form = await request.post()
+            for key, part in form.items():
+                if isinstance(part, bytes | bytearray):
+                    items.append((key, bytes(part).decode("utf-8", "replace")))
+                else:
+                    items.append((key, part))
+        for key, value in items:
+            if key in params:
+                self._violation(f"parameter {key!r} given more than once")
+            params[key] = value
+        return params, coerce
+
+    async def _dispatch(self, token: str, call: _Call, raw: dict[str, object], coerce: bool) -> Any:
+        if token != self.token:
+            self._violation(f"{call.method}: request with a wrong token {token!r}")
+            raise ApiError(401, "Unauthorized")
+        method = self.spec.canonical_method(call.method)
+        if method is None:
+            self._violation(f"unknown Bot API method {call.method!r}")
+            raise ApiError(404, "Not Found")
+        params, errors = self.spec.check_request(method, raw, coerce=coerce)
+        if errors:
+            for error in errors:
+                self._violation(error)
+            raise ApiError(400, "Bad Request: fake Bot API check failed: " + "; ".join(errors))
+        call.params = params
+        self._maybe_fail(method, params)
+        handler = self._handlers.get(method)
+        if handler is None:
+            self._violation(f"{method} is valid but not implemented by the fake Telegram server")
+            raise ApiError(400, f"Bad Request: fake Telegram does not implement {method}")
+        result = await handler(params)
+        self._self_check(result, self.spec.methods[method].returns, f"{method} result")
+        return result
+
+    def _maybe_fail(self, method: str, params: JsonDict) -> None:
+        for failure in self._failures:
+            if failure.method != method:
+                continue
+            if failure.chat_id is not None and params.get("chat_id") != failure.chat_id:
+                continue
+            failure.count -= 1
+            if failure.count <= 0:
+                self._failures.remove(failure)
+            raise ApiError(failure.error_code, failure.description, retry_after=failure.retry_after)
+
+    # ================================================================== API methods
+
+    async def _api_get_me(self, params: JsonDict) -> JsonDict:
+        return {
+            **self.bot_user,
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": False,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
+
+    async def _api_get_updates(self, params: JsonDict) -> list[JsonDict]:
+        offset: int | None = params.get("offset")
+        limit = min(max(int(params.get("limit", 100)), 1), 100)
+        timeout = max(int(params.get("timeout", 0)), 0)
+        allowed = params.get("allowed_updates")
+        if allowed is not None:
+            self._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+        if offset is not None:
+            if offset < 0:
+                self._updates = self._updates[offset:]
+            else:
+                confirmed = [u for u in self._updates if u["update_id"] < offset]
+                if confirmed:
+                    self._updates = self._updates[len(confirmed) :]
+                    self._touch()
+        self._poll_generation += 1
+        generation = self._poll_generation
+        self._notify()  # terminates an older long poll with 409, as Telegram does
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            self._updates = [u for u in self._updates if _update_kind(u) in self._allowed_updates]
+            if self._updates:
+                self._touch()
+                return self._updates[:limit]
+            if self._closing:
+                return []
+            changed = self._changed
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return []
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(remaining):
+                    await changed.wait()
+            if generation != self._poll_generation:
+                raise ApiError(409, _CONFLICT)
+
+    async def _api_delete_webhook(self, params: JsonDict) -> bool:
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def _api_get_webhook_info(self, params: JsonDict) -> JsonDict:
+        return {
+            "url": "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
+
+    async def _api_set_my_commands(self, params: JsonDict) -> bool:
+        commands: list[JsonDict] = params["commands"]
+        if len(commands) > 100:
+            raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
+        for command in commands:
+            if not _BOT_COMMAND_NAME_RE.fullmatch(command["command"]):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(command["description"]) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        key = self._command_key(params)
+        if commands:
+            self._commands[key] = [
+                {"command": c["command"], "description": c["description"]} for c in commands
+            ]
+        else:
+            self._commands.pop(key, None)
+        return True
+
+    async def _api_get_my_commands(self, params: JsonDict) -> list[JsonDict]:
+        return list(self._commands.get(self._command_key(params), []))
+
+    async def _api_delete_my_commands(self, params: JsonDict) -> bool:
+        self._commands.pop(self._command_key(params), None)
+        return True
+
+    def _command_key(self, params: JsonDict) -> tuple[str, int | None, int | None, str]:
+        language_code = params.get("language_code", "")
+        if language_code and not _LANGUAGE_CODE_RE.fullmatch(language_code):
+            raise ApiError(400, "Bad Request: LANG_CODE_INVALID")
+        scope: JsonDict | None = params.get("scope")
+        if scope and "chat_id" in scope:
+            chat = self._resolve_chat(scope["chat_id"])
+            scope = {**scope, "chat_id": chat.chat_id}
+            if "user_id" in scope and scope["user_id"] not in chat.members:
+                raise ApiError(400, "Bad Request: user not found")
+        return _scope_key(scope, language_code)
+
+    async def _api_send_message(self, params: JsonDict) -> JsonDict:
+        chat = self._writable_chat(params["chat_id"])
+        thread_id: int | None = params.get("message_thread_id")
+        if thread_id is not None:
+            self._check_thread(chat, thread_id)
+        text, entities = self._render(params, too_long="Bad Request: message is too long")
+        markup: JsonDict | None = params.get("reply_markup")
+        self._check_markup(markup)
+        replied = self._reply_target(chat, params.get("reply_parameters"))
+        if replied is not None and thread_id is None:
+            thread_id = replied.thread_id
+        self._rate_limit(chat)
+        message = self._store_message(
+            chat,
+            from_user_id=self.bot_id,
+            from_bot=True,
+            text=text,
+            entities=entities,
+            reply_markup=markup,
+            thread_id=thread_id,
+            reply_to_message_id=replied.message_id if replied else None,
+        )
+        return self._message_json(message)
+
+    async def _api_edit_message_text(self, params: JsonDict) -> JsonDict:
+        message, chat = self._editable_message(params)
+        text, entities = self._render(params, too_long="Bad Request: MESSAGE_TOO_LONG")
+        markup: JsonDict | None = params.get("reply_markup")
+        self._check_markup(markup)
+        if text == message.text and entities == message.entities and markup == message.reply_markup:
+            raise ApiError(400, _NOT_MODIFIED)
+        self._rate_limit(chat)
+        self._apply_edit(message, text, entities, markup)
+        return self._message_json(message)
+
+    async def _api_edit_message_reply_markup(self, params: JsonDict) -> JsonDict:
+        message, chat = self._editable_message(params)
+        markup: JsonDict | None = params.get("reply_markup")
+        self._check_markup(markup)
+        if markup == message.reply_markup:
+            raise ApiError(400, _NOT_MODIFIED)
+        self._rate_limit(chat)
+        self._apply_edit(message, message.text, message.entities, markup)
+        return self._message_json(message)
+
+    async def _api_delete_message(self, params: JsonDict) -> bool:
+        chat = self._resolve_chat(params["chat_id"])
+        message = chat.messages.get(params["message_id"])
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        if chat.is_group and not message.from_bot and chat.bot_status != "administrator":
+            raise ApiError(400, "Bad Request: message can't be deleted")
+        message.deleted = True
+        return True
+
+    async def _api_answer_callback_query(self, params: JsonDict) -> bool:
+        query_id: str = params["callback_query_id"]
+        if query_id not in self.callback_answers or self.callback_answers[query_id] is not None:
+            raise ApiError(400, _BAD_QUERY)
+        if len(params.get("text", "")) > MAX_ALERT_LENGTH:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.callback_answers[query_id] = {
+            k: v for k, v in params.items() if k != "callback_query_id"
+        }
+        return True
+
+    async def _api_get_chat(self, params: JsonDict) -> JsonDict:
+        chat = self._resolve_chat(params["chat_id"])
+        info: JsonDict = {
+            **self._chat_json(chat),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": self._required_booleans("AcceptedGiftTypes", default=False),
+        }
+        if chat.pinned_message_id is not None:
+            pinned = chat.messages.get(chat.pinned_message_id)
+            if pinned is not None and not pinned.deleted:
+                info["pinned_message"] = self._message_json(pinned)
+        return info
+
+    async def _api_get_chat_member(self, params: JsonDict) -> JsonDict:
+        chat = self._resolve_chat(params["chat_id"])
+        user_id: int = params["user_id"]
+        if user_id != self.bot_id and user_id not in self.users:
+            raise ApiError(400, "Bad Request: user not found")
+        return self._chat_member_json(chat, user_id)
+
+    async def _api_get_chat_administrators(self, params: JsonDict) -> list[JsonDict]:
+        chat = self._resolve_chat(params["chat_id"])
+        if not chat.is_group:
+            raise ApiError(400, "Bad Request: there are no administrators in the private chat")
+        return [self._chat_member_json(chat, uid) for uid in chat.admins]
+
+    async def _api_pin_chat_message(self, params: JsonDict) -> bool:
+        chat = self._writable_chat(params["chat_id"])
+        message = chat.messages.get(params["message_id"])
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to pin not found")
+        if chat.is_group and chat.bot_status != "administrator":
+            raise ApiError(
+                400, "Bad Request: not enough rights to manage pinned messages in the chat"
+            )
+        chat.pinned_message_id = message.message_id
+        return True
+
+    async def _api_unpin_chat_message(self, params: JsonDict) -> bool:
+        chat = self._writable_chat(params["chat_id"])
+        if chat.is_group and chat.bot_status != "administrator":
+            raise ApiError(
+                400, "Bad Request: not enough rights to manage pinned messages in the chat"
+            )
+        chat.pinned_message_id = None
+        return True
+
+    async def _api_send_chat_action(self, params: JsonDict) -> bool:
+        chat = self._writable_chat(params["chat_id"])
+        if params["action"] not in CHAT_ACTIONS:
+            raise ApiError(400, "Bad Request: wrong parameter action in request")
+        thread_id: int | None = params.get("message_thread_id")
+        if thread_id is not None:
+            self._check_thread(chat, thread_id)
+        self.chat_actions.append((chat.chat_id, params["action"], thread_id))
+        return True
+
+    # ================================================================== helpers: API side
+
+    def _resolve_chat(self, chat_id: object) -> FakeChat:
+        if isinstance(chat_id, str):
+            if chat_id.startswith("@"):
+                for candidate in self.chats.values():
+                    if candidate.username and candidate.username.lower() == chat_id[1:].lower():
+                        return candidate
+                raise ApiError(400, "Bad Request: chat not found")
+            try:
+                chat_id = int(chat_id)
+            except ValueError:
+                raise ApiError(400, "Bad Request: chat not found") from None
+        chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat.type == "private" and not self.users[chat.chat_id].started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return chat
+
+    def _writable_chat(self, chat_id: object) -> FakeChat:
+        chat = self._resolve_chat(chat_id)
+        if chat.type == "private" and self.users[chat.chat_id].blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if chat.is_group and chat.bot_status == "kicked":
+            kind = "supergroup" if chat.type == "supergroup" else "group"
+            raise ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
+        return chat
+
+    def _check_thread(self, chat: FakeChat, thread_id: int) -> None:
+        if not chat.forum or thread_id not in chat.topics:
+            raise ApiError(400, "Bad Request: message thread not found")
+
+    def _render(self, params: JsonDict, *, too_long: str) -> tuple[str, list[JsonDict]]:
+        raw: str = params.get("text", "")
+        if not raw:
+            raise ApiError(400, "Bad Request: message text is empty")
+        if "entities" in params:
+            text, entities = raw, list(params["entities"])
+        else:
+            try:
+                text, entities = parse_text(raw, params.get("parse_mode"), self._user_json)
+            except EntityParseError as exc:
+                raise ApiError(400, f"Bad Request: can't parse entities: {exc}") from exc
+            except ValueError as exc:
+                raise ApiError(400, "Bad Request: unsupported parse_mode") from exc
+        text, entities = trim_text(text, entities)
+        if not text:
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(text) > MAX_TEXT_LENGTH:
+            raise ApiError(400, too_long)
+        return text, entities
+
+    def _check_markup(self, markup: JsonDict | None) -> None:
+        if not markup or "inline_keyboard" not in markup:
+            return
+        buttons = [button for row in markup["inline_keyboard"] for button in row]
+        if len(buttons) > MAX_INLINE_BUTTONS:
+            raise ApiError(400, "Bad Request: reply markup is too long")
+        for button in buttons:
+            actions = [key for key in button if key not in _NON_ACTION_BUTTON_FIELDS]
+            if not actions:
+                raise ApiError(
+                    400,
+                    "Bad Request: can't parse inline keyboard button: "
+                    "Text buttons are unallowed in the inline keyboard",
+                )
+            if len(actions) > 1:
+                raise ApiError(
+                    400,
+                    "Bad Request: can't parse inline keyboard button: exactly one of the "
+                    f"optional fields must be used, got {actions}",
+                )
+            if not button["text"]:
+                raise ApiError(400, "Bad Request: BUTTON_TEXT_INVALID")
+            if "callback_data" in button:
+                size = len(button["callback_data"].encode("utf-8"))
+                if not 1 <= size <= MAX_CALLBACK_DATA_BYTES:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+            if "url" in button and not re.match(r"(?i)(https?|tg)://\S+$", button["url"]):
+                raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+            if "style" in button and button["style"] not in BUTTON_STYLES:
+                raise ApiError(400, "Bad Request: BUTTON_STYLE_INVALID")
+
+    def _reply_target(self, chat: FakeChat, reply: JsonDict | None) -> FakeMessage | None:
+        if reply is None:
+            return None
+        target_chat = chat
+        if "chat_id" in reply:
+            target_chat = self._resolve_chat(reply["chat_id"])
+        message = target_chat.messages.get(reply["message_id"])
+        if message is None or message.deleted:
+            if reply.get("allow_sending_without_reply"):
+                return None
+            raise ApiError(400, "Bad Request: message to be replied not found")
+        return message if target_chat is chat else None
+
+    def _editable_message(self, params: JsonDict) -> tuple[FakeMessage, FakeChat]:
+        if "inline_message_id" in params:
+            raise ApiError(400, "Bad Request: MESSAGE_ID_INVALID")
+        if "chat_id" not in params:
+            raise ApiError(400, "Bad Request: chat_id is empty")
+        if "message_id" not in params:
+            raise ApiError(400, "Bad Request: message identifier is not specified")
+        chat = self._writable_chat(params["chat_id"])
+        message = chat.messages.get(params["message_id"])
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if not message.from_bot or message.service is not None:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message, chat
+
+    def _apply_edit(
+        self,
+        message: FakeMessage,
+        text: str,
+        entities: list[JsonDict],
+        markup: JsonDict | None,
+    ) -> None:
+        message.text = text
+        message.entities = list(entities)
+        message.reply_markup = markup
+        message.edit_date = int(time.time())
+        message.versions.append(MessageVersion(text, tuple(entities), markup))
+
+    def _rate_limit(self, chat: FakeChat) -> None:
+        if not chat.is_group:
+            return
+        now = self.clock()
+        events = self._group_events.setdefault(chat.chat_id, deque())
+        while events and events[0] <= now - RATE_WINDOW_SECONDS:
+            events.popleft()
+        if len(events) >= self.group_limit_per_minute:
+            retry_after = max(1, math.ceil(events[0] + RATE_WINDOW_SECONDS - now))
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", retry_after=retry_after
+            )
+        events.append(now)
+
+    # ================================================================== helpers: state
+
+    def _user(self, user_id: int) -> FakeUser:
+        user = self.users.get(user_id)
+        if user is None:
+            raise LookupError(f"unknown user {user_id}; call add_user first")
+        return user
+
+    def _chat(self, chat_id: int) -> FakeChat:
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise LookupError(f"unknown chat {chat_id}; call add_user/add_group first")
+        return chat
+
+    def _group(self, chat_id: int) -> FakeChat:
+        chat = self._chat(chat_id)
+        if not chat.is_group:
+            raise ValueError(f"chat {chat_id} is not a group")
+        return chat
+
+    def _creator_id(self, chat: FakeChat) -> int | None:
+        return next((uid for uid in chat.admins if uid != self.bot_id), None)
+
+    def _user_json(self, user_id: int) -> JsonDict | None:
+        if user_id == self.bot_id:
+            return self.bot_user
+        user = self.users.get(user_id)
+        return user.to_api() if user else None
+
+    def _store_message(
+        self,
+        chat: FakeChat,
+        *,
+        from_user_id: int,
+        from_bot: bool,
+        text: str,
+        entities: list[JsonDict] | None = None,
+        reply_markup: JsonDict | None = None,
+        thread_id: int | None = None,
+        reply_to_message_id: int | None = None,
+        service: JsonDict | None = None,
+    ) -> FakeMessage:
+        message = FakeMessage(
+            chat_id=chat.chat_id,
+            message_id=chat.next_message_id,
+            from_user_id=from_user_id,
+            from_bot=from_bot,
+            date=int(time.time()),
+            text=text,
+            entities=list(entities or []),
+            reply_markup=reply_markup,
+            thread_id=thread_id,
+            reply_to_message_id=reply_to_message_id,
+            service=service,
+        )
+        message.versions.append(MessageVersion(text, tuple(message.entities), reply_markup))
+        chat.messages[message.message_id] = message
+        chat.next_message_id += 1
+        self._touch()
+        return message
+
+    def _chat_json(self, chat: FakeChat) -> JsonDict:
+        data: JsonDict = {"id": chat.chat_id, "type": chat.type}
+        if chat.type == "private":
+            user = self.users[chat.chat_id]
+            data["first_name"] = user.first_name
+            if user.last_name:
+                data["last_name"] = user.last_name
+            if user.username:
+                data["username"] = user.username
+        else:
+            data["title"] = chat.title
+            if chat.username:
+                data["username"] = chat.username
+            if chat.forum:
+                data["is_forum"] = True
+        return data
+
+    def _message_json(self, message: FakeMessage, *, with_reply: bool = True) -> JsonDict:
+        chat = self.chats[message.chat_id]
+        sender = self._user_json(message.from_user_id)
+        data: JsonDict = {"message_id": message.message_id}
+        if message.thread_id is not None and chat.forum:
+            data["message_thread_id"] = message.thread_id
+            data["is_topic_message"] = True
+        if sender is not None:
+            data["from"] = sender
+        data["date"] = message.date
+        data["chat"] = self._chat_json(chat)
+        if with_reply and message.reply_to_message_id is not None:
+            replied = chat.messages.get(message.reply_to_message_id)
+            if replied is not None and not replied.deleted:
+                data["reply_to_message"] = self._message_json(replied, with_reply=False)
+        if message.edit_date is not None:
+            data["edit_date"] = message.edit_date
+        if message.text:
+            data["text"] = message.text
+        if message.entities:
+            data["entities"] = list(message.entities)
+        if message.reply_markup and "inline_keyboard" in message.reply_markup:
+            data["reply_markup"] = message.reply_markup
+        if message.service:
+            data.update(message.service)
+        return data
+
+    def _chat_member_json(self, chat: FakeChat, user_id: int) -> JsonDict:
+        user = self._user_json(user_id)
+        status: str
+        if user_id == self.bot_id:
+            status = chat.bot_status
+        elif chat.type == "private":
+            status = "member" if user_id == chat.chat_id else "left"
+        elif user_id == self._creator_id(chat):
+            status = "creator"
+        elif user_id in chat.admins:
+            status = "administrator"
+        elif user_id in chat.members:
+            status = "member"
+        else:
+            status = "left"
+        if status == "creator":
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        if status == "administrator":
+            member = self._required_booleans("ChatMemberAdministrator", default=True)
+            member.update(status=status, user=user, can_be_edited=False, is_anonymous=False)
+            return member
+        if status == "kicked":
+            return {"status": "kicked", "user": user, "until_date": 0}
+        return {"status": status, "user": user}
+
+    def _required_booleans(self, type_name: str, *, default: bool) -> JsonDict:
+        tspec = self.spec.types[type_name]
+        return {
+            f.name: default for f in tspec.fields.values() if f.required and f.types == ("Boolean",)
+        }
+
+    def _bot_sees(self, chat: FakeChat, text: str, replied: FakeMessage | None) -> bool:
+        """Privacy mode: what a bot gets in groups (everything when it is an admin)."""
+        if not chat.is_group or not self.privacy_mode or chat.bot_status == "administrator":
+            return chat.bot_status != "kicked"
+        command = _COMMAND_RE.match(text)
+        if command:
+            target = command.group(2)
+            return target is None or target.lower() == self.bot_username.lower()
+        if replied is not None and replied.from_bot:
+            return True
+        return f"@{self.bot_username}".lower() in text.lower()
+
+    def _queue_my_chat_member(
+        self, chat: FakeChat, actor: FakeUser, old_status: str, new_status: str
+    ) -> None:
+        def member(status: str) -> JsonDict:
+            if status == "kicked":
+                return {"status": "kicked", "user": self.bot_user, "until_date": 0}
+            if status == "administrator":
+                data = self._required_booleans("ChatMemberAdministrator", default=True)
+                data.update(
+                    status=status, user=self.bot_user, can_be_edited=False, is_anonymous=False
+                )
+                return data
+            return {"status": status, "user": self.bot_user}
+
+        self._queue_update(
+            "my_chat_member",
+            {
+                "chat": self._chat_json(chat),
+                "from": actor.to_api(),
+                "date": int(time.time()),
+                "old_chat_member": member(old_status),
+                "new_chat_member": member(new_status),
+            },
+        )
+
+    def _queue_update(self, kind: str, payload: JsonDict) -> None:
+        update = {"update_id": self._next_update_id, kind: payload}
+        self._next_update_id += 1
+        self._self_check(update, ("Update",), "queued update")
+        self._updates.append(update)
+        self._touch()
+        self._notify()
+
+    def _self_check(self, value: object, types: Iterable[str], what: str) -> None:
+        _, errors = self.spec.check_value(value, tuple(types), what, coerce=False)
+        for error in errors:
+            self._violation(f"fake server bug, {what} does not match the spec: {error}")
+
+    def _violation(self, text: str) -> None:
+        self.violations.append(text)
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _touch(self) -> None:
+        self._last_activity = time.monotonic()
+
+
+def _update_kind(update: Mapping[str, Any]) -> str:
+    return next(key for key in update if key != "update_id")
+
+
+def _scope_key(
+    scope: Mapping[str, Any] | None, language_code: str
+) -> tuple[str, int | None, int | None, str]:
+    scope = scope or {"type": "default"}
+    chat_id = scope.get("chat_id")
+    user_id = scope.get("user_id")
+    return (
+        str(scope["type"]),
+        int(chat_id) if chat_id is not None else None,
+        int(user_id) if user_id is not None else None,
+        language_code,
+    )
+
+
+def _user_entities(text: str) -> list[JsonDict]:
+    """Entities Telegram adds to a user's message: a leading bot_command and @mentions."""
+    entities: list[JsonDict] = []
+    command = _COMMAND_RE.match(text)
+    if command:
+        entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(command.group())})
+    for mention in _MENTION_RE.finditer(text):
+        if command and mention.start() < command.end():
+            continue
+        entities.append(
+            {
+                "type": "mention",
+                "offset": utf16_len(text[: mention.start()]),
+                "length": utf16_len(mention.group()),
+            }
+        )
+    return entities
+
+
+@contextlib.asynccontextmanager
+async def running_fake(**options: Unpack[FakeOptions]) -> AsyncIterator[FakeTelegram]:
+    """Start a FakeTelegram, yield it, stop it, then fail if the bot violated the Bot API."""
+    fake = FakeTelegram(**options)
+    await fake.start()
+    try:
+        yield fake
+    except BaseException as exc:
+        await fake.stop()
+        if fake.violations:
+            exc.add_note("Bot API violations:\n" + "\n".join(fake.violations))
+        raise
+    await fake.stop()
+    fake.assert_no_violations()

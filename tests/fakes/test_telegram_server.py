@@ -1,0 +1,588 @@
+"""Tests of the fake Telegram Bot API server, driven by a real python-telegram-bot client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dtm
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import aiohttp
+import pytest
+import telegram
+from telegram import (
+    BotCommand,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Update,
+)
+from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    BaseHandler,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from tests.fakes.formatting import parse_html, parse_markdown_v2, utf16_len
+from tests.fakes.telegram_server import FakeTelegram, running_fake
+
+GROUP = -1001000000001
+ANA, BUDI, CITRA = 1, 2, 3
+
+# PTB 22 itself reads RetryAfter.retry_after while building the exception.
+pytestmark = pytest.mark.filterwarnings("ignore:.*attribute `retry_after`:DeprecationWarning")
+
+# ---------------------------------------------------------------------------- helpers
+
+
+@contextlib.asynccontextmanager
+async def bot_for(fake: FakeTelegram) -> AsyncIterator[telegram.Bot]:
+    async with fake.make_bot() as bot:
+        yield bot
+
+
+@contextlib.asynccontextmanager
+async def polling_app(
+    fake: FakeTelegram, handlers: Sequence[BaseHandler[Any, Any, Any]]
+) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
+    """A real PTB Application polling the fake (1 s long-poll timeout)."""
+    app = fake.configure(ApplicationBuilder()).build()
+    for handler in handlers:
+        app.add_handler(handler)
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(timeout=1)
+        try:
+            yield app
+        finally:
+            await app.updater.stop()
+            await app.stop()
+
+
+async def raw_call(fake: FakeTelegram, method: str, **fields: Any) -> tuple[int, dict[str, Any]]:
+    """POST form fields the way PTB encodes them (strings raw, everything else JSON)."""
+    data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{fake.api_url}{fake.token}/{method}", data=data) as response,
+    ):
+        body: dict[str, Any] = await response.json()
+        return response.status, body
+
+
+def keyboard(*pairs: tuple[str, str]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text, callback_data=data)] for text, data in pairs]
+    )
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    value = error.retry_after
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# ---------------------------------------------------------------------------- getUpdates
+
+
+async def test_get_me_and_base_url(fake: FakeTelegram) -> None:
+    assert fake.base_url.startswith("http://127.0.0.1:")
+    async with bot_for(fake) as bot:
+        me = await bot.get_me()
+    assert (me.id, me.username, me.is_bot) == (123456, "gaple_test_bot", True)
+    assert me.can_read_all_group_messages is False  # privacy mode, like a new bot
+
+
+async def test_long_poll_returns_as_soon_as_an_update_arrives(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        poll = asyncio.create_task(bot.get_updates(timeout=5))
+        await asyncio.sleep(0.2)
+        assert not poll.done()
+        await fake.send_message(ANA, ANA, "hello")
+        updates = await asyncio.wait_for(poll, 2)
+        assert loop.time() - started < 1.5
+        assert [u.message.text for u in updates if u.message] == ["hello"]
+
+        # Not confirmed yet: delivered again.
+        again = await bot.get_updates(timeout=0)
+        assert [u.update_id for u in again] == [updates[0].update_id]
+        # offset confirms it.
+        assert await bot.get_updates(offset=updates[0].update_id + 1, timeout=0) == ()
+        assert fake.pending_updates == 0
+
+        # Empty long poll ends after its timeout.
+        started = loop.time()
+        assert await bot.get_updates(timeout=1) == ()
+        assert 0.9 <= loop.time() - started < 2
+
+
+async def test_limit_and_allowed_updates(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        for i in range(3):
+            await fake.send_message(ANA, ANA, f"m{i}")
+        first = await bot.get_updates(limit=2)
+        assert [u.message.text for u in first if u.message] == ["m0", "m1"]
+        sent = await bot.send_message(ANA, "pick", reply_markup=keyboard(("A", "a")))
+        await fake.press(ANA, ANA, sent.message_id, "a")
+        only_callbacks = await bot.get_updates(
+            offset=first[-1].update_id + 1, allowed_updates=["callback_query"]
+        )
+        assert [u.callback_query.data for u in only_callbacks if u.callback_query] == ["a"]
+    assert fake.requests_for("getUpdates")[-1].params["allowed_updates"] == ["callback_query"]
+
+
+async def test_second_poller_terminates_the_first_with_conflict(fake: FakeTelegram) -> None:
+    # Two Bot instances: one PTB Bot sends getUpdates through a single-connection pool.
+    async with bot_for(fake) as bot, bot_for(fake) as other:
+        first = asyncio.create_task(bot.get_updates(timeout=5))
+        await asyncio.sleep(0.1)
+        second = asyncio.create_task(other.get_updates(timeout=5))
+        with pytest.raises(Conflict, match="terminated by other getUpdates request"):
+            await asyncio.wait_for(first, 2)
+        await fake.send_message(ANA, ANA, "x")
+        assert len(await asyncio.wait_for(second, 2)) == 1
+
+
+# ---------------------------------------------------------------------------- messages
+
+
+async def test_message_ids_are_per_chat(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        a1 = await bot.send_message(GROUP, "one")
+        p1 = await bot.send_message(ANA, "private one")
+        await fake.send_message(CITRA, GROUP, "/join")
+        a3 = await bot.send_message(GROUP, "three")
+        p2 = await bot.send_message(ANA, "private two")
+    assert (a1.message_id, a3.message_id) == (1, 3)
+    assert (p1.message_id, p2.message_id) == (1, 2)
+    assert [m.message_id for m in fake.messages(GROUP)] == [1, 2, 3]
+    assert [m.from_bot for m in fake.messages(GROUP)] == [True, False, True]
+    assert fake.last_bot_text(ANA) == "private two"
+
+
+async def test_edit_returns_the_message_and_records_history(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(GROUP, "Pick a tile", reply_markup=keyboard(("6|6", "t:66")))
+        edited = await bot.edit_message_text(
+            "Played 6|6", GROUP, sent.message_id, reply_markup=keyboard(("Pass", "p"))
+        )
+        assert isinstance(edited, telegram.Message)
+        assert edited.text == "Played 6|6"
+        assert edited.edit_date is not None
+        assert edited.reply_markup == keyboard(("Pass", "p"))
+        only_markup = await bot.edit_message_reply_markup(GROUP, sent.message_id)
+        assert isinstance(only_markup, telegram.Message)
+        assert only_markup.reply_markup is None
+        # editMessageText without reply_markup removes the keyboard, as on Telegram.
+        await bot.edit_message_reply_markup(
+            GROUP, sent.message_id, reply_markup=keyboard(("x", "x"))
+        )
+        await bot.edit_message_text("Final", GROUP, sent.message_id)
+    current = fake.message(GROUP, sent.message_id)
+    assert (current.text, current.reply_markup) == ("Final", None)
+    assert [v.text for v in current.versions] == [
+        "Pick a tile",
+        "Played 6|6",
+        "Played 6|6",
+        "Played 6|6",
+        "Final",
+    ]
+    texts = fake.all_texts_sent_to(GROUP)
+    for expected in ("Pick a tile", "6|6", "t:66", "Pass", "p", "Final"):
+        assert expected in texts
+
+
+async def test_not_modified_and_not_found(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(GROUP, "same", reply_markup=keyboard(("A", "a")))
+        with pytest.raises(BadRequest, match="not modified"):
+            await bot.edit_message_text(
+                "same", GROUP, sent.message_id, reply_markup=keyboard(("A", "a"))
+            )
+        with pytest.raises(BadRequest, match="not modified"):
+            await bot.edit_message_reply_markup(
+                GROUP, sent.message_id, reply_markup=keyboard(("A", "a"))
+            )
+        with pytest.raises(BadRequest, match="Message to edit not found"):
+            await bot.edit_message_text("x", GROUP, 999)
+        user_message = await fake.send_message(ANA, GROUP, "/hi")
+        with pytest.raises(BadRequest, match="can't be edited"):
+            await bot.edit_message_text("x", GROUP, user_message["message_id"])
+        assert await bot.delete_message(GROUP, sent.message_id)
+        with pytest.raises(BadRequest, match="Message to delete not found"):
+            await bot.delete_message(GROUP, sent.message_id)
+        with pytest.raises(BadRequest, match="Message to edit not found"):
+            await bot.edit_message_text("y", GROUP, sent.message_id)
+    assert [m.text for m in fake.messages(GROUP)] == ["/hi"]
+    assert "same" in fake.all_texts_sent_to(GROUP)  # deleted messages stay in the leak log
+
+
+async def test_private_chat_needs_start_and_blocking_forbids(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        with pytest.raises(Forbidden, match="bot can't initiate conversation with a user"):
+            await bot.send_message(BUDI, "hi")
+        with pytest.raises(Forbidden, match="initiate"):
+            await bot.send_chat_action(BUDI, "typing")
+        await fake.start_private(BUDI, "join-42")
+        assert (await bot.send_message(BUDI, "welcome")).message_id == 2
+        fake.block_user(BUDI)
+        with pytest.raises(Forbidden, match="bot was blocked by the user"):
+            await bot.send_message(BUDI, "hi again")
+        updates = await bot.get_updates()
+    kinds = [("message" if u.message else "my_chat_member") for u in updates]
+    assert kinds == ["message", "my_chat_member"]
+    assert updates[0].message is not None
+    assert updates[0].message.text == "/start join-42"
+    assert updates[1].my_chat_member is not None
+    assert updates[1].my_chat_member.new_chat_member.status == "kicked"
+
+
+async def test_kicked_bot_and_dropped_updates(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        await fake.send_message(CITRA, GROUP, "/start")
+        assert (await bot.get_webhook_info()).pending_update_count == 1
+        await bot.delete_webhook(drop_pending_updates=True)
+        assert fake.pending_updates == 0
+        fake.kick_bot(GROUP)
+        with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+            await bot.send_message(GROUP, "hello?")
+        (update,) = await bot.get_updates()
+    assert update.my_chat_member is not None
+    assert update.my_chat_member.new_chat_member.status == "kicked"
+    assert update.my_chat_member.from_user.id == ANA
+
+
+async def test_group_rate_limit_raises_retry_after() -> None:
+    clock = FakeClock()
+    async with running_fake(clock=clock) as fake:
+        fake.add_user(1, "Ana")
+        fake.add_group(GROUP, "Room", admins=(1,))
+        async with bot_for(fake) as bot:
+            first = await bot.send_message(GROUP, "m0")
+            for i in range(1, 19):
+                clock.now += 0.5
+                await bot.send_message(GROUP, f"m{i}")
+            clock.now += 0.5
+            await bot.edit_message_text("edits count too", GROUP, first.message_id)  # 20th
+            await bot.send_message(ANA, "private chats are not limited")
+            clock.now += 0.5  # 10 s after the first message
+            with pytest.raises(RetryAfter) as caught:
+                await bot.send_message(GROUP, "too many")
+            assert retry_seconds(caught.value) == 50
+            clock.now += 50  # the first message leaves the 60 s window
+            await bot.send_message(GROUP, "fits again")
+            with pytest.raises(RetryAfter) as caught:
+                await bot.send_message(GROUP, "but only one")
+            assert retry_seconds(caught.value) == 1
+        last = fake.requests[-1]
+        assert (last.status, last.description) == (429, "Too Many Requests: retry after 1")
+        assert len(fake.bot_messages(GROUP)) == 20
+
+
+async def test_text_and_button_limits(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        assert (await bot.send_message(GROUP, "x" * 4096)).text == "x" * 4096
+        with pytest.raises(BadRequest, match="Message is too long"):
+            await bot.send_message(GROUP, "x" * 4097)
+        with pytest.raises(BadRequest, match="Button_data_invalid"):
+            await bot.send_message(GROUP, "k", reply_markup=keyboard(("A", "d" * 65)))
+        assert await bot.send_message(GROUP, "k", reply_markup=keyboard(("A", "é" * 32)))
+        with pytest.raises(BadRequest, match=r"(?i)text buttons are unallowed"):
+            await bot.send_message(
+                GROUP, "k", reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("A")]])
+            )
+        with pytest.raises(BadRequest, match="Message text is empty"):
+            await bot.send_message(GROUP, "   ")
+
+
+async def test_parse_modes(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(ANA, "🀄 <b>Ana</b> &amp; <i>Budi</i>", parse_mode="HTML")
+        assert sent.text == "🀄 Ana & Budi"
+        assert [(e.type, e.offset, e.length) for e in sent.entities] == [
+            ("bold", 3, 3),
+            ("italic", 9, 4),
+        ]
+        with pytest.raises(BadRequest, match="Can't parse entities: unsupported start tag"):
+            await bot.send_message(ANA, "score <5>", parse_mode="HTML")
+        with pytest.raises(BadRequest, match=r"(?i)character '\.' is reserved"):
+            await bot.send_message(ANA, "Round 1.", parse_mode="MarkdownV2")
+        escaped = await bot.send_message(ANA, r"*Round* 1\.", parse_mode="MarkdownV2")
+        assert escaped.text == "Round 1."
+
+
+async def test_forum_topics(fake: FakeTelegram) -> None:
+    fake.add_user(10, "Dewi")
+    fake.add_group(-1002000000002, "Forum", forum=True, admins=(10,))
+    topic = fake.add_topic(-1002000000002, "Table 1")
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(-1002000000002, "in topic", message_thread_id=topic)
+        assert sent.message_thread_id == topic
+        assert sent.is_topic_message
+        with pytest.raises(BadRequest, match="Message thread not found"):
+            await bot.send_message(-1002000000002, "nowhere", message_thread_id=999)
+        incoming = await fake.send_message(10, -1002000000002, "/play", thread_id=topic)
+        assert incoming["message_thread_id"] == topic
+        await bot.send_message(-1002000000002, "general")
+    assert [m.text for m in fake.messages(-1002000000002, thread_id=topic)] == ["in topic", "/play"]
+    assert [m.text for m in fake.messages(-1002000000002)] == ["in topic", "/play", "general"]
+
+
+async def test_commands_are_stored_per_scope_and_language(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        await bot.set_my_commands([BotCommand("newgame", "Start a game")])
+        await bot.set_my_commands([BotCommand("main", "Mulai")], language_code="id")
+        scope = BotCommandScopeChat(GROUP)
+        await bot.set_my_commands([BotCommand("join", "Join")], scope=scope)
+        assert [c.command for c in await bot.get_my_commands()] == ["newgame"]
+        assert [c.command for c in await bot.get_my_commands(language_code="id")] == ["main"]
+        assert [c.command for c in await bot.get_my_commands(scope=scope)] == ["join"]
+        await bot.delete_my_commands(scope=BotCommandScopeDefault())
+        assert await bot.get_my_commands() == ()
+        with pytest.raises(BadRequest, match="Bot_command_invalid"):
+            await bot.set_my_commands([BotCommand("NewGame", "bad")])
+    assert fake.bot_commands({"type": "chat", "chat_id": GROUP}) == [
+        {"command": "join", "description": "Join"}
+    ]
+
+
+async def test_chat_members_and_admins(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        admins = await bot.get_chat_administrators(GROUP)
+        assert [(a.user.id, a.status) for a in admins] == [(ANA, "creator")]
+        assert (await bot.get_chat_member(GROUP, CITRA)).status == "member"
+        fake.add_user(4, "Eko")
+        assert (await bot.get_chat_member(GROUP, 4)).status == "left"
+        with pytest.raises(BadRequest, match="User not found"):
+            await bot.get_chat_member(GROUP, 99)
+        chat = await bot.get_chat(GROUP)
+        assert (chat.title, chat.type) == ("Gaple room", "supergroup")
+        with pytest.raises(BadRequest, match="Chat not found"):
+            await bot.get_chat(-42)
+
+
+async def test_injected_failures(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        fake.fail_next("sendMessage", 429, "Too Many Requests: retry after 7", retry_after=7)
+        with pytest.raises(RetryAfter) as caught:
+            await bot.send_message(ANA, "x")
+        assert retry_seconds(caught.value) == 7
+        fake.fail_next("sendMessage", 403, "Forbidden: user is deactivated", chat_id=CITRA)
+        await bot.send_message(ANA, "other chats are fine")
+        with pytest.raises(Forbidden, match="deactivated"):
+            await bot.send_message(CITRA, "x")
+        await bot.send_message(CITRA, "only once")
+
+
+# ---------------------------------------------------------------------------- spec checks
+
+
+async def test_spec_violations_are_recorded(fake: FakeTelegram) -> None:
+    status, body = await raw_call(fake, "sendMessage", chat_id=ANA, text="hi", colour="red")
+    assert (status, body["ok"], body["error_code"]) == (400, False, 400)
+    assert "unknown parameter 'colour'" in body["description"]
+
+    await raw_call(fake, "sendMessage", chat_id=ANA)
+    await raw_call(fake, "deleteMessage", chat_id=ANA, message_id="seven")
+    await raw_call(
+        fake,
+        "sendMessage",
+        chat_id=ANA,
+        text="k",
+        reply_markup={"inline_keyboard": [[{"text": "A", "callback_data": "a", "colour": 1}]]},
+    )
+    await raw_call(fake, "setMyCommands", commands=[], scope={"type": "chatt", "chat_id": 1})
+    await raw_call(fake, "sendMesage", chat_id=ANA, text="typo")
+
+    found = fake.violations[:]
+    fake.violations.clear()  # expected ones; the fixture would fail the test otherwise
+    assert len(found) == 6, found
+    assert "sendMessage: unknown parameter 'colour'" in found[0]
+    assert "missing required parameter 'text'" in found[1]
+    assert "deleteMessage.message_id: expected Integer" in found[2]
+    assert "unknown field 'colour' for InlineKeyboardButton" in found[3]
+    assert "'chatt' is not a valid BotCommandScope" in found[4]
+    assert "unknown Bot API method 'sendMesage'" in found[5]
+    assert fake.bot_messages(ANA) == []
+    assert fake.requests[0].status == 400
+
+
+async def test_json_bodies_are_checked_strictly(fake: FakeTelegram) -> None:
+    async with aiohttp.ClientSession() as session:
+        url = f"{fake.api_url}{fake.token}/sendMessage"
+        async with session.post(url, json={"chat_id": ANA, "text": "json"}) as ok:
+            assert (await ok.json())["result"]["text"] == "json"
+        async with session.post(url, json={"chat_id": ANA, "text": "x", "protect_content": "1"}):
+            pass
+        async with session.post(f"{fake.api_url}wrong:token/getMe") as bad_token:
+            assert bad_token.status == 401
+    assert len(fake.violations) == 2
+    assert "protect_content: expected Boolean" in fake.violations[0]
+    fake.violations.clear()
+
+
+async def test_running_fake_fails_on_violations() -> None:
+    with pytest.raises(AssertionError, match=r"(?s)1 Bot API violation.*unknown parameter 'bogus'"):
+        async with running_fake() as fake:
+            fake.add_user(1, "Ana")
+            await raw_call(fake, "getMe", bogus="1")
+
+
+async def test_what_ptb_sends_is_valid(fake: FakeTelegram) -> None:
+    """Exercise many PTB features; the fixture fails on any spec violation."""
+    async with bot_for(fake) as bot:
+        first = await bot.send_message(GROUP, "first")
+        await bot.send_message(
+            GROUP,
+            "<b>reply</b>",
+            parse_mode="HTML",
+            reply_to_message_id=first.message_id,
+            disable_notification=True,
+            link_preview_options=telegram.LinkPreviewOptions(is_disabled=True),
+            reply_markup=InlineKeyboardMarkup(
+                [[InlineKeyboardButton("Rules", url="https://example.org/rules")]]
+            ),
+        )
+        await bot.send_message(GROUP, "r", reply_markup=telegram.ReplyKeyboardRemove())
+        pin_me = await bot.send_message(ANA, "pin me")
+        assert await bot.pin_chat_message(ANA, pin_me.message_id)
+        assert (await bot.get_chat(ANA)).pinned_message == pin_me
+        with pytest.raises(BadRequest, match="Not enough rights"):
+            await bot.pin_chat_message(GROUP, first.message_id)
+        await bot.send_chat_action(GROUP, "typing")
+        with pytest.raises(BadRequest, match="Message to be replied not found"):
+            await bot.send_message(GROUP, "x", reply_to_message_id=77)
+        await bot.send_message(GROUP, "x", reply_to_message_id=77, allow_sending_without_reply=True)
+    replied = fake.messages(GROUP)[1]
+    assert replied.reply_to_message_id == 1
+    assert replied.buttons() == [("Rules", "https://example.org/rules")]
+    assert fake.chat_actions == [(GROUP, "typing", None)]
+
+
+# ---------------------------------------------------------------------------- with an Application
+
+
+async def test_application_echo_buttons_and_callback_answers(fake: FakeTelegram) -> None:
+    async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None
+        await update.effective_message.reply_text(
+            f"Hi! args={context.args}", reply_markup=keyboard(("Join", "join"), ("Alert", "alert"))
+        )
+
+    async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None and update.effective_message.text
+        await update.effective_message.reply_text(update.effective_message.text.upper())
+
+    async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None and query.message is not None
+        if query.data == "alert":
+            await query.answer("x" * 201, show_alert=True)  # too long: BadRequest
+            return
+        await query.answer(f"{query.from_user.first_name} joined")
+        await query.edit_message_text(f"Players: {query.from_user.first_name}")
+
+    async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        errors.append(context.error)
+
+    errors: list[BaseException | None] = []
+    async with polling_app(
+        fake,
+        [
+            CommandHandler("start", start),
+            CallbackQueryHandler(button),
+            MessageHandler(filters.TEXT & ~filters.COMMAND, echo),
+        ],
+    ) as app:
+        app.add_error_handler(on_error)
+        await fake.send_message(CITRA, GROUP, "/start@gaple_test_bot now")
+        await fake.send_message(CITRA, GROUP, "plain group chatter")  # privacy mode: not delivered
+        await fake.send_message(CITRA, CITRA, "hello bot")
+        await fake.wait_idle()
+        greeting = fake.last_bot_message(GROUP)
+        assert greeting is not None
+        assert greeting.text == "Hi! args=['now']"
+        assert fake.last_bot_text(CITRA) == "HELLO BOT"
+        assert len(fake.bot_messages(GROUP)) == 1
+
+        alert_id = await fake.press_button(CITRA, GROUP, greeting.message_id, "Alert")
+        await fake.wait_idle()
+        assert fake.callback_answer(alert_id) is None  # the too-long alert failed
+
+        query_id = await fake.press(ANA, GROUP, greeting.message_id, "join")
+        answer = await fake.wait_callback_answer(query_id)
+        assert answer == {"text": "Ana joined"}
+        await fake.wait_for(
+            lambda: fake.message(GROUP, greeting.message_id).text == "Players: Ana",
+            message="the greeting was not edited",
+        )
+        assert fake.message(GROUP, greeting.message_id).reply_markup is None
+
+    assert len(errors) == 1 and isinstance(errors[0], BadRequest)
+    assert "Message_too_long" in str(errors[0])
+    assert fake.pending_updates == 0
+
+
+async def test_wait_for_times_out_with_message(fake: FakeTelegram) -> None:
+    with pytest.raises(AssertionError, match="never true"):
+        await fake.wait_for(lambda: False, timeout=0.05, message="never true")
+    await fake.send_message(ANA, ANA, "nobody polls")
+    with pytest.raises(AssertionError, match="1 unconfirmed update"):
+        await fake.wait_idle(quiet=0.01, timeout=0.1)
+
+
+# ---------------------------------------------------------------------------- formatting
+
+
+def test_html_offsets_are_utf16() -> None:
+    text, entities = parse_html(
+        '🁣 <a href="https://t.me/x">link</a> <pre><code class="language-py">x</code></pre>'
+    )
+    assert text == "🁣 link x"
+    assert utf16_len("🁣") == 2
+    assert entities == [
+        {"type": "text_link", "offset": 3, "length": 4, "url": "https://t.me/x"},
+        {"type": "pre", "offset": 8, "length": 1, "language": "py"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        ("<b>bold", "Can't find end tag corresponding to start tag b"),
+        ("a <x> b", 'Unsupported start tag "x" at byte offset 2'),
+        ("<b>x</i>", 'Unmatched end tag at byte offset 4, expected "</b>", found "</i>"'),
+        ("x</b>", "Unexpected end tag at byte offset 1"),
+    ],
+)
+def test_html_errors(source: str, error: str) -> None:
+    from tests.fakes.formatting import EntityParseError
+
+    with pytest.raises(EntityParseError) as caught:
+        parse_html(source)
+    assert str(caught.value) == error
+
+
+def test_markdown_v2() -> None:
+    text, entities = parse_markdown_v2(r"*bold _both_* __u__ ||s|| [l](https://x.org) \_")
+    assert text == "bold both u s l _"
+    assert [e["type"] for e in entities] == ["bold", "italic", "underline", "spoiler", "text_link"]

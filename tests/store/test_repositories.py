@@ -1,0 +1,230 @@
+"""Repositories: users, chats, games, seats and rounds, as the service layer uses them."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text
+
+from gaple_bot.engine import GameConfig, RuleSet, StuckRule
+from gaple_bot.store import (
+    ChatSettings,
+    ComputerLevel,
+    CorruptGame,
+    GameAlreadyActive,
+    GameNotFound,
+    GameNotStarted,
+    GameRecord,
+    GameStateError,
+    GameStatus,
+    RoundSummary,
+    SeatNotFound,
+    SeatRecord,
+    SeatTaken,
+    Store,
+    UserNotFound,
+    computer_player_id,
+)
+
+from .kit import open_game
+
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+CHAT = -1001
+
+
+async def _lobby(store: Store, thread_id: int | None = None) -> GameRecord:
+    async with store.transaction() as tx:
+        await tx.chats.ensure(CHAT, "Warung", now=NOW)
+        await tx.users.upsert(1, "Ana", now=NOW)
+        return await tx.games.create(CHAT, thread_id, GameConfig(), 1, now=NOW)
+
+
+async def test_users(store: Store) -> None:
+    async with store.transaction() as tx:
+        created = await tx.users.upsert(1, "Ana", now=NOW)
+        assert created.display_name == "Ana"
+        assert not created.can_message and not created.is_computer
+        await tx.users.upsert(1, "Ana B.", now=NOW)
+        await tx.users.set_can_message(1, True)
+        await tx.users.set_language(1, "id")
+        with pytest.raises(UserNotFound):
+            await tx.users.set_language(2, "en")
+    async with store.read() as tx:
+        ana = await tx.users.get(1)
+        computer = await tx.users.get(computer_player_id(ComputerLevel.HARD))
+        assert await tx.users.get(2) is None
+    assert ana is not None and (ana.display_name, ana.language, ana.can_message) == (
+        "Ana B.",
+        "id",
+        True,
+    )
+    assert computer is not None and computer.is_computer
+
+
+async def test_chat_settings_default_and_change(store: Store) -> None:
+    async with store.transaction() as tx:
+        settings = await tx.chats.ensure(CHAT, "Warung", now=NOW)
+        assert settings == ChatSettings(CHAT, "Warung")
+        assert (settings.turn_seconds, settings.computer_level) == (60, ComputerLevel.NORMAL)
+        changed = dataclasses.replace(
+            settings,
+            rule_set=RuleSet.DISCARDS,
+            target=150,
+            stuck_rule=StuckRule.PASS,
+            turn_seconds=30,
+            computer_level=ComputerLevel.HARD,
+            language="id",
+        )
+        await tx.chats.save(changed)
+        # Seeing the chat again refreshes its title and keeps its settings.
+        again = await tx.chats.ensure(CHAT, "Warung Kopi", now=NOW)
+        untitled = await tx.chats.ensure(CHAT, None, now=NOW)
+    assert again == untitled == dataclasses.replace(changed, title="Warung Kopi")
+
+
+async def test_one_active_game_per_chat_and_per_topic(store: Store) -> None:
+    lobby = await _lobby(store)
+    assert (lobby.status, lobby.version, lobby.config) == (GameStatus.LOBBY, 0, GameConfig())
+    with pytest.raises(GameAlreadyActive):
+        async with store.transaction() as tx:
+            await tx.games.create(CHAT, None, GameConfig(), 1, now=NOW)
+    topic = await _lobby(store, thread_id=7)
+    with pytest.raises(GameAlreadyActive):
+        await _lobby(store, thread_id=7)
+    async with store.transaction() as tx:
+        # The failed insert is rolled back to its savepoint; the unit goes on.
+        with pytest.raises(GameAlreadyActive):
+            await tx.games.create(CHAT, 7, GameConfig(), 1, now=NOW)
+        await tx.games.abort(topic.id, now=NOW)
+        replacement = await tx.games.create(CHAT, 7, GameConfig(), 1, now=NOW)
+    async with store.read() as tx:
+        assert (await tx.games.active(CHAT, None)) == lobby
+        assert (await tx.games.active(CHAT, 7)) == replacement
+        assert await tx.games.active(CHAT, 8) is None
+        assert [g.id for g in await tx.games.all_active()] == [lobby.id, replacement.id]
+        assert (await tx.games.get(topic.id)).status is GameStatus.ABORTED
+
+
+async def test_game_life_and_status_guards(store: Store) -> None:
+    lobby = await _lobby(store)
+    deadline = NOW + timedelta(seconds=60)
+    async with store.transaction() as tx:
+        await tx.games.set_config(lobby.id, GameConfig(RuleSet.DISCARDS, 5, 50))
+        await tx.games.set_message(lobby.id, 555)
+        await tx.games.start(lobby.id, now=NOW)
+        with pytest.raises(GameStateError):
+            await tx.games.start(lobby.id, now=NOW)
+        with pytest.raises(GameStateError):
+            await tx.games.set_config(lobby.id, GameConfig())
+        await tx.games.set_deadline(lobby.id, deadline)
+        with pytest.raises(GameNotFound):
+            await tx.games.get(999)
+    async with store.read() as tx:
+        game = await tx.games.get(lobby.id)
+    assert game.status is GameStatus.RUNNING and game.started_at == NOW
+    assert game.config == GameConfig(RuleSet.DISCARDS, 5, 50)
+    assert (game.message_id, game.turn_deadline) == (555, deadline)
+    assert game.turn_deadline is not None and game.turn_deadline.tzinfo is UTC
+    async with store.transaction() as tx:
+        await tx.games.abort(lobby.id, now=NOW)
+        with pytest.raises(GameStateError):
+            await tx.games.finish(lobby.id, now=NOW)
+    async with store.read() as tx:
+        aborted = await tx.games.get(lobby.id)
+    assert (aborted.status, aborted.turn_deadline, aborted.finished_at) == (
+        GameStatus.ABORTED,
+        None,
+        NOW,
+    )
+
+
+async def test_seats(store: Store) -> None:
+    lobby = await _lobby(store)
+    async with store.transaction() as tx:
+        await tx.users.upsert(2, "Budi", now=NOW)
+        await tx.seats.add(lobby.id, 0, user_id=1)
+        with pytest.raises(SeatTaken):
+            await tx.seats.add(lobby.id, 1, user_id=1)
+        with pytest.raises(SeatTaken):
+            await tx.seats.add(lobby.id, 0, user_id=2)
+        await tx.seats.add(lobby.id, 1, user_id=2)
+        await tx.seats.add(lobby.id, 2, computer_level=ComputerLevel.EASY)
+        await tx.seats.add(lobby.id, 3, computer_level=ComputerLevel.EASY)
+        await tx.seats.remove(lobby.id, 3)
+        with pytest.raises(ValueError):
+            await tx.seats.add(lobby.id, 3)
+        await tx.games.start(lobby.id, now=NOW)
+        await tx.seats.set_autoplay(lobby.id, 1, True)
+        await tx.seats.set_timeouts(lobby.id, 1, 2)
+        await tx.seats.set_hand_message(lobby.id, 0, 9001)
+        with pytest.raises(SeatNotFound):
+            await tx.seats.set_timeouts(lobby.id, 3, 1)
+    async with store.read() as tx:
+        seats = await tx.seats.of_game(lobby.id)
+        budi = await tx.seats.running_for_user(2)
+    assert seats == [
+        SeatRecord(lobby.id, 0, 1, None, False, 0, 9001),
+        SeatRecord(lobby.id, 1, 2, None, True, 2, None),
+        SeatRecord(lobby.id, 2, None, ComputerLevel.EASY, False, 0, None),
+    ]
+    assert [s.player_id for s in seats] == [1, 2, computer_player_id(ComputerLevel.EASY)]
+    assert budi == [seats[1]]
+
+
+async def test_round_summaries_are_public_and_the_loader_replays(store: Store) -> None:
+    rng = random.Random(3)
+    async with store.transaction() as tx:
+        game_id, game = await open_game(
+            tx, CHAT, GameConfig(RuleSet.CLASSIC, 2), [1, ComputerLevel.HARD], rng, now=NOW
+        )
+        seat = game.to_move
+        assert seat is not None
+        move = game.legal_moves()[0]
+        game.apply(seat, move)
+        deadline = NOW + timedelta(seconds=60)
+        version = await tx.record_move(
+            game_id, 0, 1, 0, seat, move.code, turn_deadline=deadline, now=NOW
+        )
+    async with store.read() as tx:
+        record = await tx.games.get(game_id)
+        summaries = await tx.rounds.summaries(game_id)
+        loaded = await tx.load_engine_game(game_id)
+    assert (version, record.version, record.turn_deadline) == (1, 1, deadline)
+    assert summaries == [RoundSummary(game_id, 1, game.round.deal.leader, None, NOW, None)]
+    assert loaded.replay_key() == game.replay_key()
+    assert (await store.load_engine_game(game_id)).replay_key() == game.replay_key()
+
+
+def test_public_records_carry_no_hidden_information() -> None:
+    """Deals and moves (hands, set-aside tiles, discarded faces) never reach a record that
+    feeds a group message."""
+    hidden = {"deal", "deals", "hands", "hand", "moves", "code", "set_aside"}
+    for record in (GameRecord, SeatRecord, RoundSummary, ChatSettings):
+        assert not hidden & {f.name for f in dataclasses.fields(record)}
+
+
+async def test_the_loader_refuses_what_does_not_replay(store: Store) -> None:
+    lobby = await _lobby(store)
+    with pytest.raises(GameNotStarted):
+        await store.load_engine_game(lobby.id)
+    with pytest.raises(GameNotFound):
+        await store.load_engine_game(999)
+    rng = random.Random(5)
+    async with store.transaction() as tx:
+        await tx.games.abort(lobby.id, now=NOW)
+        game_id, game = await open_game(tx, CHAT, GameConfig(RuleSet.CLASSIC, 2), [1, 2], rng)
+        seat = game.to_move
+        assert seat is not None
+        # A gap in the move log: ply 1 without ply 0.
+        await tx.record_move(game_id, 0, 1, 1, seat, game.legal_moves()[0].code)
+    with pytest.raises(CorruptGame, match="out of sequence"):
+        await store.load_engine_game(game_id)
+    async with store.transaction() as tx:
+        await tx.session.execute(text("DELETE FROM moves"))
+        # A move the rules do not allow at ply 0: a pass while holding the lead tile.
+        await tx.record_move(game_id, 1, 1, 0, seat, 56)
+    with pytest.raises(CorruptGame, match="does not replay"):
+        await store.load_engine_game(game_id)
