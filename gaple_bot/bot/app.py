@@ -11,7 +11,7 @@ from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
 
-from telegram import BotCommand, Update
+from telegram import Bot, BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import (
     AIORateLimiter,
@@ -24,7 +24,7 @@ from telegram.ext import (
 )
 
 from ..ai.levels import process_pool
-from ..i18n import Translators
+from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from ..service.chats import ChatDefaults
 from ..service.runtime import GameService
 from ..settings import Settings
@@ -34,6 +34,7 @@ from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .handlers.boards import stats, top
 from .handlers.buttons import on_button
 from .handlers.commands import gaple, help_command, rules, start, stop
+from .handlers.language import language_command
 from .handlers.members import on_my_chat_member
 from .handlers.settings import settings_command
 from .outbox import GroupOutbox
@@ -44,17 +45,25 @@ log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0
 
 
-def command_list() -> list[BotCommand]:
-    """The command menu (English source texts; translated menus are registered per language)."""
+def command_list(t: Translator) -> list[BotCommand]:
+    """The command menu in one language."""
     return [
-        BotCommand("gaple", "Open a Gaple table in this group"),
-        BotCommand("rules", "The rules this chat plays"),
-        BotCommand("top", "Leaderboard"),
-        BotCommand("stats", "Your results"),
-        BotCommand("stop", "End the game"),
-        BotCommand("settings", "Rules, target, turn time, computer level"),
-        BotCommand("help", "How to play with me"),
+        BotCommand("gaple", t.gettext("Open a Gaple table in this group")),
+        BotCommand("rules", t.gettext("The rules this chat plays")),
+        BotCommand("top", t.gettext("Leaderboard")),
+        BotCommand("stats", t.gettext("Your results")),
+        BotCommand("stop", t.gettext("End the game")),
+        BotCommand("settings", t.gettext("Rules, target, turn time, computer level")),
+        BotCommand("language", t.gettext("The language I speak here")),
+        BotCommand("help", t.gettext("How to play with me")),
     ]
+
+
+async def register_commands(bot: Bot, translators: Translators) -> None:
+    """The command menu for every language, and a default one for everyone else."""
+    await bot.set_my_commands(command_list(translators.get(None)))
+    for language in SUPPORTED_LANGUAGES:
+        await bot.set_my_commands(command_list(translators.get(language)), language_code=language)
 
 
 def build_application(
@@ -78,7 +87,7 @@ def build_application(
         username = app.bot.username
         deps = Deps(settings, service, translators, outbox, presenter, username)
         app.bot_data[DEPS_KEY] = deps
-        await app.bot.set_my_commands(command_list())
+        await register_commands(app.bot, translators)
         assert app.job_queue is not None
         await resume_games(deps, app.job_queue)
 
@@ -124,6 +133,7 @@ def build_application(
     app.add_handler(CommandHandler("top", top))
     app.add_handler(CommandHandler("stats", stats))
     app.add_handler(CommandHandler("settings", settings_command))
+    app.add_handler(CommandHandler("language", language_command))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)

@@ -23,6 +23,7 @@ class Action(StrEnum):
     TAKE_BACK_SEAT = "tb"
     PLAY_AGAIN = "pa"
     SETTING = "st"
+    LANGUAGE = "lg"
     NOOP = "no"
 
 
@@ -39,6 +40,7 @@ FIELDS: dict[Action, tuple[str, ...]] = {
     Action.TAKE_BACK_SEAT: ("game",),
     Action.PLAY_AGAIN: ("game",),
     Action.SETTING: ("chat", "option", "value"),
+    Action.LANGUAGE: ("choice",),
     Action.NOOP: (),
 }
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import gettext
+from io import BytesIO
 from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 SOURCE_LANGUAGE = "en"
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("id", "en", "fr", "de")
@@ -33,16 +37,32 @@ class Translator:
         return self._catalog.pgettext(context, message)
 
 
+def po_path(language: str) -> Path:
+    """Where a language's catalog lives."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def load_catalog(language: str) -> gettext.NullTranslations:
+    """A language's catalog, compiled from its .po file in memory (no build step needed);
+    English, the source language, needs none."""
+    path = po_path(language)
+    if language == SOURCE_LANGUAGE or not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as po_file:
+        catalog = read_po(po_file, locale=language, domain=DOMAIN)
+    compiled = BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
 class Translators:
     """The translators of every supported language, loaded once and shared read-only."""
 
     def __init__(self, default_language: str = SOURCE_LANGUAGE) -> None:
         self.default_language = pick_language(default_language) or SOURCE_LANGUAGE
         self._by_language = {
-            language: Translator(
-                language,
-                gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True),
-            )
+            language: Translator(language, load_catalog(language))
             for language in SUPPORTED_LANGUAGES
         }
 

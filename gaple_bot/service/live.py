@@ -89,7 +89,7 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
         if seat.user_id is not None:
             user = await tx.users.get(seat.user_id)
             names[seat.user_id] = user.display_name if user else "?"
-            languages[seat.user_id] = user.language if user else None
+            languages[seat.user_id] = (user.language or user.telegram_language) if user else None
     engine = None
     if record.status is not GameStatus.LOBBY:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from datetime import datetime
@@ -30,7 +31,7 @@ from .errors import (
 from .live import LiveCache, LiveGame, load_live
 from .play import Tables
 from .progress import Progress, RoundStarted
-from .views import LobbyView
+from .views import LobbyView, Person
 
 FULL_TABLE = {RuleSet.CLASSIC: 4, RuleSet.DISCARDS: 5}
 """C2: classic tables seat four; D1: discard tables four or five."""
@@ -76,14 +77,20 @@ class Lobbies:
         chat_id: int,
         chat_title: str | None,
         thread_id: int | None,
-        opener_id: int,
-        opener_name: str,
+        opener: Person,
         seated: list[tuple[int | None, ComputerLevel | None]] | None = None,
     ) -> LobbyView:
         """Open a lobby with the opener seated (or the given seats, for 'play again')."""
+        opener_id = opener.user_id
         async with self.store.transaction() as tx:
-            await tx.users.upsert(opener_id, opener_name)
+            await tx.users.upsert(
+                opener_id, opener.name, telegram_language=opener.telegram_language
+            )
             chat = await ensure_chat(tx, chat_id, chat_title, self.defaults)
+            if chat.language is None and opener.telegram_language is not None:
+                # A chat speaks the language of whoever opened its first table, until changed.
+                chat = dataclasses.replace(chat, language=opener.telegram_language)
+                await tx.chats.save(chat)
             existing = await tx.games.active(chat_id, thread_id)
             if existing is not None:
                 raise GameAlreadyOpen(existing.id, existing.message_id)
@@ -101,15 +108,18 @@ class Lobbies:
         self.cache.games[live.game_id] = live
         return self.view(live)
 
-    async def join(self, game_id: int, user_id: int, name: str) -> LobbyView:
+    async def join(self, game_id: int, person: Person) -> LobbyView:
         """Seat a person; they need a private chat with the bot for their tiles."""
+        user_id = person.user_id
         live = await self._lobby(game_id)
         if live.seat_of(user_id) is not None:
             raise AlreadySeated(f"user {user_id} already sits at game {game_id}")
         if len(live.seats) >= FULL_TABLE[live.game_config().rule_set]:
             raise TableFull(f"game {game_id} is full")
         async with self.store.transaction() as tx:
-            user = await tx.users.upsert(user_id, name)
+            user = await tx.users.upsert(
+                user_id, person.name, telegram_language=person.telegram_language
+            )
             if not user.can_message:
                 raise PrivateChatNeeded(f"user {user_id} never started the bot")
             try:
@@ -215,16 +225,14 @@ class Lobbies:
                 live.game_id, number, user_id=seat.user_id, computer_level=seat.computer_level
             )
 
-    async def play_again(self, game_id: int, user_id: int, name: str) -> LobbyView:
+    async def play_again(self, game_id: int, person: Person) -> LobbyView:
         """A new lobby in the same chat with the finished game's players already seated."""
         live = await self.cache.get(game_id)
         if live.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
             raise NotInLobby(f"game {game_id} is still {live.status.value}")
         chat_title = live.chat.title
         seated = [(s.user_id, None if s.user_id else s.computer_level) for s in live.seats]
-        if user_id not in {s.user_id for s in live.seats}:
-            seated.insert(0, (user_id, None))
+        if person.user_id not in {s.user_id for s in live.seats}:
+            seated.insert(0, (person.user_id, None))
         capacity = FULL_TABLE[live.game_config().rule_set]
-        return await self.open(
-            live.chat_id, chat_title, live.thread_id, user_id, name, seated[:capacity]
-        )
+        return await self.open(live.chat_id, chat_title, live.thread_id, person, seated[:capacity])

@@ -19,6 +19,8 @@ from ..store import (
 )
 from .chats import ChatDefaults, ensure_chat
 from .errors import BadSetting
+from .live import LiveCache
+from .views import Person
 
 SETTING_CHOICES: dict[str, tuple[str, ...]] = {
     "rules": ("classic", "discards", "discards-pass"),
@@ -32,20 +34,25 @@ SETTING_CHOICES: dict[str, tuple[str, ...]] = {
 class Players:
     """Use cases about people and chats rather than one game."""
 
-    def __init__(self, store: Store, defaults: ChatDefaults) -> None:
+    def __init__(self, store: Store, cache: LiveCache, defaults: ChatDefaults) -> None:
         self.store = store
+        self.cache = cache
         self.defaults = defaults
 
-    async def seen(self, user_id: int, name: str) -> UserRecord:
+    async def seen(self, person: Person) -> UserRecord:
         """Create or refresh a person from an update."""
         async with self.store.transaction() as tx:
-            return await tx.users.upsert(user_id, name)
+            return await tx.users.upsert(
+                person.user_id, person.name, telegram_language=person.telegram_language
+            )
 
-    async def private_chat_opened(self, user_id: int, name: str) -> None:
+    async def private_chat_opened(self, person: Person) -> None:
         """The person wrote to the bot privately: it may send them their tiles from now on."""
         async with self.store.transaction() as tx:
-            await tx.users.upsert(user_id, name)
-            await tx.users.set_can_message(user_id, True)
+            await tx.users.upsert(
+                person.user_id, person.name, telegram_language=person.telegram_language
+            )
+            await tx.users.set_can_message(person.user_id, True)
 
     async def unreachable(self, user_id: int) -> list[SeatRecord]:
         """The bot can no longer message the person (blocked); returns their running seats."""
@@ -80,19 +87,34 @@ class Players:
             else:
                 settings = dataclasses.replace(settings, computer_level=ComputerLevel(value))
             await tx.chats.save(settings)
+        self._refresh_chat(settings)
         return settings
 
     async def set_chat_language(self, chat_id: int, title: str | None, language: str) -> None:
         """The language of the chat's group messages."""
         async with self.store.transaction() as tx:
-            settings = await ensure_chat(tx, chat_id, title, self.defaults)
-            await tx.chats.save(dataclasses.replace(settings, language=language))
+            settings = dataclasses.replace(
+                await ensure_chat(tx, chat_id, title, self.defaults), language=language
+            )
+            await tx.chats.save(settings)
+        self._refresh_chat(settings)
 
-    async def set_user_language(self, user_id: int, name: str, language: str | None) -> None:
+    def _refresh_chat(self, settings: ChatSettings) -> None:
+        """Cached games of the chat pick up its new settings (their rules stay as they are)."""
+        for live in self.cache.games.values():
+            if live.chat_id == settings.chat_id:
+                live.chat = settings
+
+    async def set_user_language(self, person: Person, language: str | None) -> None:
         """The language of the person's private messages (None: follow Telegram's)."""
         async with self.store.transaction() as tx:
-            await tx.users.upsert(user_id, name)
-            await tx.users.set_language(user_id, language)
+            await tx.users.upsert(
+                person.user_id, person.name, telegram_language=person.telegram_language
+            )
+            await tx.users.set_language(person.user_id, language)
+        for live in self.cache.games.values():
+            if person.user_id in live.languages:
+                live.languages[person.user_id] = language or person.telegram_language
 
     async def user(self, user_id: int) -> UserRecord | None:
         """The stored person, if any."""

@@ -37,7 +37,7 @@ class GameService:
         self.tables = Tables(store, self.cache, self.computer, self.rng, clock)
         defaults = defaults or ChatDefaults()
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock, defaults)
-        self.players = Players(store, defaults)
+        self.players = Players(store, self.cache, defaults)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

@@ -8,7 +8,24 @@ from datetime import datetime
 from ..engine import Ends, Event, Game, GameConfig, Move, RoundEnded
 from ..store import GameStatus
 
-__all__ = ["GameStatus", "HandView", "LobbyView", "RoundReveal", "SeatInfo", "TableView"]
+__all__ = [
+    "GameStatus",
+    "HandView",
+    "LobbyView",
+    "Person",
+    "RoundReveal",
+    "SeatInfo",
+    "TableView",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Someone the bot heard from: Telegram id, display name, their app's language."""
+
+    user_id: int
+    name: str
+    telegram_language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

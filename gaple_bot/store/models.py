@@ -57,6 +57,9 @@ class User(Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     display_name: Mapped[str] = mapped_column(String(128))
     language: Mapped[str | None] = mapped_column(String(16))
+    """The language the person chose with /language (None: not chosen)."""
+    telegram_language: Mapped[str | None] = mapped_column(String(16))
+    """The language_code Telegram last reported for the person's app."""
     can_message: Mapped[bool] = mapped_column(server_default=false())
     """Whether the user has started the bot privately, so it may send them their hand."""
     is_computer: Mapped[bool] = mapped_column(server_default=false())

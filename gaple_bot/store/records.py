@@ -18,6 +18,7 @@ class UserRecord:
     language: str | None
     can_message: bool
     is_computer: bool
+    telegram_language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

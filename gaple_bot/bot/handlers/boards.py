@@ -26,7 +26,7 @@ async def top(update: Update, context: GapleContext) -> None:
         settings = await deps.service.players.chat(chat.id, chat.title)
         t = deps.presenter.group_t(settings.language)
     else:
-        t = user_t(context, user_of(update))
+        t = await user_t(context, user_of(update))
     await reply(deps, update, render_board(t, board, period, entries, global_))
 
 
@@ -34,7 +34,7 @@ async def stats(update: Update, context: GapleContext) -> None:
     """/stats: your record here; as a reply, the replied person's."""
     chat, deps = chat_of(update), context.deps
     user = user_of(update)
-    t = user_t(context, user)
+    t = await user_t(context, user)
     if not is_group(chat):
         await reply(
             deps, update, t.gettext("Ask for /stats in a group: records are kept per chat.")

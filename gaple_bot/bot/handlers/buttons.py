@@ -9,6 +9,7 @@ from telegram import Update
 from ..callback_data import Action, BadCallbackData, Callback, decode
 from ..deps import GapleContext
 from .common import user_of, user_t
+from .language import on_language_button
 from .lobby_buttons import on_lobby_button, on_play_again
 from .play_buttons import on_move_button, on_show_hand, on_take_back
 from .settings import on_setting_button
@@ -28,6 +29,7 @@ HANDLERS: dict[Action, ButtonHandler] = {
     Action.BACK: on_move_button,
     Action.TAKE_BACK_SEAT: on_take_back,
     Action.SETTING: on_setting_button,
+    Action.LANGUAGE: on_language_button,
 }
 
 
@@ -35,7 +37,7 @@ async def on_button(update: Update, context: GapleContext) -> None:
     """Route a tapped button; forged or unknown data gets a short alert and changes nothing."""
     query = update.callback_query
     assert query is not None
-    t = user_t(context, user_of(update))
+    t = await user_t(context, user_of(update))
     try:
         callback = decode(query.data)
     except BadCallbackData:

@@ -15,7 +15,7 @@ from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..render.info import render_help, render_rules
 from ..timers import cancel_lobby_expiry
-from .common import chat_of, is_admin, is_group, thread_of, user_of, user_t
+from .common import chat_of, is_admin, is_group, person_of, thread_of, user_of, user_t
 from .lobby_buttons import show_new_lobby
 
 JOIN_PREFIX = "join_"
@@ -55,11 +55,11 @@ def add_to_group_markup(deps: Deps, label: str) -> InlineKeyboardMarkup:
 async def start(update: Update, context: GapleContext) -> None:
     """/start: in private, the bot may now send tiles; `join_N` completes a join in one tap."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     if is_group(chat):
         await reply(deps, update, render_help(t))
         return
-    await deps.service.players.private_chat_opened(user.id, user.full_name)
+    await deps.service.players.private_chat_opened(person_of(update))
     payload = context.args[0] if context.args else ""
     if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX) :].isdigit():
         await _join_from_link(update, context, int(payload[len(JOIN_PREFIX) :]))
@@ -78,10 +78,10 @@ async def start(update: Update, context: GapleContext) -> None:
 
 async def _join_from_link(update: Update, context: GapleContext, game_id: int) -> None:
     user, deps = user_of(update), context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     async with deps.service.cache.lock(game_id):
         try:
-            lobby = await deps.service.lobbies.join(game_id, user.id, user.full_name)
+            lobby = await deps.service.lobbies.join(game_id, person_of(update))
         except ServiceError as error:
             await reply(deps, update, refusal_text(t, error))
             return
@@ -102,7 +102,7 @@ async def _join_from_link(update: Update, context: GapleContext, game_id: int) -
 async def gaple(update: Update, context: GapleContext) -> None:
     """/gaple: open a lobby in this group (or topic); one game at a time."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     if not is_group(chat):
         await reply(
             deps,
@@ -113,9 +113,7 @@ async def gaple(update: Update, context: GapleContext) -> None:
         return
     thread_id = thread_of(update)
     try:
-        lobby = await deps.service.lobbies.open(
-            chat.id, chat.title, thread_id, user.id, user.full_name
-        )
+        lobby = await deps.service.lobbies.open(chat.id, chat.title, thread_id, person_of(update))
     except GameAlreadyOpen as error:
         group_t = deps.presenter.group_t(
             (await deps.service.players.chat(chat.id, chat.title)).language
@@ -136,7 +134,7 @@ async def gaple(update: Update, context: GapleContext) -> None:
 async def stop(update: Update, context: GapleContext) -> None:
     """/stop: abort this group's game (whoever opened it, or an admin)."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     if not is_group(chat):
         await reply(deps, update, t.gettext("There is no game here to stop."))
         return
@@ -186,11 +184,11 @@ async def rules(update: Update, context: GapleContext) -> None:
     t = (
         deps.presenter.group_t(settings.language)
         if is_group(chat)
-        else user_t(context, user_of(update))
+        else await user_t(context, user_of(update))
     )
     await reply(deps, update, render_rules(t, config_of(settings), settings.turn_seconds))
 
 
 async def help_command(update: Update, context: GapleContext) -> None:
     """/help: what the bot does and its commands."""
-    await reply(context.deps, update, render_help(user_t(context, user_of(update))))
+    await reply(context.deps, update, render_help(await user_t(context, user_of(update))))

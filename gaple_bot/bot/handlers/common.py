@@ -6,7 +6,8 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from ...i18n import Translator
+from ...i18n import Translator, pick_language
+from ...service.views import Person
 from ..deps import GapleContext
 
 
@@ -37,9 +38,18 @@ def thread_of(update: Update) -> int | None:
     return message.message_thread_id
 
 
-def user_t(context: GapleContext, user: User) -> Translator:
-    """The translator for a reply only this person sees."""
-    return context.deps.translators.get(user.language_code)
+def person_of(update: Update) -> Person:
+    """The person behind the update, with their app's language if the bot speaks it."""
+    user = user_of(update)
+    return Person(user.id, user.full_name, pick_language(user.language_code))
+
+
+async def user_t(context: GapleContext, user: User) -> Translator:
+    """The translator for a reply only this person sees: their /language choice, else their
+    app's language."""
+    stored = await context.deps.service.players.user(user.id)
+    chosen = stored.language if stored is not None else None
+    return context.deps.translators.get(chosen or user.language_code)
 
 
 async def is_admin(context: GapleContext, chat_id: int, user_id: int) -> bool:

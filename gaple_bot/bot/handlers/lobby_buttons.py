@@ -11,7 +11,7 @@ from ..deps import Deps, GapleContext
 from ..flow import job_queue, show_progress
 from ..refusals import refusal_text
 from ..timers import arm_lobby_expiry, cancel_lobby_expiry
-from .common import is_admin, user_of, user_t
+from .common import is_admin, person_of, user_of, user_t
 
 
 async def on_lobby_button(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -20,13 +20,13 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
     assert query is not None
     user = user_of(update)
     deps = context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     game_id = callback.field("game")
     lobbies = deps.service.lobbies
     async with deps.service.cache.lock(game_id):
         try:
             if callback.action is Action.JOIN:
-                lobby = await lobbies.join(game_id, user.id, user.full_name)
+                lobby = await lobbies.join(game_id, person_of(update))
                 note = t.gettext("You joined. Your tiles will come in our private chat.")
             elif callback.action is Action.LEAVE:
                 lobby = await lobbies.leave(game_id, user.id)
@@ -63,11 +63,9 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
     assert query is not None
     user = user_of(update)
     deps = context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     try:
-        lobby = await deps.service.lobbies.play_again(
-            callback.field("game"), user.id, user.full_name
-        )
+        lobby = await deps.service.lobbies.play_again(callback.field("game"), person_of(update))
     except ServiceError as error:
         await query.answer(refusal_text(t, error), show_alert=True)
         return

@@ -7,6 +7,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 
 from ..deps import GapleContext
 from ..flow import job_queue, show_progress
+from .common import person_of
 
 
 async def on_my_chat_member(update: Update, context: GapleContext) -> None:
@@ -17,7 +18,7 @@ async def on_my_chat_member(update: Update, context: GapleContext) -> None:
     user = change.from_user
     deps = context.deps
     if change.new_chat_member.status == ChatMemberStatus.MEMBER:
-        await deps.service.players.private_chat_opened(user.id, user.full_name)
+        await deps.service.players.private_chat_opened(person_of(update))
         return
     if change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
         return

@@ -25,7 +25,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     assert query is not None and query.message is not None
     user = user_of(update)
     deps = context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     game_id, version = callback.field("game"), callback.field("version")
     tables = deps.service.tables
     async with deps.service.cache.lock(game_id):
@@ -70,7 +70,7 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
     assert query is not None and query.message is not None
     user = user_of(update)
     deps = context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     game_id = callback.field("game")
     async with deps.service.cache.lock(game_id):
         try:
@@ -93,7 +93,7 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
     assert query is not None
     user = user_of(update)
     deps = context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     try:
         live = await deps.service.cache.get(callback.field("game"))
         seat = live.seat_of(user.id)

@@ -17,7 +17,7 @@ from .common import chat_of, is_admin, is_group, user_of, user_t
 async def settings_command(update: Update, context: GapleContext) -> None:
     """/settings: the menu (admins only)."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     if not is_group(chat):
         await reply(deps, update, t.gettext("Settings belong to a group: use /settings there."))
         return
@@ -34,7 +34,7 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
     query = update.callback_query
     assert query is not None and query.message is not None
     user, deps = user_of(update), context.deps
-    t = user_t(context, user)
+    t = await user_t(context, user)
     chat_id = callback.field("chat")
     option_index, choice_index = callback.field("option"), callback.field("value")
     if chat_id != query.message.chat.id:

@@ -15,7 +15,14 @@ from ..records import UserRecord
 from ..types import utc_now
 from ._sql import rowcount, upsert
 
-_COLUMNS = (User.id, User.display_name, User.language, User.can_message, User.is_computer)
+_COLUMNS = (
+    User.id,
+    User.display_name,
+    User.language,
+    User.can_message,
+    User.is_computer,
+    User.telegram_language,
+)
 
 
 def _record(row: Sequence[Any]) -> UserRecord:
@@ -34,13 +41,23 @@ class UserRepository:
         return None if row is None else _record(row)
 
     async def upsert(
-        self, user_id: int, display_name: str, *, now: datetime | None = None
+        self,
+        user_id: int,
+        display_name: str,
+        *,
+        telegram_language: str | None = None,
+        now: datetime | None = None,
     ) -> UserRecord:
-        """Create the user or refresh their display name (seen again with a new name)."""
+        """Create the user or refresh their display name (and their app's language, when
+        Telegram reports one)."""
         now = now or utc_now()
-        stmt = upsert(self._session, User, ["id"], ["display_name", "updated_at"]).values(
+        refreshed = ["display_name", "updated_at"]
+        if telegram_language is not None:
+            refreshed.append("telegram_language")
+        stmt = upsert(self._session, User, ["id"], refreshed).values(
             id=user_id,
             display_name=display_name,
+            telegram_language=telegram_language,
             can_message=False,
             is_computer=False,
             created_at=now,

@@ -1,0 +1,243 @@
+"""Levels against each other on the same seeded deals in every seat rotation, with statistics.
+
+Run `python -m gaple_bot.ai.arena --lineup hard,easy,easy,easy --rounds 2000` (or `--json`).
+Every game is played once per rotation of the lineup round the table, each time on the same
+deals, so no level profits from a lucky seat. Whole games are played (to the target) and every
+round of them counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..engine import Deal, Game, GameConfig, RuleSet, StuckRule, deal_round
+from .levels import Level, choose_move
+from .montecarlo import Budget
+
+Z95 = 1.959964
+MAX_ROUNDS_PER_GAME = 200
+"""D8 can go on while the highest totals are equal; no real game comes near this."""
+
+
+@dataclass
+class LevelStats:
+    """What one level did over an arena run (summed over its seats)."""
+
+    seats: int
+    round_wins: list[int] = field(default_factory=list)
+    """Per round played: how many of the level's seats won it (0 or 1)."""
+    round_points: list[float] = field(default_factory=list)
+    """Per round played: the level's points per seat."""
+    game_wins: list[int] = field(default_factory=list)
+    decision_seconds: list[float] = field(default_factory=list)
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean and its 95% normal-approximation interval."""
+    if not values:
+        return 0.0, 0.0, 0.0
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (nearest rank) of the values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def _deal(config: GameConfig, seed: int, game: int, number: int, leader: int | None) -> Deal:
+    """The deal of round `number` of game `game`: the same tiles in every rotation."""
+    return deal_round(config, random.Random(seed * 1_000_003 + game * 1_009 + number), leader)
+
+
+def play_game(
+    config: GameConfig,
+    lineup: Sequence[Level],
+    seed: int,
+    game_index: int,
+    budgets: dict[Level, Budget],
+    stats: dict[Level, LevelStats],
+) -> int:
+    """Play one whole game with `lineup[s]` in seat s; add to `stats`; return the rounds."""
+    rng = random.Random(f"moves:{seed}:{game_index}:{','.join(lineup)}")
+    game = Game(config, _deal(config, seed, game_index, 0, None))
+    played = 0
+    while True:
+        current = game.round
+        while current.to_move is not None:
+            seat = current.to_move
+            level = lineup[seat]
+            view = game.seat_view(seat)
+            started = time.perf_counter()
+            move = choose_move(level, view, rng, budgets.get(level))
+            stats[level].decision_seconds.append(time.perf_counter() - started)
+            game.apply(seat, move)
+        result = current.result
+        assert result is not None
+        played += 1
+        for level, level_stats in stats.items():
+            seats = [s for s, lv in enumerate(lineup) if lv is level]
+            level_stats.round_wins.append(int(result.winner in seats))
+            level_stats.round_points.append(sum(result.points[s] for s in seats) / len(seats))
+        if game.winner is not None or played >= MAX_ROUNDS_PER_GAME:
+            break
+        game.start_round(_deal(config, seed, game_index, played, result.winner))
+    for level, level_stats in stats.items():
+        level_stats.game_wins.append(int(game.winner is not None and lineup[game.winner] is level))
+    return played
+
+
+def run_arena(
+    config: GameConfig,
+    lineup: Sequence[Level],
+    rounds: int,
+    seed: int = 0,
+    budgets: dict[Level, Budget] | None = None,
+) -> dict[str, object]:
+    """Play whole games, each in every rotation of `lineup`, until `rounds` rounds are done."""
+    if len(lineup) != config.seats:
+        raise ValueError(f"the lineup names {len(lineup)} levels for {config.seats} seats")
+    stats = {level: LevelStats(seats=lineup.count(level)) for level in dict.fromkeys(lineup)}
+    budgets = budgets or {}
+    played = games = 0
+    started = time.perf_counter()
+    while played < rounds:
+        for rotation in range(config.seats):
+            seated = [lineup[(s + rotation) % config.seats] for s in range(config.seats)]
+            played += play_game(config, seated, seed, games // config.seats, budgets, stats)
+            games += 1
+    return report(config, lineup, stats, played, games, time.perf_counter() - started)
+
+
+def report(
+    config: GameConfig,
+    lineup: Sequence[Level],
+    stats: dict[Level, LevelStats],
+    rounds: int,
+    games: int,
+    seconds: float,
+) -> dict[str, object]:
+    """The run's figures as plain JSON values (shares and points are per seat)."""
+    levels: dict[str, object] = {}
+    for level, s in stats.items():
+        rounds_low, rounds_high = wilson(sum(s.round_wins), len(s.round_wins))
+        games_low, games_high = wilson(sum(s.game_wins), len(s.game_wins))
+        points, points_low, points_high = mean_interval(s.round_points)
+        levels[level.value] = {
+            "seats": s.seats,
+            # One round has one winner, so a level's seats share its wins between them.
+            "round_win_share": sum(s.round_wins) / max(1, len(s.round_wins)) / s.seats,
+            "round_win_ci": [rounds_low / s.seats, rounds_high / s.seats],
+            "points_per_round": points,
+            "points_ci": [points_low, points_high],
+            "game_win_share": sum(s.game_wins) / max(1, len(s.game_wins)) / s.seats,
+            "game_win_ci": [games_low / s.seats, games_high / s.seats],
+            "decisions": len(s.decision_seconds),
+            "decision_ms_median": 1000 * percentile(s.decision_seconds, 0.5),
+            "decision_ms_p99": 1000 * percentile(s.decision_seconds, 0.99),
+        }
+    return {
+        "config": config.to_dict(),
+        "lineup": [level.value for level in lineup],
+        "rounds": rounds,
+        "games": games,
+        "seconds": round(seconds, 1),
+        "levels": levels,
+    }
+
+
+def format_table(result: dict[str, object]) -> str:
+    """The figures as a plain-text table."""
+    config = result["config"]
+    levels = result["levels"]
+    assert isinstance(config, dict) and isinstance(levels, dict)
+    lineup = result["lineup"]
+    assert isinstance(lineup, list)
+    lines = [
+        f"{config['rule_set']} ({config['stuck_rule']} when stuck)"
+        if config["rule_set"] == RuleSet.DISCARDS.value
+        else f"{config['rule_set']}",
+    ]
+    lines[0] += (
+        f", {config['seats']} seats, target {config['target']}, lineup {'+'.join(lineup)}: "
+        f"{result['rounds']} rounds, {result['games']} games, {result['seconds']} s"
+    )
+    lines.append(
+        f"{'level':7} {'seats':>5}  {'rounds won (95% CI)':24} {'points/round (95% CI)':26} "
+        f"{'games won (95% CI)':24} {'ms/decision median':>18} {'p99':>7}"
+    )
+    for name, row in levels.items():
+        assert isinstance(row, dict)
+        rl, rh = row["round_win_ci"]
+        pl, ph = row["points_ci"]
+        gl, gh = row["game_win_ci"]
+        lines.append(
+            f"{name:7} {row['seats']:>5}  "
+            f"{_pct(row['round_win_share'])} ({_pct(rl)}-{_pct(rh)})      "
+            f"{row['points_per_round']:6.2f} ({pl:6.2f}-{ph:6.2f})      "
+            f"{_pct(row['game_win_share'])} ({_pct(gl)}-{_pct(gh)})      "
+            f"{row['decision_ms_median']:18.2f} {row['decision_ms_p99']:7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:5.1f}%"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line of the arena."""
+    parser = argparse.ArgumentParser(prog="gaple-bot arena", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--lineup",
+        default="hard,easy,easy,easy",
+        help="one level per seat, comma-separated (easy, normal, hard)",
+    )
+    parser.add_argument("--rules", choices=[r.value for r in RuleSet], default="classic")
+    parser.add_argument("--stuck", choices=[s.value for s in StuckRule], default="discard")
+    parser.add_argument("--target", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=400, help="at least this many rounds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the arena from the command line; the exit code is 0, or 2 for a bad lineup."""
+    args = parse_args(argv)
+    try:
+        lineup = [Level(name.strip()) for name in args.lineup.split(",")]
+        config = GameConfig(RuleSet(args.rules), len(lineup), args.target, StuckRule(args.stuck))
+    except ValueError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 2
+    result = run_arena(config, lineup, args.rounds, args.seed)
+    print(json.dumps(result, indent=2) if args.json else format_table(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""The three computer levels and the one entry point that picks a move for any of them."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor
+from enum import StrEnum
+
+from ..engine import Move, SeatView
+from .greedy import greedy_move
+from .montecarlo import Budget, monte_carlo_move
+
+
+class Level(StrEnum):
+    """How strongly a computer player plays."""
+
+    EASY = "easy"
+    """Greedy: the heaviest legal tile first."""
+    NORMAL = "normal"
+    """Determinised Monte Carlo with greedy rollouts, about 10 deals per legal move."""
+    HARD = "hard"
+    """About 50 deals per legal move, solved exactly once few tiles remain; time-capped."""
+
+
+BUDGETS: dict[Level, Budget] = {
+    Level.NORMAL: Budget(samples=10, time_cap=0.040, min_samples=4),
+    Level.HARD: Budget(samples=50, exact_tiles=9, time_cap=0.060, min_samples=8),
+}
+"""The thinking each Monte Carlo level gets. The time caps keep a slow decision (a free lead
+with seven choices, an early exact search) well under 100 ms; they are the only thing that can
+make a decision depend on the machine rather than on the seed alone."""
+
+
+def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
+    """The move `level` makes in `view`, its randomness drawn from `seed` (pool-friendly: every
+    argument pickles, so a process pool can run it)."""
+    level = Level(level)
+    rng = random.Random(seed)
+    if level is Level.EASY:
+        return greedy_move(view, rng)
+    return monte_carlo_move(view, rng, budget or BUDGETS[level])
+
+
+def choose_move(
+    level: Level | str, view: SeatView, rng: random.Random, budget: Budget | None = None
+) -> Move:
+    """The legal move the computer player of `level` makes for the seat to move in `view`.
+
+    It draws one seed from `rng` whatever the level, so the same `rng` state gives the same
+    decision here and in `choose_move_async`. `budget` overrides the level's thinking (tests).
+    """
+    if not view.my_turn or not view.legal:
+        raise ValueError(f"seat {view.seat} is not to move")
+    return decide(level, view, rng.getrandbits(64), budget)
+
+
+async def choose_move_async(
+    level: Level | str,
+    view: SeatView,
+    rng: random.Random,
+    executor: Executor | None = None,
+) -> Move:
+    """`choose_move` run off the event loop, in `executor`.
+
+    None runs it in the loop's default thread pool: the loop stays responsive, but the GIL
+    means the decision still takes CPU time from the loop's thread while it runs, which is
+    fine for the short easy and normal decisions. For hard players pass a process pool (see
+    `process_pool`), which thinks on another core.
+    """
+    if not view.my_turn or not view.legal:
+        raise ValueError(f"seat {view.seat} is not to move")
+    seed = rng.getrandbits(64)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(executor, decide, Level(level), view, seed)
+
+
+def process_pool(workers: int = 1) -> ProcessPoolExecutor:
+    """A process pool for `choose_move_async`; the caller shuts it down.
+
+    It starts workers with "spawn": forking a process that runs an event loop and threads can
+    copy a held lock into the child.
+    """
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

@@ -1,0 +1,207 @@
+"""A lean simulation of the rest of a round on bitmasks, for rollouts and exact search.
+
+Tiles are renumbered here so that bit order is greedy order: bit i is the i-th lightest tile by
+(weight, higher end), so a hand's heaviest tile is its highest set bit. `to_bits` and
+`to_tile` convert from and to the engine's tile ids; everything else stays in this order.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine import GameConfig, Move, MoveKind, RuleSet, Side
+from ..engine.tiles import HIGH, LOW, TILE_COUNT, WEIGHT, heaviness, lightness
+
+_ORDER: tuple[int, ...] = tuple(sorted(range(TILE_COUNT), key=heaviness))
+"""Bit -> engine tile id, lightest (by weight, then higher end) first."""
+TILE_OF = _ORDER
+BIT_OF: tuple[int, ...] = tuple(_ORDER.index(t) for t in range(TILE_COUNT))
+"""Engine tile id -> bit."""
+LO: tuple[int, ...] = tuple(LOW[t] for t in _ORDER)
+HI: tuple[int, ...] = tuple(HIGH[t] for t in _ORDER)
+SUM: tuple[int, ...] = tuple(WEIGHT[t] for t in _ORDER)
+"""Bit -> the tile's two numbers added: the other end of a matched number n is SUM - n."""
+NUM: tuple[int, ...] = tuple(
+    sum(1 << b for b in range(TILE_COUNT) if n in (LO[b], HI[b])) for n in range(7)
+)
+"""Number -> mask of the tiles showing it."""
+_PIP_CHUNKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(SUM[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
+    for k in range(4)
+)
+_TO_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << BIT_OF[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
+    for k in range(4)
+)
+_TO_TILES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << _ORDER[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
+    for k in range(4)
+)
+
+
+class Rules(NamedTuple):
+    """What a simulation needs from the config."""
+
+    seats: int
+    classic: bool
+    discards: bool
+    """D4: a stuck seat discards (else it passes)."""
+
+
+def rules_of(config: GameConfig) -> Rules:
+    """The simulation rules of a game config."""
+    return Rules(config.seats, config.rule_set is RuleSet.CLASSIC, config.discards_when_stuck)
+
+
+def to_bits(mask: int) -> int:
+    """An engine tile mask in this module's bit order."""
+    t = _TO_BITS
+    return t[0][mask & 127] | t[1][mask >> 7 & 127] | t[2][mask >> 14 & 127] | t[3][mask >> 21]
+
+
+def to_tiles(mask: int) -> int:
+    """A mask in this module's bit order as an engine tile mask."""
+    t = _TO_TILES
+    return t[0][mask & 127] | t[1][mask >> 7 & 127] | t[2][mask >> 14 & 127] | t[3][mask >> 21]
+
+
+def pip_count(mask: int) -> int:
+    """The pips of the tiles in a mask (this module's bit order)."""
+    t = _PIP_CHUNKS
+    return t[0][mask & 127] + t[1][mask >> 7 & 127] + t[2][mask >> 14 & 127] + t[3][mask >> 21]
+
+
+def _lowest_count(held: list[int]) -> int:
+    """C11/D6: lowest pips, then fewest tiles, then the lighter lightest tile wins."""
+
+    def key(seat: int) -> tuple[int, int, tuple[int, int]]:
+        mask = held[seat]
+        tiles = [_ORDER[b] for b in range(TILE_COUNT) if mask >> b & 1]
+        return (pip_count(mask), len(tiles), min(map(lightness, tiles), default=(-1, -1)))
+
+    return min(range(len(held)), key=key)
+
+
+def finish(rules: Rules, hands: list[int], discs: list[int], gaple: int) -> tuple[int, ...]:
+    """Every seat's points for a round that just ended; `gaple` is the seat that played its
+    last tile under C10, or -1 (blocked, or any end under the discard rules)."""
+    if rules.classic:
+        counts = [pip_count(h) for h in hands]
+        winner = gaple if gaple >= 0 else _lowest_count(hands)
+        # C12: the winner takes the pips left in every other hand.
+        won = sum(counts) - counts[winner]
+        return tuple(won if s == winner else 0 for s in range(rules.seats))
+    counts = [pip_count(h | d) for h, d in zip(hands, discs, strict=True)]
+    # D6/D7: every seat scores the difference to each higher count (the winner is implied).
+    return tuple(sum(c - mine for c in counts if c > mine) for mine in counts)
+
+
+class Step(NamedTuple):
+    """The position after one move: ends, seat to move, and points if the round ended."""
+
+    left: int
+    right: int
+    seat: int
+    points: tuple[int, ...] | None
+
+
+def step(
+    rules: Rules,
+    hands: list[int],
+    discs: list[int],
+    left: int,
+    right: int,
+    seat: int,
+    kind: MoveKind,
+    bit: int,
+    side: Side,
+) -> Step:
+    """Make one legal move for `seat` (mutating `hands`/`discs`): play bit `bit` at `side`,
+    pass, or discard it. `left` < 0 means the line is empty (a lead)."""
+    if kind is MoveKind.PLAY:
+        hands[seat] ^= 1 << bit
+        if left < 0:
+            left, right = LO[bit], HI[bit]
+        elif side is Side.LEFT:
+            left = SUM[bit] - left  # C7: the tile's other number becomes the end
+        else:
+            right = SUM[bit] - right
+        if not hands[seat]:
+            return Step(left, right, seat, finish(rules, hands, discs, seat))
+        in_hands = 0
+        for h in hands:
+            in_hands |= h
+        if not in_hands & (NUM[left] | NUM[right]):
+            return Step(left, right, seat, finish(rules, hands, discs, -1))
+    elif kind is MoveKind.DISCARD:
+        hands[seat] ^= 1 << bit
+        discs[seat] |= 1 << bit
+        if not hands[seat]:
+            return Step(left, right, seat, finish(rules, hands, discs, -1))  # D5
+    return Step(left, right, seat + 1 if seat + 1 < rules.seats else 0, None)
+
+
+def rollout(
+    rules: Rules,
+    hands: list[int],
+    discs: list[int],
+    left: int,
+    right: int,
+    seat: int,
+) -> tuple[int, ...]:
+    """Play the round out with every seat greedy (mutating `hands`/`discs`); the points.
+
+    The line must not be empty and the round must not be over. A greedy seat plays its
+    heaviest fitting tile; with a choice of end it opens the number it holds more of. A stuck
+    seat discards its lightest tile: discards still count (D6), so the heavy ones are better
+    kept in the hope of playing them.
+    """
+    num = NUM
+    sums = SUM
+    seats = rules.seats
+    discards = rules.discards
+    in_hands = 0
+    for h in hands:
+        in_hands |= h
+    while True:
+        h = hands[seat]
+        at_left = num[left]
+        at_right = num[right]
+        fit = h & (at_left | at_right)
+        if fit:
+            top = fit.bit_length() - 1
+            bit = 1 << top
+            total = sums[top]
+            h ^= bit
+            if bit & at_right:
+                if bit & at_left and left != right:
+                    if (h & num[total - left]).bit_count() > (h & num[total - right]).bit_count():
+                        left = total - left
+                    else:
+                        right = total - right
+                else:
+                    right = total - right
+            else:
+                left = total - left
+            hands[seat] = h
+            in_hands ^= bit
+            if not h:
+                return finish(rules, hands, discs, seat)
+            if not in_hands & (num[left] | num[right]):
+                return finish(rules, hands, discs, -1)
+        elif discards:
+            bit = h & -h
+            h ^= bit
+            hands[seat] = h
+            discs[seat] |= bit
+            in_hands ^= bit
+            if not h:
+                return finish(rules, hands, discs, -1)
+        seat = seat + 1 if seat + 1 < seats else 0
+
+
+def move_parts(move: Move) -> tuple[MoveKind, int, Side]:
+    """A move's kind, bit (this module's order; -1 for a pass) and side."""
+    bit = BIT_OF[move.tile] if move.tile >= 0 else -1
+    return move.kind, bit, move.side
+
