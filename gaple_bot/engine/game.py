@@ -18,14 +18,12 @@ class Game:
 
     __slots__ = ("config", "rounds", "scores", "winner")
 
-    def __init__(self, config: GameConfig, first_deal: Deal) -> None:
-        first_round = Round(config, first_deal)  # validates the deal
-        if config.rule_set is RuleSet.CLASSIC:
-            # C4: the first classic round is led by the holder of the highest double (or tile).
-            if (first_deal.leader, first_deal.lead_tile) != first_lead(first_deal.hands):
-                raise ConfigError("the first classic round must be led as C4 says")
-        elif first_deal.lead_tile >= 0:
-            raise ConfigError("D2: the leader may play any tile that fits the start")
+    def __init__(self, config: GameConfig, first_deal: Deal, *, _trusted: bool = False) -> None:
+        """A game from its first deal; `_trusted` is for `new`, whose deal_round already
+        follows C3/C4/D1/D2, and skips re-checking what it just built."""
+        first_round = Round(config, first_deal, _trusted=_trusted)
+        if not _trusted:
+            _check_first_lead(config, first_deal)
         self.config = config
         self.rounds: list[Round] = [first_round]
         self.scores: list[int] = [0] * config.seats
@@ -35,7 +33,7 @@ class Game:
     @classmethod
     def new(cls, config: GameConfig, rng: random.Random) -> Game:
         """A game with its first round dealt from `rng` (C3, C4, D1, D2)."""
-        return cls(config, deal_round(config, rng, None))
+        return cls(config, deal_round(config, rng, None), _trusted=True)
 
     @property
     def round(self) -> Round:
@@ -117,6 +115,16 @@ class Game:
             self.winner,
             tuple(r.replay_key() for r in self.rounds),
         )
+
+
+def _check_first_lead(config: GameConfig, deal: Deal) -> None:
+    """C4: the first classic round is led by the holder of the highest double (or tile);
+    D2: the first leader of the discard rules plays any tile that fits the start."""
+    if config.rule_set is RuleSet.CLASSIC:
+        if (deal.leader, deal.lead_tile) != first_lead(deal.hands):
+            raise ConfigError("the first classic round must be led as C4 says")
+    elif deal.lead_tile >= 0:
+        raise ConfigError("D2: the leader may play any tile that fits the start")
 
 
 def game_winner(scores: list[int], target: int) -> int | None:

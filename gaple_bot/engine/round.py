@@ -35,6 +35,12 @@ def _moves_in(chunks: _Chunks, mask: int) -> list[Move]:
 _LEFT_CHUNKS = _chunked(PLAYS_LEFT)
 _RIGHT_CHUNKS = _chunked(PLAYS_RIGHT)
 _DISCARD_CHUNKS = _chunked(DISCARDS)
+_OTHER_END: tuple[int, ...] = tuple(
+    (HIGH[t] if LOW[t] == n else LOW[t]) if n in (LOW[t], HIGH[t]) else -1
+    for t in range(len(LOW))
+    for n in range(7)
+)
+"""[tile * 7 + number] -> the tile's other number when `number` is matched, or -1."""
 _PLAY = MoveKind.PLAY
 _PASS = MoveKind.PASS
 _LEFT = Side.LEFT
@@ -44,6 +50,7 @@ class Round:
     """The state of one round, changed only by `apply`, which validates before it changes."""
 
     __slots__ = (
+        "_seats",
         "config",
         "deal",
         "discards",
@@ -58,9 +65,12 @@ class Round:
         "to_move",
     )
 
-    def __init__(self, config: GameConfig, deal: Deal) -> None:
-        deal.validate(config)
+    def __init__(self, config: GameConfig, deal: Deal, *, _trusted: bool = False) -> None:
+        """A round from its deal; `_trusted` skips validating a deal that deal_round built."""
+        if not _trusted:
+            deal.validate(config)
         self.config = config
+        self._seats = config.seats
         self.deal = deal
         self.hands: list[int] = list(deal.hands)
         self.discards: list[int] = [0] * config.seats
@@ -159,31 +169,34 @@ class Round:
         tile = move.tile
         kind = move.kind
         if kind is _PLAY:
-            # The common case is checked inline (the same test as `is_legal`) for speed.
             bit = BIT[tile]
             hand = self.hands[seat]
-            if left < 0 or move.side is _LEFT or right not in (LOW[tile], HIGH[tile]):
+            # C7/C8: the tile's other number becomes the end it is put on (-1: it does not fit).
+            if left < 0:
                 if not self.is_legal(move):
                     raise IllegalMoveError(f"{move} is not a legal move now")
-            elif not hand & bit:
-                raise IllegalMoveError(f"{move} is not a legal move now")
+                left, right = LOW[tile], HIGH[tile]
+                self.line.append((left, right))
+                ends = None
+            elif move.side is _LEFT:
+                new_end = _OTHER_END[tile * 7 + left]
+                # C7 (decision): with equal ends only the right side is offered.
+                if new_end < 0 or left == right or not hand & bit:
+                    raise IllegalMoveError(f"{move} is not a legal move now")
+                self.line.insert(0, (new_end, left))
+                ends = (left, right)
+                left = new_end
+            else:
+                new_end = _OTHER_END[tile * 7 + right]
+                if new_end < 0 or not hand & bit:
+                    raise IllegalMoveError(f"{move} is not a legal move now")
+                self.line.append((right, new_end))
+                ends = (left, right)
+                right = new_end
             self.moves.append(move.code)
-            ends = None if left < 0 else (left, right)
             hand ^= bit
             self.hands[seat] = hand
             self.in_hands ^= bit
-            # C7/C8: the tile's other number becomes the end it was put on.
-            if left < 0:
-                left, right = LOW[tile], HIGH[tile]
-                self.line.append((left, right))
-            elif move.side is _LEFT:
-                new_left = HIGH[tile] if LOW[tile] == left else LOW[tile]
-                self.line.insert(0, (new_left, left))
-                left = new_left
-            else:
-                new_right = HIGH[tile] if LOW[tile] == right else LOW[tile]
-                self.line.append((right, new_right))
-                right = new_right
             self.left, self.right = left, right
             played = Played(seat, tile, move.side, ends)
             self.events.append(played)
@@ -191,7 +204,7 @@ class Round:
                 return [played, self._finish(EndReason.GAPLE, seat)]
             if not self.in_hands & (NUMBER_MASK[left] | NUMBER_MASK[right]):
                 return [played, self._finish(EndReason.BLOCKED, seat)]
-            self.to_move = seat + 1 if seat + 1 < self.config.seats else 0  # C6
+            self.to_move = seat + 1 if seat + 1 < self._seats else 0  # C6
             return [played]
         if not self.is_legal(move):
             raise IllegalMoveError(f"{move} is not a legal move now")
@@ -210,7 +223,7 @@ class Round:
             self.events.append(event)
             if not self.hands[seat]:
                 return [event, self._finish(EndReason.DISCARDED_OUT, seat)]
-        self.to_move = seat + 1 if seat + 1 < self.config.seats else 0  # C6
+        self.to_move = seat + 1 if seat + 1 < self._seats else 0  # C6
         return [event]
 
     def _finish(self, reason: EndReason, mover: int) -> RoundEnded:
