@@ -87,4 +87,7 @@ def decode(data: str | None) -> Callback:
         raise BadCallbackData(f"unknown callback data {data!r}") from None
     if len(values) != len(FIELDS[action]):
         raise BadCallbackData(f"wrong field count in {data!r}")
+    if any(not -(2**63) <= value < 2**63 for value in values):
+        # Ids are 64-bit in Telegram and in the database; anything wider is forged.
+        raise BadCallbackData(f"a field of {data!r} is out of range")
     return Callback(action, values)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -40,7 +41,7 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
                 t.gettext(
                     "📵 I can't reach {name} in a private chat, so the computer plays their "
                     "seat. Open a private chat with me to take it back."
-                ).format(name=seat.name),
+                ).format(name=html.escape(seat.name)),
             )
             progress = await deps.service.tables.set_autoplay(progress.game_id, user_id, True)
         else:
@@ -108,7 +109,7 @@ async def remind(context: GapleContext) -> None:
     t = deps.presenter.private_t(info, live.chat.language)
     left = max(1, round((live.deadline - datetime.now(UTC)).total_seconds()))
     text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
-        chat=live.chat.title or "", time=seconds_count(t, left)
+        chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
     )
     await deps.presenter.send_private(turn.user_id, Rendered(text))
 

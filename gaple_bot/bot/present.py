@@ -13,7 +13,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from ..engine import MoveKind, tile_text
+from ..engine import Move, MoveKind, tile_text
 from ..i18n import Translator, Translators
 from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
 from ..service.runtime import GameService
@@ -257,9 +257,7 @@ class Presenter:
             else:
                 text = played_line(t, move)
             if timed_out:
-                text = t.gettext("⏰ Time ran out: the computer played {tile} for you.").format(
-                    tile=tile_text(move.tile) if move.kind is not MoveKind.PASS else "—"
-                ) + ("\n" + text if seat_view is not None else "")
+                text = "\n".join([_timed_out_line(t, move), text])
         elif seat_view is not None:
             text = render_hand(t, seat_view, table.chat_title, self.clock()).text
         else:
@@ -345,6 +343,19 @@ def _any_table(progress: Progress) -> TableView | None:
     for step in reversed(progress.steps):
         return step.table
     return None
+
+
+def _timed_out_line(t: Translator, move: Move) -> str:
+    """What the computer did when the person's time ran out."""
+    if move.kind is MoveKind.DISCARD:
+        return t.gettext("⏰ Time ran out: the computer discarded {tile} for you.").format(
+            tile=tile_text(move.tile)
+        )
+    if move.kind is MoveKind.PASS:
+        return t.gettext("⏰ Time ran out: the computer passed for you.")
+    return t.gettext("⏰ Time ran out: the computer played {tile} for you.").format(
+        tile=tile_text(move.tile)
+    )
 
 
 def _message_kwargs(rendered: Rendered) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, Update
@@ -67,7 +68,7 @@ async def start(update: Update, context: GapleContext) -> None:
     text = t.gettext(
         "Hi {name}! I run Gaple tables in groups. Add me to a group and type /gaple there; "
         "your tiles will come here."
-    ).format(name=user.first_name)
+    ).format(name=html.escape(user.first_name))
     await reply(
         deps,
         update,
@@ -94,7 +95,7 @@ async def _join_from_link(update: Update, context: GapleContext, game_id: int) -
         deps,
         update,
         t.gettext("You joined the table in {chat}. Your tiles will come here.").format(
-            chat=live.chat.title or ""
+            chat=html.escape(live.chat.title or "")
         ),
     )
 

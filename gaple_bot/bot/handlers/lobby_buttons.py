@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from telegram import CallbackQuery, Update
 
 from ...service.errors import PrivateChatNeeded, ServiceError
@@ -10,6 +12,7 @@ from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..flow import job_queue, show_progress
 from ..refusals import refusal_text
+from ..render.common import Rendered
 from ..timers import arm_lobby_expiry, cancel_lobby_expiry
 from .common import is_admin, person_of, user_of, user_t
 
@@ -48,8 +51,21 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
                 await query.answer(t.gettext("Let's play!"))
                 return
         except PrivateChatNeeded:
-            await _offer_private_chat(deps, query, game_id, user.id)
-            return
+            # Someone who started the bot before it kept records can still be reached: try.
+            live = await deps.service.cache.get(game_id)
+            probe = t.gettext("👋 Your tiles for the game in {chat} will come here.").format(
+                chat=html.escape(live.chat.title or "")
+            )
+            if not await deps.presenter.send_private(user.id, Rendered(probe)):
+                await _offer_private_chat(deps, query, game_id)
+                return
+            await deps.service.players.private_chat_opened(person_of(update))
+            try:
+                lobby = await lobbies.join(game_id, person_of(update))
+            except ServiceError as error:
+                await query.answer(refusal_text(t, error), show_alert=True)
+                return
+            note = t.gettext("You joined. Your tiles will come in our private chat.")
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
             return
@@ -85,7 +101,7 @@ def _show(deps: Deps, lobby: LobbyView) -> None:
     deps.presenter.show_lobby(lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link))
 
 
-async def _offer_private_chat(deps: Deps, query: CallbackQuery, game_id: int, user_id: int) -> None:
+async def _offer_private_chat(deps: Deps, query: CallbackQuery, game_id: int) -> None:
     """Open the private chat in one tap; /start there completes the join."""
     deps.presenter.ask_for_join_link(game_id)
     lobby = deps.service.lobbies.view(await deps.service.cache.get(game_id))

@@ -14,7 +14,7 @@ from ..flow import job_queue, show_progress
 from ..present import TurnMessage
 from ..refusals import refusal_text
 from ..render.common import Rendered
-from ..render.hand import render_hand
+from ..render.hand import played_line, render_hand
 from ..render.table import hand_alert
 from .common import user_of, user_t
 
@@ -26,6 +26,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     user = user_of(update)
     deps = context.deps
     t = await user_t(context, user)
+    if query.message.chat.id != user.id:
+        # Hand buttons live only in the player's private chat.
+        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        return
     game_id, version = callback.field("game"), callback.field("version")
     tables = deps.service.tables
     async with deps.service.cache.lock(game_id):
@@ -34,7 +38,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 code = callback.field("code")
                 progress = await tables.play(game_id, user.id, version, code)
                 # The move is committed: now the player may be told.
-                await query.answer(t.gettext("Played: {move}").format(move=Move.from_code(code)))
+                await query.answer(played_line(t, Move.from_code(code)))
                 await show_progress(deps, job_queue(context), progress)
                 return
             live = await deps.service.cache.get(game_id)
@@ -44,7 +48,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 choices = [m for m in view.legal if m.tile == tile]
                 if len(choices) == 1:
                     progress = await tables.play(game_id, user.id, version, choices[0].code)
-                    await query.answer(t.gettext("Played: {move}").format(move=choices[0]))
+                    await query.answer(played_line(t, choices[0]))
                     await show_progress(deps, job_queue(context), progress)
                     return
                 picked: int | None = tile

@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 
 from ...i18n import Translator
-from ...store import Board, BoardEntry, Period, PlayerStats
+from ...store import COMPUTER_PLAYER_IDS, Board, BoardEntry, Period, PlayerStats
+from .common import computer_level_name
 
 
 def _board_title(t: Translator, board: Board, period: Period, global_: bool) -> str:
@@ -24,8 +25,10 @@ def _board_title(t: Translator, board: Board, period: Period, global_: bool) -> 
 
 
 def _entry_name(t: Translator, entry: BoardEntry) -> str:
-    if entry.is_computer:
-        return t.gettext("🤖 Computer ({level})").format(level=html.escape(entry.name))
+    levels = {player_id: level for level, player_id in COMPUTER_PLAYER_IDS.items()}
+    level = levels.get(entry.player_id)
+    if entry.is_computer and level is not None:
+        return t.gettext("🤖 Computer ({level})").format(level=computer_level_name(t, level.value))
     return html.escape(entry.name)
 
 
@@ -57,7 +60,7 @@ def render_stats(t: Translator, stats: PlayerStats | None, name: str) -> str:
             name=html.escape(name)
         )
     lines = [
-        t.gettext("<b>{name}</b> in this chat").format(name=html.escape(stats.name)),
+        t.gettext("<b>{name}</b> in this chat").format(name=html.escape(name)),
         t.gettext("Games: {games} · won: {wins}").format(games=stats.games, wins=stats.wins),
         t.gettext("Rounds won: {rounds} · gaple finishes: {gaples}").format(
             rounds=stats.rounds_won, gaples=stats.gaples

@@ -23,8 +23,12 @@ def event_line(t: Translator, seats: tuple[SeatInfo, ...], event: Event) -> str 
             name=name, tile=tile, end=event.ends[1]
         )
     if isinstance(event, Passed):
+        name = seat_name(t, seats[event.seat])
+        left, right = event.ends
+        if left == right:
+            return t.gettext("{name} passed: nothing fits {end}").format(name=name, end=left)
         return t.gettext("{name} passed: nothing fits {left} or {right}").format(
-            name=seat_name(t, seats[event.seat]), left=event.ends[0], right=event.ends[1]
+            name=name, left=left, right=right
         )
     if isinstance(event, Discarded):
         return t.gettext("{name} could not play and discarded a tile face down").format(

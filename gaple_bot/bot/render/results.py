@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...engine import EndReason, RuleSet, pips
+from ...engine import EndReason, RoundEnded, RuleSet, pips
 from ...i18n import Translator
 from ...service.views import RoundReveal, TableView
 from ..callback_data import Action, encode
@@ -15,15 +15,20 @@ def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
     """The round's winner and how, every hand with its pips, the points and the totals."""
     table, result = reveal.table, reveal.result
     winner = seat_name(t, table.seats[result.winner])
+    # C10/D5: the seat whose move ended the round (under D6 it need not be the winner).
+    mover = next(e.seat for e in reversed(table.events) if not isinstance(e, RoundEnded))
+    went_out = seat_name(t, table.seats[mover])
     if result.reason is EndReason.GAPLE:
         head = t.gettext("🏁 Round {round}: <b>{name}</b> played their last tile. Gaple!")
+        lines = [head.format(round=table.round_number, name=went_out)]
     elif result.reason is EndReason.BLOCKED:
         head = t.gettext(
             "🏁 Round {round}: the line is blocked. <b>{name}</b> has the lowest count."
         )
+        lines = [head.format(round=table.round_number, name=winner)]
     else:
-        head = t.gettext("🏁 Round {round}: a player discarded their last tile.")
-    lines = [head.format(round=table.round_number, name=winner)]
+        head = t.gettext("🏁 Round {round}: <b>{name}</b> discarded their last tile.")
+        lines = [head.format(round=table.round_number, name=went_out)]
     if table.config.rule_set is RuleSet.DISCARDS:
         lines.append(
             t.gettext("<b>{name}</b> wins the round with the lowest count.").format(name=winner)
@@ -36,11 +41,10 @@ def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
         )
         lines.append(row)
         if reveal.discards[n]:
-            lines.append(
-                t.gettext("   discarded: {tiles} = {pips}").format(
-                    tiles=hand_text(reveal.discards[n]), pips=pips(reveal.discards[n])
-                )
+            discarded = t.gettext("discarded: {tiles} = {pips}").format(
+                tiles=hand_text(reveal.discards[n]), pips=pips(reveal.discards[n])
             )
+            lines.append("   " + discarded)
     lines.append("")
     scored = [
         t.gettext("{name} +{points}").format(name=seat_name(t, s), points=result.points[s.number])

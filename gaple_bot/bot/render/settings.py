@@ -40,7 +40,7 @@ def _label(t: Translator, option: str, value: str) -> str:
         return {
             "classic": t.gettext("Classic"),
             "discards": t.gettext("Discards"),
-            "discards-pass": t.gettext("Starting tile, pass"),
+            "discards-pass": t.gettext("Pass when stuck"),
         }[value]
     if option == "turn":
         return seconds_count(t, int(value))

@@ -1,0 +1,1 @@
+"""Tests of the message catalogs and the translators."""
