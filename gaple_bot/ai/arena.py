@@ -1,10 +1,4 @@
-"""Levels against each other on the same seeded deals in every seat rotation, with statistics.
-
-Run `python -m gaple_bot.ai.arena --lineup hard,easy,easy,easy --rounds 2000` (or `--json`).
-Every game is played once per rotation of the lineup round the table, each time on the same
-deals, so no level profits from a lucky seat. Whole games are played (to the target) and every
-round of them counts.
-"""
+"""Levels against each other on the same seeded deals in every seat rotation, with statistics."""
 
 from __future__ import annotations
 
@@ -117,7 +111,12 @@ def run_arena(
     seed: int = 0,
     budgets: dict[Level, Budget] | None = None,
 ) -> dict[str, object]:
-    """Play whole games, each in every rotation of `lineup`, until `rounds` rounds are done."""
+    """Play whole games, each in every rotation of `lineup`, until `rounds` rounds are done.
+
+    Every game is played once per rotation of the lineup round the table, each time on the same
+    deals, so no level profits from a lucky seat. Games go to the target and all their rounds
+    count.
+    """
     if len(lineup) != config.seats:
         raise ValueError(f"the lineup names {len(lineup)} levels for {config.seats} seats")
     stats = {level: LevelStats(seats=lineup.count(level)) for level in dict.fromkeys(lineup)}
@@ -210,7 +209,12 @@ def _pct(share: float) -> str:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line of the arena."""
-    parser = argparse.ArgumentParser(prog="gaple-bot arena", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="gaple-bot arena",
+        description="Play computer levels against each other on the same seeded deals in every"
+        " seat rotation; print each level's rounds won, points per round and games won with 95%"
+        " confidence intervals, and its time per decision.",
+    )
     parser.add_argument(
         "--lineup",
         default="hard,easy,easy,easy",
@@ -226,7 +230,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the arena from the command line; the exit code is 0, or 2 for a bad lineup."""
+    """Run the arena from the command line; the exit code is 0, or 2 for a bad lineup.
+
+    `python -m gaple_bot.ai.arena --lineup hard,easy,easy,easy --rounds 2000 [--json]`.
+    """
     args = parse_args(argv)
     try:
         lineup = [Level(name.strip()) for name in args.lineup.split(",")]

@@ -78,8 +78,3 @@ class Solver:
         assert best is not None
         self._memo[key] = best
         return best
-
-
-def tiles_in_hands(hands: list[int]) -> int:
-    """How many tiles the hands hold between them."""
-    return sum(h.bit_count() for h in hands)

@@ -19,18 +19,24 @@ class Level(StrEnum):
     EASY = "easy"
     """Greedy: the heaviest legal tile first."""
     NORMAL = "normal"
-    """Determinised Monte Carlo with greedy rollouts, about 10 deals per legal move."""
+    """Determinised Monte Carlo with greedy rollouts: every legal move judged on 10 deals."""
     HARD = "hard"
-    """About 50 deals per legal move, solved exactly once few tiles remain; time-capped."""
+    """50 deals per legal move, each judging every move, solved exactly once few tiles
+    remain; time-capped."""
 
 
 BUDGETS: dict[Level, Budget] = {
-    Level.NORMAL: Budget(samples=10, time_cap=0.040, min_samples=4),
-    Level.HARD: Budget(samples=50, exact_tiles=9, time_cap=0.060, min_samples=8),
+    Level.NORMAL: Budget(deals=10, time_cap=0.030, min_deals=4),
+    Level.HARD: Budget(deals=50, per_move=True, exact_tiles=12, time_cap=0.060, min_deals=8),
 }
-"""The thinking each Monte Carlo level gets. The time caps keep a slow decision (a free lead
-with seven choices, an early exact search) well under 100 ms; they are the only thing that can
-make a decision depend on the machine rather than on the seed alone."""
+"""The thinking each Monte Carlo level gets.
+
+Normal judges every legal move on the same 10 deals. Hard draws 50 deals per legal move and
+judges every move on each (more deals where there are more choices: a free lead, a discard),
+and solves each deal exactly from 12 tiles in hand. In bench/ai.py, spending deals where the
+choices are many is what lifts hard above normal; a flat 200 deals did less. The time caps keep
+a slow decision (a free lead with seven choices, an early exact search) under 100 ms; they are
+the only thing that can make a decision depend on the machine rather than on the seed alone."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:

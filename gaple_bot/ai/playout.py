@@ -1,9 +1,4 @@
-"""A lean simulation of the rest of a round on bitmasks, for rollouts and exact search.
-
-Tiles are renumbered here so that bit order is greedy order: bit i is the i-th lightest tile by
-(weight, higher end), so a hand's heaviest tile is its highest set bit. `to_bits` and
-`to_tile` convert from and to the engine's tile ids; everything else stays in this order.
-"""
+"""A lean simulation of the rest of a round on bitmasks, for rollouts and exact search."""
 
 from __future__ import annotations
 
@@ -12,6 +7,9 @@ from typing import NamedTuple
 from ..engine import GameConfig, Move, MoveKind, RuleSet, Side
 from ..engine.tiles import HIGH, LOW, TILE_COUNT, WEIGHT, heaviness, lightness
 
+# Tiles are renumbered here so that bit order is greedy order (C4's weight, then higher end):
+# a hand's heaviest tile is then its highest set bit. `to_bits` and `to_tiles` convert from and
+# to the engine's tile ids; everything else in this module stays in this order.
 _ORDER: tuple[int, ...] = tuple(sorted(range(TILE_COUNT), key=heaviness))
 """Bit -> engine tile id, lightest (by weight, then higher end) first."""
 TILE_OF = _ORDER
@@ -204,4 +202,3 @@ def move_parts(move: Move) -> tuple[MoveKind, int, Side]:
     """A move's kind, bit (this module's order; -1 for a pass) and side."""
     bit = BIT_OF[move.tile] if move.tile >= 0 else -1
     return move.kind, bit, move.side
-

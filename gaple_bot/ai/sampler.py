@@ -1,12 +1,4 @@
-"""Drawing the hidden tiles into their places so that every known constraint holds.
-
-The sampler sees places only as (count, allowed mask) pairs, so it works on any bit order. The
-fast path fills the most constrained places first, each uniformly from the tiles it may hold
-that are still free, and returns the importance weight that makes the draws uniform over all
-consistent deals. When the fast path keeps running into a dead end (tight cases: many passes),
-the sampler falls back to a randomised capacitated matching, which always succeeds whenever a
-consistent deal exists (and one does: the real deal), followed by random swaps that mix it.
-"""
+"""Drawing the hidden tiles into their places so that every known constraint holds."""
 
 from __future__ import annotations
 
@@ -40,7 +32,15 @@ class SamplerError(ValueError):
 
 
 class Sampler:
-    """Draws masks for places given as (count, allowed): disjoint, covering `unseen` exactly."""
+    """Draws masks for places given as (count, allowed): disjoint, covering `unseen` exactly.
+
+    It sees places only as (count, allowed mask) pairs, so it works in any bit order. The fast
+    path fills the most constrained places first, each uniformly from the tiles it may hold
+    that are still free, and returns the importance weight that makes the draws uniform over
+    all consistent deals. When the fast path keeps running into dead ends (tight cases: many
+    passes), the sampler switches to a randomised capacitated matching, which always succeeds
+    when a consistent deal exists (one does: the real deal), followed by mixing swaps.
+    """
 
     __slots__ = ("_allowed", "_counts", "_fallback", "_free", "_order", "_unseen", "_weights")
 

@@ -1,0 +1,140 @@
+"""Every level returns a legal move, the same one for the same seed, also off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import pytest
+from ai_positions import SETUPS, positions
+
+from gaple_bot.ai import (
+    BUDGETS,
+    Budget,
+    Level,
+    choose_move,
+    choose_move_async,
+    decide,
+    process_pool,
+)
+from gaple_bot.engine import Game, GameConfig, RuleSet
+
+SMALL = Budget(deals=2, per_move=True, exact_tiles=6)
+"""A tiny budget that still goes through sampling, rollouts and the exact solver."""
+UNCAPPED = {level: replace(budget, time_cap=None) for level, budget in BUDGETS.items()}
+"""The real budgets without the clock, so the decision depends on the seed alone."""
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_every_level_returns_a_legal_move_on_many_positions(config: GameConfig) -> None:
+    rng = random.Random(21)
+    for view, *_ in positions(config, rng, 320):
+        for level in Level:
+            budget = None if level is Level.EASY else SMALL
+            assert choose_move(level, view, rng, budget) in view.legal
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_the_real_levels_return_legal_moves(config: GameConfig) -> None:
+    rng = random.Random(4)
+    for index, (view, *_) in enumerate(positions(config, rng, 60)):
+        assert choose_move(Level.NORMAL, view, rng) in view.legal
+        if index % 2 == 0:
+            assert choose_move(Level.HARD, view, rng) in view.legal
+
+
+def test_levels_play_whole_games_of_both_rule_sets() -> None:
+    rng = random.Random(8)
+    for config in (GameConfig(RuleSet.CLASSIC, 4), GameConfig(RuleSet.DISCARDS, 4)):
+        game = Game.new(config, rng)
+        lineup = [Level.HARD, Level.NORMAL, Level.EASY, Level.NORMAL]
+        while game.to_move is not None:
+            seat = game.to_move
+            game.apply(seat, choose_move(lineup[seat], game.seat_view(seat), rng))
+        assert game.round.result is not None
+
+
+@pytest.mark.parametrize("config", SETUPS[::2], ids=str)
+def test_same_seed_same_decision(config: GameConfig) -> None:
+    rng = random.Random(6)
+    for index, (view, *_) in enumerate(positions(config, rng, 40)):
+        seed = rng.getrandbits(64)
+        for level in Level:
+            if level is Level.HARD and index % 4:
+                continue  # the uncapped hard level is slow on free leads
+            budget = UNCAPPED.get(level)
+            first = choose_move(level, view, random.Random(seed), budget)
+            assert choose_move(level, view, random.Random(seed), budget) == first
+            assert decide(level, view, random.Random(seed).getrandbits(64), budget) == first
+
+
+def test_same_seed_same_decision_for_the_real_levels() -> None:
+    rng = random.Random(9)
+    for view, *_ in positions(GameConfig(RuleSet.CLASSIC, 4), rng, 30):
+        if view.ends is None:
+            continue  # a free lead is the one decision that may meet hard's time cap
+        for level in Level:
+            seed = rng.getrandbits(64)
+            first = choose_move(level, view, random.Random(seed))
+            assert choose_move(level.value, view, random.Random(seed)) == first
+
+
+def test_forced_moves_are_answered_at_once_and_bad_calls_raise() -> None:
+    rng = random.Random(2)
+    game = Game.new(GameConfig(RuleSet.CLASSIC, 4), rng)
+    leader = game.to_move
+    assert leader is not None
+    view = game.seat_view(leader)
+    assert len(view.legal) == 1  # C4: the first lead is [6|6]
+    assert choose_move(Level.HARD, view, rng) == view.legal[0]
+    other = game.seat_view((leader + 1) % 4)
+    with pytest.raises(ValueError):
+        choose_move(Level.NORMAL, other, rng)
+    with pytest.raises(ValueError):
+        choose_move("impossible", view, rng)
+
+
+def test_views_and_moves_pickle_for_process_pools() -> None:
+    rng = random.Random(3)
+    for view, *_ in positions(GameConfig(RuleSet.DISCARDS, 5), rng, 20):
+        copy = pickle.loads(pickle.dumps(view))
+        assert copy == view
+        move = choose_move(Level.NORMAL, view, rng)
+        assert pickle.loads(pickle.dumps(move)) == move
+
+
+async def test_async_choice_matches_the_sync_one_in_threads() -> None:
+    rng = random.Random(12)
+    picks = list(positions(GameConfig(RuleSet.CLASSIC, 4), rng, 8))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for view, *_ in picks:
+            for level in (Level.EASY, Level.NORMAL):
+                expected = choose_move(level, view, random.Random(5))
+                assert await choose_move_async(level, view, random.Random(5)) == expected
+                assert await choose_move_async(level, view, random.Random(5), pool) == expected
+
+
+async def test_async_choice_in_a_process_pool_keeps_the_loop_free() -> None:
+    rng = random.Random(13)
+    picks = [view for view, *_ in positions(GameConfig(RuleSet.CLASSIC, 4), rng, 6)]
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.001)
+            ticks += 1
+
+    pool = process_pool(1)
+    running = asyncio.create_task(ticker())
+    try:
+        for view in picks:
+            expected = choose_move(Level.NORMAL, view, random.Random(1))
+            assert await choose_move_async(Level.NORMAL, view, random.Random(1), pool) == expected
+    finally:
+        running.cancel()
+        pool.shutdown()
+    assert ticks > 0
