@@ -35,6 +35,7 @@ from gaple_bot.store import (
 )
 from gaple_bot.store import models as m
 from gaple_bot.store.rating import initial_skill, new_model, rate
+from gaple_bot.store.repos.results import Totals
 from gaple_bot.store.repos.rounds import result_to_dict
 from gaple_bot.store.types import utc_now
 
@@ -88,18 +89,6 @@ def play_template(config: GameConfig, rng: random.Random) -> Template:
         assert played.result is not None
         rounds.append((played.deal.to_dict(), played.deal.leader, result_to_dict(played.result)))
     return Template(config, rounds, moves, seat_outcomes(game))
-
-
-@dataclass(slots=True)
-class Totals:
-    """A player's running totals in one scope."""
-
-    games: int = 0
-    wins: int = 0
-    points: int = 0
-    rounds_won: int = 0
-    gaples: int = 0
-    best_round: int = 0
 
 
 class Filler:

@@ -108,6 +108,19 @@ async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) ->
     return data
 
 
+async def seat_and_start(fake: FakeTelegram, opener: int, *others: int) -> None:
+    """`opener` opens a table in GROUP, the others join, the opener starts: computers fill the
+    empty seats. Everyone has opened their private chat with the bot first."""
+    for user in (opener, *others):
+        await fake.start_private(user)
+    await fake.send_message(opener, GROUP, "/gaple")
+    await fake.wait_idle()
+    lobby = lobby_message(fake).message_id
+    for user in others:
+        await fake.wait_callback_answer(await fake.press_button(user, GROUP, lobby, "✋ Join"))
+    await fake.wait_callback_answer(await fake.press_button(opener, GROUP, lobby, "▶️ Start"))
+
+
 async def play_until(
     fake: FakeTelegram,
     players: tuple[int, ...],

@@ -11,9 +11,9 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
-    lobby_message,
     play_until,
     running_bot,
+    seat_and_start,
     turn_message,
 )
 from tests.fakes.telegram_server import running_fake
@@ -30,13 +30,7 @@ async def test_restart_mid_round_then_finish_with_every_score_right(tmp_path: Pa
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
         async with running_bot(fake, database, seed=5) as app:
             deps = deps_of(app)
-            await fake.start_private(ANA)
-            await fake.start_private(BUDI)
-            await fake.send_message(ANA, GROUP, "/gaple")
-            await fake.wait_idle()
-            lobby = lobby_message(fake).message_id
-            await fake.wait_callback_answer(await fake.press_button(BUDI, GROUP, lobby, "✋ Join"))
-            await fake.wait_callback_answer(await fake.press_button(ANA, GROUP, lobby, "▶️ Start"))
+            await seat_and_start(fake, ANA, BUDI)
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None
 

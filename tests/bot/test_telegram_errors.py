@@ -12,9 +12,9 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
-    lobby_message,
     play_until,
     running_bot,
+    seat_and_start,
 )
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
@@ -26,13 +26,7 @@ async def _open_and_start(fake: FakeTelegram) -> None:
     fake.add_user(ANA, "Ana")
     fake.add_user(BUDI, "Budi")
     fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
-    await fake.start_private(ANA)
-    await fake.start_private(BUDI)
-    await fake.send_message(ANA, GROUP, "/gaple")
-    await fake.wait_idle()
-    lobby = lobby_message(fake).message_id
-    await fake.wait_callback_answer(await fake.press_button(BUDI, GROUP, lobby, "✋ Join"))
-    await fake.wait_callback_answer(await fake.press_button(ANA, GROUP, lobby, "▶️ Start"))
+    await seat_and_start(fake, ANA, BUDI)
 
 
 async def test_a_player_who_blocks_the_bot_is_played_by_the_computer(tmp_path: Path) -> None:

@@ -11,25 +11,14 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
-    lobby_message,
     play_until,
     running_bot,
+    seat_and_start,
     turn_message,
 )
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA, BUDI = 201, 202
-
-
-async def _start_with_budi(fake: FakeTelegram) -> None:
-    """Ana opens a table, Budi joins, Ana starts: two computers fill the seats."""
-    await fake.start_private(ANA)
-    await fake.start_private(BUDI)
-    await fake.send_message(ANA, GROUP, "/gaple")
-    await fake.wait_idle()
-    lobby = lobby_message(fake).message_id
-    await fake.wait_callback_answer(await fake.press_button(BUDI, GROUP, lobby, "✋ Join"))
-    await fake.wait_callback_answer(await fake.press_button(ANA, GROUP, lobby, "▶️ Start"))
 
 
 def _group_texts(fake: FakeTelegram) -> list[str]:
@@ -58,7 +47,7 @@ async def test_reminder_then_computer_then_handover_then_take_back(tmp_path: Pat
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
         async with running_bot(fake, tmp_path / "db.sqlite3", DEFAULT_TURN_SECONDS="3") as app:
             deps = deps_of(app)
-            await _start_with_budi(fake)
+            await seat_and_start(fake, ANA, BUDI)
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None
 

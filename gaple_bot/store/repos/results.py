@@ -17,7 +17,9 @@ from ._sql import upsert_insert
 
 
 @dataclass(slots=True)
-class _Totals:
+class Totals:
+    """A player's running totals in one scope (games, wins, rounds, gaples, points)."""
+
     games: int = 0
     wins: int = 0
     points: int = 0
@@ -97,9 +99,9 @@ class ResultRepository:
         self, chat_id: int, results: Sequence[GameResult], now: datetime
     ) -> None:
         """Add the game to each player's totals (a player in several seats counts each)."""
-        per_player: dict[int, _Totals] = {}
+        per_player: dict[int, Totals] = {}
         for r in results:
-            totals = per_player.setdefault(r.player_id, _Totals())
+            totals = per_player.setdefault(r.player_id, Totals())
             totals.games += 1
             totals.wins += r.place == 1
             totals.points += r.points
