@@ -16,7 +16,9 @@ def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
     table, result = reveal.table, reveal.result
     winner = seat_name(t, table.seats[result.winner])
     # C10/D5: the seat whose move ended the round (under D6 it need not be the winner).
-    mover = next(e.seat for e in reversed(table.events) if not isinstance(e, RoundEnded))
+    mover = next(
+        (e.seat for e in reversed(table.events) if not isinstance(e, RoundEnded)), result.winner
+    )
     went_out = seat_name(t, table.seats[mover])
     if result.reason is EndReason.GAPLE:
         head = t.gettext("🏁 Round {round}: <b>{name}</b> played their last tile. Gaple!")
