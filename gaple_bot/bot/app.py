@@ -6,10 +6,12 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
 from telegram.error import TelegramError
@@ -141,11 +143,29 @@ def build_application(
 
 
 async def on_error(update: object, context: GapleContext) -> None:
-    """Log what went wrong; a tapped button still gets its answer so the spinner stops."""
-    log.error("update %s failed", update, exc_info=context.error)
+    """Log what went wrong (ids only: an update can carry a hand); a tapped button still gets
+    its answer so the spinner stops."""
+    if isinstance(update, Update):
+        user = update.effective_user
+        chat = update.effective_chat
+        log.error(
+            "update %s (chat %s, user %s) failed",
+            update.update_id,
+            chat.id if chat else None,
+            user.id if user else None,
+            exc_info=context.error,
+        )
+    else:
+        log.error("a job failed", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
+        deps = context.application.bot_data.get(DEPS_KEY)
+        user = update.effective_user
+        text = "⚠️"
+        if isinstance(deps, Deps) and user is not None:
+            t = deps.translators.get(user.language_code)
+            text = t.gettext("⚠️ Something went wrong. The game goes on in a moment.")
         with contextlib.suppress(TelegramError):
-            await update.callback_query.answer("⚠️", show_alert=False)
+            await update.callback_query.answer(text)
 
 
 async def start_application(app: GapleApplication, *, poll_timeout: float = 10) -> None:
@@ -183,10 +203,14 @@ def run(settings: Settings) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     app = build_application(settings)
     if settings.webhook_url:
+        # Only Telegram knows the secret, so nobody else can post updates to the port.
+        secret = settings.webhook_secret or secrets.token_urlsafe(32)
         app.run_webhook(
             listen="0.0.0.0",
             port=settings.webhook_port,
+            url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
             webhook_url=settings.webhook_url,
+            secret_token=secret,
             allowed_updates=Update.ALL_TYPES,
         )
     else:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import cast
 
 from telegram.ext import JobQueue
 
+from ..service.errors import ServiceError
 from ..service.progress import Progress
 from ..service.views import TableView
+from ..store import GameStatus
 from .deps import Deps, GapleContext
 from .render.common import Rendered, seconds_count
 
@@ -23,6 +27,10 @@ MAX_HANDOVERS = 8
 async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress: Progress) -> None:
     """Present `progress`; people the bot cannot reach privately get the computer. The caller
     holds the game's lock."""
+    if progress.abandoned is not None:
+        cancel_turn_timers(job_queue, progress.game_id)
+        await deps.presenter.show_abandoned(progress.abandoned)
+        return
     for _ in range(MAX_HANDOVERS):
         table = progress.table or _last_table(progress)
         if table is not None:
@@ -44,11 +52,85 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
                 ).format(name=html.escape(seat.name)),
             )
             progress = await deps.service.tables.set_autoplay(progress.game_id, user_id, True)
+            if progress.abandoned is not None:
+                cancel_turn_timers(job_queue, progress.game_id)
+                await deps.presenter.show_abandoned(progress.abandoned)
+                return
         else:
             return
     log.warning(
         "game %s: stopped handing seats over after %s tries", progress.game_id, MAX_HANDOVERS
     )
+
+
+RECOVERY_DELAYS = (2.0, 5.0, 15.0, 60.0)
+"""Seconds before each attempt to resume a game whose update failed unexpectedly."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """A pending attempt to resume a game after an unexpected failure."""
+
+    game_id: int
+    attempt: int
+
+
+@asynccontextmanager
+async def recovering(
+    deps: Deps, job_queue: JobQueue[GapleContext], game_id: int
+) -> AsyncIterator[None]:
+    """Around a change to a game: a refusal passes through; anything unexpected (a worker
+    died, the database was busy too long) drops the cached game and resumes it shortly from
+    the database, so the game never freezes with nobody to move."""
+    try:
+        yield
+    except ServiceError:
+        raise
+    except Exception:
+        log.exception("game %s: an update failed; it will be resumed", game_id)
+        deps.service.cache.drop(game_id)
+        schedule_recovery(job_queue, Recovery(game_id, 0))
+        raise
+
+
+def schedule_recovery(job_queue: JobQueue[GapleContext], recovery: Recovery) -> None:
+    """Try to resume the game after the attempt's delay (a few attempts, then give up)."""
+    if recovery.attempt >= len(RECOVERY_DELAYS):
+        log.error("game %s could not be resumed; /stop or a restart will", recovery.game_id)
+        return
+    job_queue.run_once(
+        recover,
+        RECOVERY_DELAYS[recovery.attempt],
+        name=f"recover:{recovery.game_id}",
+        data=recovery,
+    )
+
+
+async def recover(context: GapleContext) -> None:
+    """Resume a game from the database after a failure, and show where it stands."""
+    assert context.job is not None and isinstance(context.job.data, Recovery)
+    recovery = context.job.data
+    deps = context.deps
+    try:
+        async with deps.service.cache.lock(recovery.game_id):
+            progress = await deps.service.tables.resume(recovery.game_id)
+            await show_progress(deps, job_queue(context), progress)
+    except ServiceError:
+        return  # the game is over or gone: nothing to resume
+    except Exception:
+        log.exception("game %s: resuming failed", recovery.game_id)
+        deps.service.cache.drop(recovery.game_id)
+        schedule_recovery(job_queue(context), Recovery(recovery.game_id, recovery.attempt + 1))
+
+
+async def offer_seats_back(deps: Deps, user_id: int) -> None:
+    """Someone the bot can reach again (they unblocked it, or wrote /start) is offered every
+    seat the computer plays for them."""
+    for seat in await deps.service.players.autoplay_seats(user_id):
+        async with deps.service.cache.lock(seat.game_id):
+            live = await deps.service.cache.get(seat.game_id)
+            if live.status is GameStatus.RUNNING and live.engine is not None:
+                await deps.presenter.offer_seat_back(deps.service.tables.table(live), seat.seat)
 
 
 def _last_table(progress: Progress) -> TableView | None:
@@ -118,10 +200,14 @@ async def time_up(context: GapleContext) -> None:
     """The turn ran out: the computer moves for the person."""
     timer = _timer(context)
     deps = context.deps
-    async with deps.service.cache.lock(timer.game_id):
+    queue = job_queue(context)
+    async with (
+        deps.service.cache.lock(timer.game_id),
+        recovering(deps, queue, timer.game_id),
+    ):
         progress = await deps.service.tables.timeout(timer.game_id, timer.version)
         if progress is not None:
-            await show_progress(deps, job_queue(context), progress)
+            await show_progress(deps, queue, progress)
 
 
 def job_queue(context: GapleContext) -> JobQueue[GapleContext]:

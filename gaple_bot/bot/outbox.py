@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot, Message
-from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 log = logging.getLogger(__name__)
 WINDOW_SECONDS = 60.0
+RETRIES = 3
 
 
 @dataclass(eq=False)
@@ -23,7 +24,10 @@ class MessageHandle:
 
     chat_id: int
     message_id: int | None = None
+    thread_id: int | None = None
     failed: bool = False
+    on_sent: Callable[[Message], Awaitable[None]] | None = None
+    """Called once the message exists (to remember its id)."""
     settled: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def wait(self) -> int | None:
@@ -37,7 +41,6 @@ class _Op:
     handle: MessageHandle
     kind: str  # "send" or "edit"
     kwargs: dict[str, Any]
-    on_sent: Callable[[Message], Awaitable[None]] | None = None
 
 
 class GroupOutbox:
@@ -62,8 +65,8 @@ class GroupOutbox:
         **kwargs: Any,
     ) -> MessageHandle:
         """Queue a sendMessage; the handle learns the message id when it goes out."""
-        handle = MessageHandle(chat_id)
-        self._push(_Op(handle, "send", {"chat_id": chat_id, **kwargs}, on_sent))
+        handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
+        self._push(_Op(handle, "send", {"chat_id": chat_id, **kwargs}))
         return handle
 
     def edit(self, handle: MessageHandle, **kwargs: Any) -> None:
@@ -119,21 +122,15 @@ class GroupOutbox:
 
     async def _run(self, op: _Op) -> None:
         handle = op.handle
-        for _attempt in range(3):
+        for attempt in range(RETRIES):
             try:
-                if op.kind == "send":
-                    message = await self._bot.send_message(**op.kwargs)
-                    handle.message_id = message.message_id
-                    handle.settled.set()
-                    if op.on_sent is not None:
-                        await op.on_sent(message)
-                    return
-                message_id = await handle.wait()
-                if message_id is None:
-                    return
-                await self._bot.edit_message_text(
-                    chat_id=handle.chat_id, message_id=message_id, **op.kwargs
-                )
+                if op.kind == "send" or (await handle.wait()) is None:
+                    # An edit of a message whose send failed sends it afresh instead.
+                    await self._send(handle, op)
+                else:
+                    await self._bot.edit_message_text(
+                        chat_id=handle.chat_id, message_id=handle.message_id, **op.kwargs
+                    )
                 return
             except RetryAfter as exc:
                 # Telegram's own limit was hit anyway (another client, a restart): wait as told.
@@ -142,12 +139,27 @@ class GroupOutbox:
                 if "not modified" not in exc.message.lower():
                     log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc.message)
                 break
+            except NetworkError as exc:
+                log.warning("group %s: %s failed, retrying: %s", handle.chat_id, op.kind, exc)
+                await asyncio.sleep(attempt + 1)
             except TelegramError as exc:
                 log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc)
                 break
-        if op.kind == "send":
+        if handle.message_id is None:
             handle.failed = True
             handle.settled.set()
+
+    async def _send(self, handle: MessageHandle, op: _Op) -> None:
+        kwargs = dict(op.kwargs)
+        kwargs.setdefault("chat_id", handle.chat_id)
+        if handle.thread_id is not None:
+            kwargs.setdefault("message_thread_id", handle.thread_id)
+        message = await self._bot.send_message(**kwargs)
+        handle.message_id = message.message_id
+        handle.failed = False
+        handle.settled.set()
+        if handle.on_sent is not None:
+            await handle.on_sent(message)
 
 
 def _seconds(value: object) -> float:

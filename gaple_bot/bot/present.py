@@ -17,7 +17,7 @@ from ..engine import Move, MoveKind, tile_text
 from ..i18n import Translator, Translators
 from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
 from ..service.runtime import GameService
-from ..service.views import HandView, LobbyView, SeatInfo, TableView
+from ..service.views import GameStatus, HandView, LobbyView, SeatInfo, TableView
 from .callback_data import Action, encode
 from .outbox import GroupOutbox, MessageHandle
 from .render.common import Rendered, seat_name
@@ -90,6 +90,10 @@ class Presenter:
             )
         else:
             self.outbox.edit(handle, **kwargs)
+        if lobby.status is not GameStatus.LOBBY:
+            # The lobby message is final now: nothing will edit it again.
+            self._lobbies.pop(lobby.game_id, None)
+            self._join_links.discard(lobby.game_id)
 
     def ask_for_join_link(self, game_id: int) -> None:
         """From now on the lobby shows the button that opens the private chat."""
@@ -175,22 +179,26 @@ class Presenter:
                     **_message_kwargs(rendered),
                 )
                 self._tables.pop(step.table.game_id, None)
+                self._turns.pop(step.table.game_id, None)
         if final is not None:
             self.edit_table(final)
+        offer_table = _any_table(progress)
         for seat_number in progress.autoplay_started:
-            await self._offer_seat_back(progress, seat_number, unreachable)
+            if offer_table is not None:
+                await self._offer_seat_back(offer_table, seat_number, unreachable)
         turn = progress.turn
         if turn is not None and self._turn_key(turn) is None:
             await self._send_hand(turn, unreachable, live=True)
         return unreachable
 
+    async def offer_seat_back(self, table: TableView, seat_number: int) -> None:
+        """Offer a person who can be reached again the seat the computer plays for them."""
+        await self._offer_seat_back(table, seat_number, [])
+
     async def _offer_seat_back(
-        self, progress: Progress, seat_number: int, unreachable: list[int]
+        self, table: TableView, seat_number: int, unreachable: list[int]
     ) -> None:
         """Tell a person the computer now plays their seat, with the button to take it back."""
-        table = _any_table(progress)
-        if table is None:
-            return
         seat = table.seats[seat_number]
         if seat.user_id is None or seat.user_id in unreachable:
             return
@@ -217,6 +225,26 @@ class Presenter:
         rendered = render_hand(t, turn, turn.table.chat_title, self.clock())
         await self._edit_private(seat.user_id, message_id, rendered, [])
         self._turns[turn.game_id] = TurnMessage(turn.seat, seat.user_id, message_id, turn.version)
+
+    async def show_abandoned(self, table: TableView) -> None:
+        """Nobody is left to play: the table says the game stopped, live buttons go, and the
+        group is told why."""
+        self.edit_table(table)
+        t = self.group_t(table.language)
+        self.group_notice(
+            table,
+            t.gettext(
+                "⏸ Everyone at the table is away, so I stopped the game. It counts as "
+                "abandoned: no results, no rating changes. Type /gaple for a new one."
+            ),
+        )
+        turn = self.forget_turn(table.game_id)
+        if turn is not None:
+            private_t = self.private_t(table.seats[turn.seat], table.language)
+            await self.edit_private(
+                turn.user_id, turn.message_id, Rendered(private_t.gettext("This game was stopped."))
+            )
+        self._tables.pop(table.game_id, None)
 
     def timeout_notices(self, progress: Progress, table: TableView) -> None:
         """Tell the group whose time ran out and whose seat the computer now plays."""
@@ -278,6 +306,10 @@ class Presenter:
             self._turns[hand.game_id] = TurnMessage(
                 hand.seat, seat.user_id, message.message_id, hand.version
             )
+
+    def forget_table(self, game_id: int) -> None:
+        """The game is over: its table message will not be edited again."""
+        self._tables.pop(game_id, None)
 
     def forget_turn(self, game_id: int) -> TurnMessage | None:
         """The live-buttons message of a game, removed from memory (game stopped)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -120,19 +121,27 @@ class LiveCache:
 
     store: Store
     games: dict[int, LiveGame] = field(default_factory=dict)
-    locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+    """A game's lock lives while someone holds or waits for it, then goes by itself."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serialises everything done to this game."""
-        return self.locks.setdefault(game_id, asyncio.Lock())
+        lock = self.locks.get(game_id)
+        if lock is None:
+            lock = self.locks[game_id] = asyncio.Lock()
+        return lock
 
     async def get(self, game_id: int) -> LiveGame:
-        """The cached game, loaded from the database when missing."""
+        """The cached game, loaded from the database when missing; only lobbies and running
+        games stay cached (a finished one is read again if anyone asks)."""
         live = self.games.get(game_id)
         if live is None:
             async with self.store.read() as tx:
                 live = await load_live(tx, game_id)
-            self.games[game_id] = live
+            if live.status in (GameStatus.LOBBY, GameStatus.RUNNING):
+                self.games[game_id] = live
         return live
 
     def drop(self, game_id: int) -> None:

@@ -170,6 +170,8 @@ class Lobbies:
         if not any(s.user_id is not None for s in live.seats):
             raise NeedsAPerson(f"game {game_id} has nobody seated")
         base = live.game_config()
+        if len(live.seats) > FULL_TABLE[base.rule_set]:
+            raise TableFull(f"game {game_id} has more seats than its rules allow")
         seat_count = max(len(live.seats), FILLED_TABLE[base.rule_set])
         config = GameConfig(base.rule_set, seat_count, base.target, base.stuck_rule)
         deal = deal_round(config, self.rng, None)
@@ -208,7 +210,7 @@ class Lobbies:
 
     async def _reloaded(self, game_id: int) -> LobbyView:
         self.cache.drop(game_id)
-        return self.view(await self.cache.get(game_id))
+        return self.view(await self.cache.get(game_id))  # a closed lobby is not kept
 
     async def _abort(self, live: LiveGame) -> LobbyView:
         async with self.store.transaction() as tx:
@@ -230,9 +232,16 @@ class Lobbies:
         live = await self.cache.get(game_id)
         if live.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
             raise NotInLobby(f"game {game_id} is still {live.status.value}")
-        chat_title = live.chat.title
-        seated = [(s.user_id, None if s.user_id else s.computer_level) for s in live.seats]
+        async with self.store.read() as tx:
+            chat = await tx.chats.get(live.chat_id) or live.chat
+        people: list[tuple[int | None, ComputerLevel | None]] = [
+            (s.user_id, None) for s in live.seats if s.user_id is not None
+        ]
+        computers: list[tuple[int | None, ComputerLevel | None]] = [
+            (None, s.computer_level) for s in live.seats if s.user_id is None
+        ]
         if person.user_id not in {s.user_id for s in live.seats}:
-            seated.insert(0, (person.user_id, None))
-        capacity = FULL_TABLE[live.game_config().rule_set]
-        return await self.open(live.chat_id, chat_title, live.thread_id, person, seated[:capacity])
+            people.insert(0, (person.user_id, None))
+        # The new table follows the chat's rules now; people keep their seats before computers.
+        seated = (people + computers)[: FULL_TABLE[chat.rule_set]]
+        return await self.open(live.chat_id, chat.title, live.thread_id, person, seated)

@@ -147,8 +147,10 @@ class Tables:
         record = live.seats[seat]
         timeouts = record.timeouts + 1
         autoplay = timeouts >= 2
-        move = await self._computer_move(live, seat)
         progress = Progress(game_id, timed_out=[seat])
+        if autoplay and self._everyone_else_away(live, seat):
+            return await self._abandon(live, progress)
+        move = await self._computer_move(live, seat)
         if autoplay:
             progress.autoplay_started.append(seat)
         await self._commit(
@@ -165,6 +167,8 @@ class Tables:
         if seat is None:
             raise NotSeated(f"user {user_id} does not sit at game {game_id}")
         progress = Progress(game_id)
+        if autoplay and self._everyone_else_away(live, seat.seat):
+            return await self._abandon(live, progress)
         if seat.autoplay != autoplay:
             try:
                 async with self.store.transaction() as tx:
@@ -316,6 +320,27 @@ class Tables:
         table = self.table(live)
         hands = tuple(self._people_hands(live, table).values())
         progress.steps.append(RoundStarted(table, hands))
+
+    @staticmethod
+    def _everyone_else_away(live: LiveGame, seat: int) -> bool:
+        """Whether every other person's seat is already played by the computer."""
+        return all(s.autoplay for s in live.seats if s.user_id is not None and s.seat != seat)
+
+    async def _abandon(self, live: LiveGame, progress: Progress) -> Progress:
+        """Nobody is left to play: abort the game (no results, no rating changes) rather than
+        let the computer finish it in the people's names."""
+        try:
+            async with self.store.transaction() as tx:
+                await tx.games.abort(live.game_id)
+        except BaseException:
+            self.cache.drop(live.game_id)
+            raise
+        live.status = GameStatus.ABORTED
+        live.deadline = None
+        progress.abandoned = self.table(live)
+        progress.timed_out.clear()
+        self.cache.drop(live.game_id)
+        return progress
 
     async def stop(self, game_id: int, user_id: int, is_admin: bool) -> TableView | None:
         """/stop: abort the game (whoever opened it, or an admin); no rating changes.

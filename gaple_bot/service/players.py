@@ -61,6 +61,11 @@ class Players:
                 await tx.users.set_can_message(user_id, False)
             return await tx.seats.running_for_user(user_id)
 
+    async def autoplay_seats(self, user_id: int) -> list[SeatRecord]:
+        """The person's seats at running games that the computer plays for them."""
+        async with self.store.read() as tx:
+            return [s for s in await tx.seats.running_for_user(user_id) if s.autoplay]
+
     async def chat(self, chat_id: int, title: str | None) -> ChatSettings:
         """The chat's settings (created with the defaults on first sight)."""
         async with self.store.transaction() as tx:

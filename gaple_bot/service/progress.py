@@ -52,3 +52,5 @@ class Progress:
     """The person to move now, with their legal moves, or None."""
     hands: dict[int, HandView] = field(default_factory=dict)
     """The current private view of every person's seat, by seat."""
+    abandoned: TableView | None = None
+    """The game was stopped because nobody is left to play it (its last table)."""

@@ -8,7 +8,7 @@ from ...store import Board, Period
 from ..deps import GapleContext
 from ..render.boards import render_board, render_stats
 from .commands import reply
-from .common import chat_of, is_group, user_of, user_t
+from .common import chat_of, is_group, reply_t, user_of, user_t
 
 BOARD_WORDS = {"rating": Board.RATING, "wins": Board.WINS, "points": Board.POINTS}
 PERIOD_WORDS = {"week": Period.WEEK, "7d": Period.WEEK, "all": Period.ALL_TIME}
@@ -34,7 +34,7 @@ async def stats(update: Update, context: GapleContext) -> None:
     """/stats: your record here; as a reply, the replied person's."""
     chat, deps = chat_of(update), context.deps
     user = user_of(update)
-    t = await user_t(context, user)
+    t = await reply_t(context, update)
     if not is_group(chat):
         await reply(
             deps, update, t.gettext("Ask for /stats in a group: records are kept per chat.")

@@ -11,12 +11,12 @@ from telegram.constants import ParseMode
 from ...service.errors import GameAlreadyOpen, ServiceError
 from ...service.players import config_of
 from ..deps import Deps, GapleContext
-from ..flow import cancel_turn_timers, job_queue
+from ..flow import cancel_turn_timers, job_queue, offer_seats_back
 from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..render.info import render_help, render_rules
 from ..timers import cancel_lobby_expiry
-from .common import chat_of, is_admin, is_group, person_of, thread_of, user_of, user_t
+from .common import chat_of, is_admin, is_group, person_of, reply_t, thread_of, user_of, user_t
 from .lobby_buttons import show_new_lobby
 
 JOIN_PREFIX = "join_"
@@ -56,11 +56,12 @@ def add_to_group_markup(deps: Deps, label: str) -> InlineKeyboardMarkup:
 async def start(update: Update, context: GapleContext) -> None:
     """/start: in private, the bot may now send tiles; `join_N` completes a join in one tap."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = await user_t(context, user)
+    t = await reply_t(context, update)
     if is_group(chat):
         await reply(deps, update, render_help(t))
         return
     await deps.service.players.private_chat_opened(person_of(update))
+    await offer_seats_back(deps, user.id)
     payload = context.args[0] if context.args else ""
     if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX) :].isdigit():
         await _join_from_link(update, context, int(payload[len(JOIN_PREFIX) :]))
@@ -135,7 +136,7 @@ async def gaple(update: Update, context: GapleContext) -> None:
 async def stop(update: Update, context: GapleContext) -> None:
     """/stop: abort this group's game (whoever opened it, or an admin)."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = await user_t(context, user)
+    t = await reply_t(context, update)
     if not is_group(chat):
         await reply(deps, update, t.gettext("There is no game here to stop."))
         return
@@ -160,6 +161,7 @@ async def stop(update: Update, context: GapleContext) -> None:
             presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
         else:
             presenter.edit_table(table)
+            presenter.forget_table(game_id)
             turn = presenter.forget_turn(game_id)
             if turn is not None:
                 seat = table.seats[turn.seat]
@@ -182,14 +184,10 @@ async def rules(update: Update, context: GapleContext) -> None:
     """/rules: the chat's rule set, short."""
     chat, deps = chat_of(update), context.deps
     settings = await deps.service.players.chat(chat.id, chat.title if is_group(chat) else None)
-    t = (
-        deps.presenter.group_t(settings.language)
-        if is_group(chat)
-        else await user_t(context, user_of(update))
-    )
+    t = await reply_t(context, update)
     await reply(deps, update, render_rules(t, config_of(settings), settings.turn_seconds))
 
 
 async def help_command(update: Update, context: GapleContext) -> None:
     """/help: what the bot does and its commands."""
-    await reply(context.deps, update, render_help(await user_t(context, user_of(update))))
+    await reply(context.deps, update, render_help(await reply_t(context, update)))

@@ -52,6 +52,16 @@ async def user_t(context: GapleContext, user: User) -> Translator:
     return context.deps.translators.get(chosen or user.language_code)
 
 
+async def reply_t(context: GapleContext, update: Update) -> Translator:
+    """The translator for a reply where the command was sent: the chat's language in a group
+    (everyone there reads it), the person's own in private."""
+    chat = chat_of(update)
+    if is_group(chat):
+        settings = await context.deps.service.players.chat(chat.id, chat.title)
+        return context.deps.translators.get(settings.language)
+    return await user_t(context, user_of(update))
+
+
 async def is_admin(context: GapleContext, chat_id: int, user_id: int) -> bool:
     """Whether the person administers the group (asked from Telegram each time)."""
     try:

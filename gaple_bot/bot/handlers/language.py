@@ -9,7 +9,7 @@ from ..callback_data import Action, Callback, encode
 from ..deps import GapleContext
 from ..render.settings import LANGUAGE_NAMES, OPTIONS
 from .commands import reply
-from .common import chat_of, is_admin, is_group, person_of, user_of, user_t
+from .common import chat_of, is_admin, is_group, person_of, reply_t, user_of, user_t
 
 LANGUAGE_OPTION = OPTIONS.index("language")
 
@@ -29,7 +29,7 @@ def _private_menu(t: Translator) -> InlineKeyboardMarkup:
 async def language_command(update: Update, context: GapleContext) -> None:
     """/language: a menu of the languages the bot speaks."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = await user_t(context, user)
+    t = await reply_t(context, update)
     if not is_group(chat):
         await reply(
             deps,

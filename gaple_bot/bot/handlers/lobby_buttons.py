@@ -10,7 +10,7 @@ from ...service.errors import PrivateChatNeeded, ServiceError
 from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
-from ..flow import job_queue, show_progress
+from ..flow import job_queue, recovering, show_progress
 from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..timers import arm_lobby_expiry, cancel_lobby_expiry
@@ -26,7 +26,10 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
     t = await user_t(context, user)
     game_id = callback.field("game")
     lobbies = deps.service.lobbies
-    async with deps.service.cache.lock(game_id):
+    async with (
+        deps.service.cache.lock(game_id),
+        recovering(deps, job_queue(context), game_id),
+    ):
         try:
             if callback.action is Action.JOIN:
                 lobby = await lobbies.join(game_id, person_of(update))
@@ -81,7 +84,8 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
     deps = context.deps
     t = await user_t(context, user)
     try:
-        lobby = await deps.service.lobbies.play_again(callback.field("game"), person_of(update))
+        async with deps.service.cache.lock(callback.field("game")):
+            lobby = await deps.service.lobbies.play_again(callback.field("game"), person_of(update))
     except ServiceError as error:
         await query.answer(refusal_text(t, error), show_alert=True)
         return

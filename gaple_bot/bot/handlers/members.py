@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 
 from ..deps import GapleContext
-from ..flow import job_queue, show_progress
+from ..flow import job_queue, offer_seats_back, recovering, show_progress
 from .common import person_of
 
 
@@ -19,10 +19,14 @@ async def on_my_chat_member(update: Update, context: GapleContext) -> None:
     deps = context.deps
     if change.new_chat_member.status == ChatMemberStatus.MEMBER:
         await deps.service.players.private_chat_opened(person_of(update))
+        await offer_seats_back(deps, user.id)
         return
     if change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
         return
     for seat in await deps.service.players.unreachable(user.id):
-        async with deps.service.cache.lock(seat.game_id):
+        async with (
+            deps.service.cache.lock(seat.game_id),
+            recovering(deps, job_queue(context), seat.game_id),
+        ):
             progress = await deps.service.tables.set_autoplay(seat.game_id, user.id, True)
             await show_progress(deps, job_queue(context), progress)

@@ -10,7 +10,7 @@ from ...engine import Move
 from ...service.errors import NotSeated, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
-from ..flow import job_queue, show_progress
+from ..flow import job_queue, recovering, show_progress
 from ..present import TurnMessage
 from ..refusals import refusal_text
 from ..render.common import Rendered
@@ -32,7 +32,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
         return
     game_id, version = callback.field("game"), callback.field("version")
     tables = deps.service.tables
-    async with deps.service.cache.lock(game_id):
+    async with (
+        deps.service.cache.lock(game_id),
+        recovering(deps, job_queue(context), game_id),
+    ):
         try:
             if callback.action is Action.MOVE:
                 code = callback.field("code")
@@ -76,7 +79,10 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
     deps = context.deps
     t = await user_t(context, user)
     game_id = callback.field("game")
-    async with deps.service.cache.lock(game_id):
+    async with (
+        deps.service.cache.lock(game_id),
+        recovering(deps, job_queue(context), game_id),
+    ):
         try:
             progress = await deps.service.tables.set_autoplay(game_id, user.id, False)
         except ServiceError as error:
@@ -98,15 +104,18 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
     user = user_of(update)
     deps = context.deps
     t = await user_t(context, user)
-    try:
-        live = await deps.service.cache.get(callback.field("game"))
-        seat = live.seat_of(user.id)
-        if seat is None or live.engine is None:
-            raise NotSeated(f"user {user.id} is not at game {live.game_id}")
-    except ServiceError as error:
-        await query.answer(refusal_text(t, error), show_alert=True)
-        return
-    await query.answer(hand_alert(t, live.engine.round.hands[seat.seat]), show_alert=True)
+    game_id = callback.field("game")
+    async with deps.service.cache.lock(game_id):
+        try:
+            live = await deps.service.cache.get(game_id)
+            seat = live.seat_of(user.id)
+            if seat is None or live.engine is None:
+                raise NotSeated(f"user {user.id} is not at game {live.game_id}")
+        except ServiceError as error:
+            await query.answer(refusal_text(t, error), show_alert=True)
+            return
+        hand = live.engine.round.hands[seat.seat]
+    await query.answer(hand_alert(t, hand), show_alert=True)
 
 
 def _quiet(error: ServiceError) -> bool:

@@ -11,13 +11,13 @@ from ..deps import GapleContext
 from ..refusals import refusal_text
 from ..render.settings import OPTIONS, choices, render_settings
 from .commands import reply
-from .common import chat_of, is_admin, is_group, user_of, user_t
+from .common import chat_of, is_admin, is_group, reply_t, user_of, user_t
 
 
 async def settings_command(update: Update, context: GapleContext) -> None:
     """/settings: the menu (admins only)."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
-    t = await user_t(context, user)
+    t = await reply_t(context, update)
     if not is_group(chat):
         await reply(deps, update, t.gettext("Settings belong to a group: use /settings there."))
         return
