@@ -138,9 +138,12 @@ class Lobbies:
             await self._rewrite_seats(tx, live, [s for s in live.seats if s != seat])
         return await self._reloaded(game_id)
 
-    async def add_computer(self, game_id: int) -> LobbyView:
-        """Seat a computer player at the chat's level."""
+    async def add_computer(self, game_id: int, user_id: int, is_admin: bool) -> LobbyView:
+        """Seat a computer player at the chat's level (someone at the table, or an admin, may:
+        a passer-by filling the table would keep friends out)."""
         live = await self._lobby(game_id)
+        if live.seat_of(user_id) is None and not is_admin:
+            raise NotSeated(f"user {user_id} does not sit at game {game_id}")
         if len(live.seats) >= FULL_TABLE[live.game_config().rule_set]:
             raise TableFull(f"game {game_id} is full")
         async with self.store.transaction() as tx:

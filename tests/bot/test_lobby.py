@@ -186,6 +186,11 @@ async def test_leave_frees_the_seat_and_add_computer_seats_a_computer(tmp_path: 
             assert answer.get("text") == "You are not at this table."
             assert answer.get("show_alert") is True
 
+            # A passer-by cannot fill the table with computers.
+            answer = await tap(fake, DEWI, lobby, "🤖 Add computer")
+            assert answer.get("text") == "You are not at this table."
+            assert "Seats taken: 1 of 4" in fake.message(GROUP, lobby.message_id).text
+
             answer = await tap(fake, ANA, lobby, "🤖 Add computer")
             assert answer.get("text") == "A computer player sat down."
             text = fake.message(GROUP, lobby.message_id).text

@@ -38,7 +38,10 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
                 lobby = await lobbies.leave(game_id, user.id)
                 note = t.gettext("You left the table.")
             elif callback.action is Action.ADD_COMPUTER:
-                lobby = await lobbies.add_computer(game_id)
+                live = await deps.service.cache.get(game_id)
+                seated = live.seat_of(user.id) is not None
+                admin = not seated and await is_admin(context, live.chat_id, user.id)
+                lobby = await lobbies.add_computer(game_id, user.id, admin)
                 note = t.gettext("A computer player sat down.")
             elif callback.action is Action.CANCEL:
                 admin = await _admin_unless_opener(context, game_id, user.id)
