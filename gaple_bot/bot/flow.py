@@ -179,21 +179,24 @@ def _timer(context: GapleContext) -> TurnTimer:
 
 
 async def remind(context: GapleContext) -> None:
-    """Half the turn is gone: nudge the person privately."""
+    """Half the turn is gone: nudge the person privately, and show the time left on the table."""
     timer = _timer(context)
-    game_id, version, seat = timer.game_id, timer.version, timer.seat
     deps = context.deps
-    turn = deps.presenter.turn_message(game_id)
-    live = deps.service.cache.games.get(game_id)
-    if turn is None or live is None or live.version != version or live.deadline is None:
-        return
-    info = live.seat_infos()[seat]
-    t = deps.presenter.private_t(info, live.chat.language)
-    left = max(1, round((live.deadline - datetime.now(UTC)).total_seconds()))
-    text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
-        chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
-    )
-    await deps.presenter.send_private(turn.user_id, Rendered(text))
+    async with deps.service.cache.lock(timer.game_id):
+        turn = deps.presenter.turn_message(timer.game_id)
+        live = deps.service.cache.games.get(timer.game_id)
+        if turn is None or live is None or live.version != timer.version:
+            return
+        if live.engine is None or live.deadline is None:
+            return
+        # One table edit; the outbox merges it with others if the group is busy.
+        deps.presenter.edit_table(deps.service.tables.table(live))
+        t = deps.presenter.private_t(live.seat_infos()[timer.seat], live.chat.language)
+        left = max(1, round((live.deadline - datetime.now(UTC)).total_seconds()))
+        text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
+            chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
+        )
+        await deps.presenter.send_private(turn.user_id, Rendered(text))
 
 
 async def time_up(context: GapleContext) -> None:

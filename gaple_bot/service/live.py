@@ -33,6 +33,7 @@ class LiveGame:
     version: int
     message_id: int | None
     deadline: datetime | None
+    created_at: datetime
     chat: ChatSettings
     seats: list[SeatRecord]
     names: dict[int, str]
@@ -106,6 +107,7 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
         version=record.version,
         message_id=record.message_id,
         deadline=record.turn_deadline,
+        created_at=record.created_at,
         chat=chat,
         seats=seats,
         names=names,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action, encode
@@ -221,3 +223,24 @@ async def test_group_replies_speak_the_chats_language(tmp_path: Path) -> None:
         help_text = fake.bot_messages(GROUP)[-1].text
         assert "/gaple" in help_text
         assert "Freunden" not in help_text and "friends" not in help_text
+
+
+async def test_a_lobby_keeps_its_remaining_time_across_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    async with running_fake() as fake:
+        _people(fake, (ANA, "Ana", "en"))
+        async with running_bot(fake, database, LOBBY_TIMEOUT_SECONDS="600"):
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake).message_id
+        await asyncio.sleep(6)
+        # Restarted with a ten-second expiry: the lobby, six seconds old, has about four left.
+        started = time.monotonic()
+        async with running_bot(fake, database, LOBBY_TIMEOUT_SECONDS="10"):
+            await fake.wait_for(
+                lambda: "Nobody started this table" in fake.message(GROUP, lobby).text,
+                timeout=9,
+                message="the lobby did not expire",
+            )
+            assert time.monotonic() - started < 8.5
