@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import Move, SeatView
 from .exact import Solver
 from .knowledge import Knowledge, PlaceKind, knowledge_of
-from .playout import move_parts, rollout, rules_of, step, to_bits
+from .playout import keeping_rollout, move_parts, rollout, rules_of, step, to_bits
 from .sampler import Sampler, SamplerError
 from .value import MatchValue
 
@@ -30,6 +31,11 @@ class Budget:
     """Seconds after which no further deal is drawn (None: no cap)."""
     min_deals: int = 1
     """Deals judged even past the time cap."""
+    extra_deals: int = 0
+    """Deals added, judging only the two best moves, when the paired comparison of those two
+    cannot tell them apart (their difference is within one standard error)."""
+    keep: int = 0
+    """Rollouts play `keeping_rollout` with this weight per tile kept playable (0: greedy)."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -54,6 +60,17 @@ def _knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
         knowledge = knowledge_of(view, assume_c4=False)
         sampler = _sampler(knowledge)
     return knowledge, sampler
+
+
+def _close(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether the mean paired difference of `a` and `b` is within one standard error of 0."""
+    n = len(a)
+    if n < 2:
+        return True
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean * mean * n <= var
 
 
 def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move:
@@ -84,7 +101,10 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
     totals = [0.0] * len(legal)
-    for drawn in range(budget.deals_for(len(legal))):
+    scored: list[list[float]] = [[] for _ in legal]
+    """Per move, its weighted worth on each deal (for the paired comparison of the top two)."""
+
+    def deal() -> tuple[list[int], list[int], float]:
         masks, weight = sampler.sample(rng)
         hands, discs = list(base_hands), list(base_discs)
         for place, mask in zip(knowledge.places, masks, strict=True):
@@ -92,20 +112,43 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
                 hands[place.seat] = mask
             elif place.kind is PlaceKind.DISCARDS:
                 discs[place.seat] |= mask
+        return hands, discs, weight
+
+    def judge(judged: Sequence[int]) -> None:
+        hands, discs, weight = deal()
         solver = Solver(rules, value) if exact else None
-        for j, (kind, bit, side) in enumerate(moves):
+        for j in judged:
+            kind, bit, side = moves[j]
             if solver is not None:
                 worth = solver.after(hands, discs, left, right, me, kind, bit, side)[me]
             else:
                 h, d = list(hands), list(discs)
                 nxt = step(rules, h, d, left, right, me, kind, bit, side)
                 points = nxt.points
-                if points is None:
+                if points is None and budget.keep:
+                    points = keeping_rollout(
+                        rules, h, d, nxt.left, nxt.right, nxt.seat, budget.keep
+                    )
+                elif points is None:
                     points = rollout(rules, h, d, nxt.left, nxt.right, nxt.seat)
                 worth = value.of(points)[me]
             totals[j] += weight * worth
+            scored[j].append(weight * worth)
+
+    everyone = range(len(legal))
+    for drawn in range(budget.deals_for(len(legal))):
+        judge(everyone)
         past_minimum = drawn + 1 >= budget.min_deals
         if deadline is not None and past_minimum and time.perf_counter() > deadline:
-            break
-    best = max(range(len(legal)), key=totals.__getitem__)
+            return legal[max(everyone, key=totals.__getitem__)]
+    if budget.extra_deals:
+        first, second = sorted(everyone, key=lambda j: (-totals[j], j))[:2]
+        if _close(scored[first], scored[second]):
+            pair = sorted((first, second))
+            for _ in range(budget.extra_deals):
+                judge(pair)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            return legal[max(pair, key=totals.__getitem__)]
+    best = max(everyone, key=totals.__getitem__)
     return legal[best]

@@ -202,3 +202,87 @@ def move_parts(move: Move) -> tuple[MoveKind, int, Side]:
     """A move's kind, bit (this module's order; -1 for a pass) and side."""
     bit = BIT_OF[move.tile] if move.tile >= 0 else -1
     return move.kind, bit, move.side
+
+
+def keeping_rollout(
+    rules: Rules,
+    hands: list[int],
+    discs: list[int],
+    left: int,
+    right: int,
+    seat: int,
+    keep: int,
+) -> tuple[int, ...]:
+    """Play the round out like `rollout`, but every seat weighs a tile's pips against what it
+    keeps playable: it plays the fitting tile and end with the most pips plus `keep` for each
+    tile left in its hand that fits the ends it leaves (ties: the heavier tile). A seat sees
+    only its own hand and the line, as a real player does. Stuck seats discard as in `rollout`.
+    """
+    num = NUM
+    sums = SUM
+    seats = rules.seats
+    discards = rules.discards
+    in_hands = 0
+    for h in hands:
+        in_hands |= h
+    while True:
+        h = hands[seat]
+        at_left = num[left]
+        at_right = num[right]
+        fit = h & (at_left | at_right)
+        if fit:
+            if fit & (fit - 1):
+                best_score = -1
+                best_bit = 0
+                best_left = best_right = 0
+                rest = fit
+                while rest:
+                    bit = rest & -rest
+                    rest ^= bit
+                    total = sums[bit.bit_length() - 1]
+                    others = h ^ bit
+                    if bit & at_right:
+                        nr = total - right
+                        score = total + keep * (others & (at_left | num[nr])).bit_count()
+                        if score >= best_score:
+                            best_score, best_bit, best_left, best_right = score, bit, left, nr
+                    if bit & at_left and (left != right or not bit & at_right):
+                        nl = total - left
+                        score = total + keep * (others & (num[nl] | at_right)).bit_count()
+                        if score >= best_score:
+                            best_score, best_bit, best_left, best_right = score, bit, nl, right
+                bit = best_bit
+                left, right = best_left, best_right
+            else:
+                bit = fit
+                total = sums[bit.bit_length() - 1]
+                others = h ^ bit
+                if bit & at_right:
+                    if bit & at_left and left != right:
+                        nl, nr = total - left, total - right
+                        if (others & (num[nl] | at_right)).bit_count() > (
+                            others & (at_left | num[nr])
+                        ).bit_count():
+                            left = nl
+                        else:
+                            right = nr
+                    else:
+                        right = total - right
+                else:
+                    left = total - left
+            h ^= bit
+            hands[seat] = h
+            in_hands ^= bit
+            if not h:
+                return finish(rules, hands, discs, seat)
+            if not in_hands & (num[left] | num[right]):
+                return finish(rules, hands, discs, -1)
+        elif discards:
+            bit = h & -h
+            h ^= bit
+            hands[seat] = h
+            discs[seat] |= bit
+            in_hands ^= bit
+            if not h:
+                return finish(rules, hands, discs, -1)
+        seat = seat + 1 if seat + 1 < seats else 0

@@ -79,6 +79,11 @@ class GroupOutbox:
         self._pending_edit[handle] = op
         self._push(op)
 
+    @property
+    def busy(self) -> bool:
+        """Whether any group message is still waiting to go out."""
+        return bool(self._workers)
+
     def existing(self, chat_id: int, message_id: int) -> MessageHandle:
         """A handle for a message sent earlier (for instance before a restart)."""
         handle = MessageHandle(chat_id, message_id)

@@ -381,4 +381,7 @@ class Tables:
         progress = Progress(game_id)
         if live.status is GameStatus.RUNNING and live.engine is not None:
             await self.advance(live, progress)
+            if live.deadline is not None and live.deadline <= self.clock():
+                # The turn ran out while the bot was down: the person gets a whole turn again.
+                await self._set_deadline(live)
         return self.finish(live, progress)

@@ -39,9 +39,22 @@ async def running_bot(
     }
     app = build_application(settings_from(values), rng=random.Random(seed))
     await start_application(app, poll_timeout=1)
+
+    def busy() -> bool:
+        # An update being handled, or group messages queued, count as work in progress.
+        deps = app.bot_data.get(DEPS_KEY)
+        outbox_busy = isinstance(deps, Deps) and deps.outbox.busy
+        return (
+            app.update_processor.current_concurrent_updates > 0
+            or not app.update_queue.empty()
+            or outbox_busy
+        )
+
+    fake.busy_checks.append(busy)
     try:
         yield app
     finally:
+        fake.busy_checks.remove(busy)
         await stop_application(app)
 
 

@@ -244,3 +244,29 @@ async def test_a_lobby_keeps_its_remaining_time_across_a_restart(tmp_path: Path)
                 message="the lobby did not expire",
             )
             assert time.monotonic() - started < 8.5
+
+
+async def test_a_turn_that_ran_out_while_the_bot_was_down_starts_afresh(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        _people(fake, (ANA, "Ana", "en"), (BUDI, "Budi", "en"))
+        async with running_bot(fake, database, DEFAULT_TURN_SECONDS="5") as app:
+            deps = deps_of(app)
+            await seat_and_start(fake, ANA, BUDI)
+            await fake.wait_idle()
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+            moves_before = len((await deps.service.store.load_engine_game(game_id)).round.moves)
+        await asyncio.sleep(6)  # the turn's deadline passes while the bot is down
+        async with running_bot(fake, database, DEFAULT_TURN_SECONDS="5") as app:
+            deps = deps_of(app)
+            await fake.wait_idle()
+            game = await deps.service.store.load_engine_game(game_id)
+            # Nobody's turn was taken by the computer at start: the person to move plays on.
+            assert len(game.round.moves) == moves_before
+            async with deps.service.store.read() as tx:
+                seats = await tx.seats.of_game(game_id)
+                record = await tx.games.get(game_id)
+            assert all(s.timeouts == 0 for s in seats)
+            assert record.turn_deadline is not None
+            assert turn_message(fake, ANA) is not None or turn_message(fake, BUDI) is not None

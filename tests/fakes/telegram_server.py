@@ -321,6 +321,9 @@ class FakeTelegram:
         self._group_events: dict[int, deque[float]] = {}
         self._failures: list[_Failure] = []
         self._active_requests = 0
+        self.busy_checks: list[Callable[[], bool]] = []
+        """Extra signs that the bot is still working (e.g. an update being handled with no
+        request in flight); ``wait_idle`` waits until every one says no."""
         self._last_activity = time.monotonic()
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -777,7 +780,8 @@ class FakeTelegram:
         while True:
             now = time.monotonic()
             idle_for = now - self._last_activity
-            if not self._updates and self._active_requests == 0 and idle_for >= quiet:
+            busy = any(check() for check in self.busy_checks)
+            if not self._updates and self._active_requests == 0 and idle_for >= quiet and not busy:
                 return
             if loop.time() >= deadline:
                 raise AssertionError(
