@@ -20,9 +20,25 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"gaple-bot: {exc}", file=sys.stderr)
         return 2
+    from telegram.error import InvalidToken, NetworkError
+
     from .bot.app import run
 
-    run(settings)
+    try:
+        run(settings)
+    except InvalidToken:
+        print(
+            "gaple-bot: Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather "
+            "into .env (see .env.example)",
+            file=sys.stderr,
+        )
+        return 2
+    except NetworkError as exc:
+        print(
+            f"gaple-bot: cannot reach the Bot API at {settings.telegram_api_base_url}: {exc}",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
