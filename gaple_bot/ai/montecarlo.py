@@ -7,10 +7,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import Move, SeatView
+from ..engine import Move, Played, SeatView
+from ..engine.tiles import TILE_COUNT
 from .exact import Solver
 from .knowledge import Knowledge, PlaceKind, knowledge_of
-from .playout import keeping_rollout, move_parts, rollout, rules_of, step, to_bits
+from .playout import BIT_OF, NUM, keeping_rollout, move_parts, rollout, rules_of, step, to_bits
 from .sampler import Sampler, SamplerError
 from .value import MatchValue
 
@@ -34,6 +35,10 @@ class Budget:
     extra_deals: int = 0
     """Deals added, judging only the two best moves, when the paired comparison of those two
     cannot tell them apart (their difference is within one standard error)."""
+    passed_over: float = 1.0
+    """Deals are weighted by this factor for every tile an opponent holds in them that is
+    heavier than a tile it played and fitted the line then (it would likely have played it);
+    1.0 ignores how the opponents played."""
     keep: int = 0
     """Rollouts play `keeping_rollout` with this weight per tile kept playable (0: greedy)."""
 
@@ -60,6 +65,19 @@ def _knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
         knowledge = knowledge_of(view, assume_c4=False)
         sampler = _sampler(knowledge)
     return knowledge, sampler
+
+
+def _passed_over(view: SeatView) -> list[tuple[int, int]]:
+    """(seat, mask) for every play by another seat: the tiles, in simulation bits, heavier than
+    the one it played that would have fitted the line then."""
+    out: list[tuple[int, int]] = []
+    for event in view.events:
+        if isinstance(event, Played) and event.ends is not None and event.seat != view.seat:
+            bit = BIT_OF[event.tile]
+            a, b = event.ends
+            heavier = ((1 << TILE_COUNT) - 1) & ~((1 << (bit + 1)) - 1)
+            out.append((event.seat, heavier & (NUM[a] | NUM[b])))
+    return out
 
 
 def _close(a: Sequence[float], b: Sequence[float]) -> bool:
@@ -104,6 +122,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     scored: list[list[float]] = [[] for _ in legal]
     """Per move, its weighted worth on each deal (for the paired comparison of the top two)."""
 
+    passed = _passed_over(view) if budget.passed_over != 1.0 else []
+
     def deal() -> tuple[list[int], list[int], float]:
         masks, weight = sampler.sample(rng)
         hands, discs = list(base_hands), list(base_discs)
@@ -112,6 +132,9 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
                 hands[place.seat] = mask
             elif place.kind is PlaceKind.DISCARDS:
                 discs[place.seat] |= mask
+        if passed:
+            skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
+            weight *= budget.passed_over**skipped
         return hands, discs, weight
 
     def judge(judged: Sequence[int]) -> None:

@@ -194,7 +194,7 @@ async def test_leave_frees_the_seat_and_add_computer_seats_a_computer(tmp_path: 
             answer = await tap(fake, ANA, lobby, "🤖 Add computer")
             assert answer.get("text") == "A computer player sat down."
             text = fake.message(GROUP, lobby.message_id).text
-            assert "2. 🤖 Computer (normal)" in text
+            assert "2. 🤖 Computer 2 (normal)" in text
             assert "Seats taken: 2 of 4" in text
             async with deps_of(app).service.store.read() as tx:
                 seats = await tx.seats.of_game(game_id)
@@ -276,7 +276,7 @@ async def test_start_by_someone_else_is_refused_and_the_opener_starts_with_compu
             lobby = fake.message(GROUP, lobby.message_id)
             assert "The game has started." in lobby.text
             assert lobby.buttons() == []
-            for line in ("1. Budi", "2. Dewi", "3. 🤖 Computer (normal)", "4. 🤖 Computer"):
+            for line in ("1. Budi", "2. Dewi", "3. 🤖 Computer 3 (normal)", "4. 🤖 Computer 4"):
                 assert line in lobby.text
             async with deps_of(app).service.store.read() as tx:
                 seats = await tx.seats.of_game(game_id)
@@ -432,7 +432,7 @@ async def test_a_table_of_computers_only_cannot_start(tmp_path: Path) -> None:
             await tap(fake, ANA, lobby, "🚪 Leave")
             text = fake.message(GROUP, lobby.message_id).text
             assert "Ana" not in text
-            assert "1. 🤖 Computer (normal)" in text
+            assert "1. 🤖 Computer 1 (normal)" in text
             answer = await tap(fake, ANA, lobby, "▶️ Start")
             assert answer.get("text") == "Someone has to join before the game can start."
             assert answer.get("show_alert") is True

@@ -40,7 +40,8 @@ def seat_name(t: Translator, seat: SeatInfo) -> str:
     """The seat's display name, HTML-escaped; computer players say their level."""
     if seat.is_computer:
         level = computer_level_name(t, seat.computer_level or "normal")
-        return t.gettext("🤖 Computer ({level})").format(level=level)
+        # Numbered by seat, so two computers at one table can be told apart.
+        return t.gettext("🤖 Computer {seat} ({level})").format(seat=seat.number + 1, level=level)
     name = html.escape(seat.name)
     if seat.autoplay:
         return t.gettext("{name} 🤖").format(name=name)
