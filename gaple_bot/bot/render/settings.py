@@ -82,5 +82,7 @@ def render_settings(t: Translator, settings: ChatSettings) -> Rendered:
                     ),
                 )
             )
-        rows.append(row)
+        # Language names are long: two to a row so phones do not cut them short.
+        width = 2 if option == "language" else len(row)
+        rows.extend(row[i : i + width] for i in range(0, len(row), width))
     return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))
