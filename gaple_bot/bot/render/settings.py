@@ -68,7 +68,7 @@ def render_settings(t: Translator, settings: ChatSettings) -> Rendered:
         "",
         t.gettext("Only admins can change them. A running game keeps its rules."),
     ]
-    rows = []
+    rows: list[list[InlineKeyboardButton]] = []
     for option_index, option in enumerate(OPTIONS):
         current = _current(settings, option)
         row = []
