@@ -96,9 +96,10 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
 
     Each deal gives the other seats' hands and discards consistent with the public record; a
     move's value on a deal is what the match makes of the round's points (`MatchValue`) after
-    greedy play to the end, or after perfect play by all when few tiles remain (`Solver`).
-    Ties go to the earlier legal move, so a decision depends on the seed alone unless the time
-    cap cuts it short.
+    greedy (or `keeping_rollout`) play to the end, or after perfect play by all when few tiles
+    remain (`Solver`). Deals may be weighted by how the opponents played (`passed_over`), and a
+    close call between the two best moves may get `extra_deals`. Ties go to the earlier legal
+    move, so a decision depends on the seed alone unless the time cap cuts it short.
     """
     legal = view.legal
     if not legal:
@@ -119,8 +120,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
     totals = [0.0] * len(legal)
+    # Per move, its weighted worth on each deal (for the paired comparison of the top two).
     scored: list[list[float]] = [[] for _ in legal]
-    """Per move, its weighted worth on each deal (for the paired comparison of the top two)."""
 
     passed = _passed_over(view) if budget.passed_over != 1.0 else []
 

@@ -215,8 +215,10 @@ def keeping_rollout(
 ) -> tuple[int, ...]:
     """Play the round out like `rollout`, but every seat weighs a tile's pips against what it
     keeps playable: it plays the fitting tile and end with the most pips plus `keep` for each
-    tile left in its hand that fits the ends it leaves (ties: the heavier tile). A seat sees
-    only its own hand and the line, as a real player does. Stuck seats discard as in `rollout`.
+    tile left in its hand that fits the ends it leaves (ties: the heavier tile, then the right
+    end). A seat sees
+    only its own hand and the line, as a real player does. Stuck seats discard as in `rollout`;
+    `keep` is at least 1.
     """
     num = NUM
     sums = SUM
@@ -241,16 +243,17 @@ def keeping_rollout(
                     rest ^= bit
                     total = sums[bit.bit_length() - 1]
                     others = h ^ bit
-                    if bit & at_right:
-                        nr = total - right
-                        score = total + keep * (others & (at_left | num[nr])).bit_count()
-                        if score >= best_score:
-                            best_score, best_bit, best_left, best_right = score, bit, left, nr
+                    # Ties go to the heavier tile, then to the right end.
                     if bit & at_left and (left != right or not bit & at_right):
                         nl = total - left
                         score = total + keep * (others & (num[nl] | at_right)).bit_count()
                         if score >= best_score:
                             best_score, best_bit, best_left, best_right = score, bit, nl, right
+                    if bit & at_right:
+                        nr = total - right
+                        score = total + keep * (others & (at_left | num[nr])).bit_count()
+                        if score >= best_score:
+                            best_score, best_bit, best_left, best_right = score, bit, left, nr
                 bit = best_bit
                 left, right = best_left, best_right
             else:

@@ -138,3 +138,14 @@ async def test_async_choice_in_a_process_pool_keeps_the_loop_free() -> None:
         running.cancel()
         pool.shutdown()
     assert ticks > 0
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_hard_refinements_give_legal_moves_that_repeat_for_a_seed(config: GameConfig) -> None:
+    # Keeping rollouts, deals weighted by the opponents' plays and extra deals for close calls.
+    budget = Budget(deals=3, per_move=True, extra_deals=4, passed_over=0.5, keep=3)
+    rng = random.Random(8)
+    for view, *_ in positions(config, rng, 120):
+        move = decide(Level.HARD, view, 77, budget)
+        assert move in view.legal
+        assert decide(Level.HARD, view, 77, budget) == move

@@ -17,6 +17,7 @@ from gaple_bot.ai.playout import (
     SUM,
     TILE_OF,
     finish,
+    keeping_rollout,
     move_parts,
     pip_count,
     rollout,
@@ -192,3 +193,44 @@ def test_blocked_rounds_score_as_c11_and_d7() -> None:
     discards = rules_of(GameConfig(RuleSet.DISCARDS, 4))
     hands = [six_six, one_zero, 0, two_zero]
     assert finish(discards, hands, [0, 0, two_zero, 0], -1) == (0, 11 + 1 + 1, 10, 10)
+
+
+def _keeping_policy(current: Round, keep: int) -> Move:
+    """`keeping_rollout`'s policy against the engine: most pips plus `keep` per tile left that
+    fits the ends left open, ties to the heavier tile then the right end; stuck: as greedy."""
+    plays = [m for m in current.legal_moves() if m.kind is MoveKind.PLAY]
+    if not plays or current.ends is None:
+        return _rollout_policy(current)
+    hand = current.hands[current.to_move or 0]
+    left, right = current.ends
+
+    def key(move: Move) -> tuple[int, tuple[int, int], bool]:
+        tile = move.tile
+        other = WEIGHT[tile] - (left if move.side is Side.LEFT else right)
+        ends = (other, right) if move.side is Side.LEFT else (left, other)
+        rest = hand & ~(1 << tile)
+        kept = (rest & (NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]])).bit_count()
+        return WEIGHT[tile] + keep * kept, heaviness(tile), move.side is Side.RIGHT
+
+    return max(plays, key=key)
+
+
+@pytest.mark.parametrize("keep", [1, 3])
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_keeping_rollout_plays_out_like_its_policy(config: GameConfig, keep: int) -> None:
+    rng = random.Random(5)
+    rules = rules_of(config)
+    for _ in range(150):
+        current = Game.new(config, rng).round
+        for _ in range(rng.randrange(1, 12)):
+            if current.to_move is None:
+                break
+            current.apply(current.to_move, rng.choice(current.legal_moves()))
+        if current.to_move is None or current.ends is None:
+            continue
+        hands, discs, left, right = _state(current)
+        points = keeping_rollout(rules, hands, discs, left, right, current.to_move, keep)
+        while current.to_move is not None:
+            current.apply(current.to_move, _keeping_policy(current, keep))
+        assert current.result is not None
+        assert points == current.result.points
