@@ -16,6 +16,7 @@ from tests.bot.harness import (
     lobby_message,
     play_until,
     running_bot,
+    seat_and_start,
 )
 from tests.bot.leaks import assert_group_saw_nothing_hidden, assert_player_saw_only_their_own
 from tests.fakes.telegram_server import running_fake
@@ -73,3 +74,25 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
                 results = await tx.results.of_game(game_id)
             assert [r.points for r in results] == game.scores
             assert max(game.scores) >= game.config.target
+
+
+async def test_computer_players_think_in_a_worker_process(tmp_path: Path) -> None:
+    """The production setting: decisions run in a separate process, off the event loop."""
+    async with (
+        running_fake(group_limit_per_minute=1000) as fake,
+        running_bot(fake, tmp_path / "gaple.sqlite3", COMPUTER_PROCESSES="1") as app,
+    ):
+        deps = deps_of(app)
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        await seat_and_start(fake, ANA)
+        game_id = await deps.service.active_game(GROUP, None)
+        assert game_id is not None
+
+        async def finished() -> bool:
+            async with deps.service.store.read() as tx:
+                return (await tx.games.get(game_id)).status is GameStatus.FINISHED
+
+        await play_until(fake, (ANA,), finished, random.Random(1), seconds=120)
+        game = await deps.service.store.load_engine_game(game_id)
+        assert game.winner is not None and max(game.scores) >= game.config.target
