@@ -120,6 +120,7 @@ class Game(Base):
             postgresql_where=text(f"thread_id IS NOT NULL AND {ACTIVE_GAME}"),
         ),
         Index("ix_games_chat_id_created_at", "chat_id", "created_at"),
+        Index("uq_games_join_token", "join_token", unique=True),
         Index(
             "ix_games_active_status",
             "status",
@@ -139,6 +140,8 @@ class Game(Base):
     opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The group message showing the lobby or the table."""
+    join_token: Mapped[str | None] = mapped_column(String(32))
+    """The unguessable part of the lobby's join link (only honoured while it is a lobby)."""
     turn_deadline: Mapped[datetime | None]
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]

@@ -51,6 +51,8 @@ class GameRecord:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    join_token: str | None = None
+    """The secret part of the lobby's join link (not for the group's eyes beyond the link)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,33 @@ def test_alembic_command_line_from_the_repository_root(tmp_path: Path) -> None:
             timeout=60,
         )
         assert done.returncode == 0, done.stderr
+
+
+async def test_0003_gives_lobbies_open_during_the_upgrade_a_join_token(db_url: str) -> None:
+    config = alembic_config(db_url)
+    now = "2026-12-01 06:00:00.000000"
+
+    def upgrade_with_games(connection: Connection) -> list[Any]:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+        connection.exec_driver_sql(
+            "INSERT INTO users (id, display_name, can_message, is_computer, created_at, "
+            f"updated_at) VALUES (7, 'Ana', 1, 0, '{now}', '{now}')"
+        )
+        connection.exec_driver_sql(
+            f"INSERT INTO chats (id, title, created_at, updated_at) VALUES (-5, 'G', '{now}', "
+            f"'{now}')"
+        )
+        for game_id, status in ((1, "finished"), (2, "lobby")):
+            connection.exec_driver_sql(
+                "INSERT INTO games (id, chat_id, config, status, opener_id, created_at) "
+                f"VALUES ({game_id}, -5, '{{}}', '{status}', 7, '{now}')"
+            )
+        command.upgrade(config, "head")
+        rows = connection.exec_driver_sql("SELECT id, join_token FROM games ORDER BY id").all()
+        return list(rows)
+
+    (finished, finished_token), (lobby, lobby_token) = await _run_sync(db_url, upgrade_with_games)
+    assert (finished, finished_token) == (1, None)
+    assert lobby == 2
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", lobby_token)

@@ -42,6 +42,19 @@ async def _lobby(store: Store, thread_id: int | None = None) -> GameRecord:
         return await tx.games.create(CHAT, thread_id, GameConfig(), 1, now=NOW)
 
 
+async def test_a_game_is_found_by_its_join_token(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.chats.ensure(CHAT, "Warung", now=NOW)
+        await tx.users.upsert(1, "Ana", now=NOW)
+        created = await tx.games.create(CHAT, None, GameConfig(), 1, join_token="s3cret", now=NOW)
+    async with store.read() as tx:
+        found = await tx.games.by_join_token("s3cret")
+        assert await tx.games.by_join_token("S3CRET") is None
+        assert await tx.games.by_join_token(str(created.id)) is None
+    assert found == created
+    assert found.join_token == "s3cret"
+
+
 async def test_users(store: Store) -> None:
     async with store.transaction() as tx:
         created = await tx.users.upsert(1, "Ana", now=NOW)

@@ -41,6 +41,7 @@ _COLUMNS = (
     Game.created_at,
     Game.started_at,
     Game.finished_at,
+    Game.join_token,
 )
 
 
@@ -78,9 +79,11 @@ class GameRepository:
         config: GameConfig,
         opener_id: int,
         *,
+        join_token: str | None = None,
         now: datetime | None = None,
     ) -> GameRecord:
-        """Open a lobby; raises GameAlreadyActive if the chat (topic) has a lobby or game."""
+        """Open a lobby; raises GameAlreadyActive if the chat (topic) has a lobby or game.
+        `join_token` is the secret of its join link."""
         stmt = (
             insert(Game)
             .values(
@@ -90,6 +93,7 @@ class GameRepository:
                 status=GameStatus.LOBBY,
                 version=0,
                 opener_id=opener_id,
+                join_token=join_token,
                 created_at=now or utc_now(),
             )
             .returning(Game.id)
@@ -110,6 +114,13 @@ class GameRepository:
         if row is None:
             raise GameNotFound(f"no game {game_id}")
         return _record(row)
+
+    async def by_join_token(self, join_token: str) -> GameRecord | None:
+        """The game whose join link carries this token, if any (whatever its status)."""
+        row = (
+            await self._session.execute(select(*_COLUMNS).where(Game.join_token == join_token))
+        ).first()
+        return None if row is None else _record(row)
 
     async def active(self, chat_id: int, thread_id: int | None) -> GameRecord | None:
         """The chat's (topic's) game in the lobby or running, if any."""
