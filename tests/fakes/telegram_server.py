@@ -272,8 +272,9 @@ class FakeTelegram:
     pin/unpinChatMessage, sendChatAction. Any other method is a violation.
 
     Test side: ``add_user``/``add_group``/``add_topic`` build the world; ``send_message``,
-    ``start_private``, ``press``/``press_button``, ``block_user``, ``kick_bot`` act; ``messages``,
-    ``last_bot_message``, ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
+    ``start_private``, ``press``/``press_button``, ``block_user``, ``leave_group``, ``kick_bot``
+    act; ``messages``, ``last_bot_message``, ``all_texts_sent_to``, ``requests``,
+    ``callback_answer`` read;
     ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors.
 
     ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
@@ -522,6 +523,14 @@ class FakeTelegram:
         user.blocked = False
         self._queue_my_chat_member(self.chats[user_id], user, "kicked", "member")
 
+    def leave_group(self, user_id: int, chat_id: int) -> None:
+        """The user leaves the group: getChatMember says "left" until they write there again."""
+        chat = self._group(chat_id)
+        self._user(user_id)
+        chat.members.discard(user_id)
+        if user_id in chat.admins:
+            chat.admins.remove(user_id)
+
     def kick_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
         """Remove the bot from a group: further sends there fail with 403."""
         chat = self._group(chat_id)
@@ -594,10 +603,13 @@ class FakeTelegram:
         callback_data: str,
         *,
         check_button: bool = True,
+        viewer: bool = False,
     ) -> str:
         """``user_id`` presses the inline button with ``callback_data``; returns the query id.
 
-        With ``check_button=False`` any data can be sent (e.g. a stale button).
+        With ``check_button=False`` any data can be sent (e.g. a stale or forged button).
+        Pressing in a group makes the user a member of it, unless ``viewer``: someone looking
+        at a public group without joining it.
         """
         user = self._user(user_id)
         chat = self._chat(chat_id)
@@ -615,7 +627,7 @@ class FakeTelegram:
                     f"message {message_id} in chat {chat_id} has no button with callback_data "
                     f"{callback_data!r}; it has {message.buttons()}"
                 )
-        if chat.is_group:
+        if chat.is_group and not viewer:
             chat.members.add(user_id)
         query_id = str(4_000_000_000 + self._next_query_id)
         self._next_query_id += 1

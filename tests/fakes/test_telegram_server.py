@@ -380,6 +380,23 @@ async def test_chat_members_and_admins(fake: FakeTelegram) -> None:
             await bot.get_chat(-42)
 
 
+async def test_leaving_a_group_and_pressing_as_a_viewer(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(
+            GROUP,
+            "pick",
+            reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("a", callback_data="a")]]),
+        )
+        fake.leave_group(CITRA, GROUP)
+        assert (await bot.get_chat_member(GROUP, CITRA)).status == "left"
+        await fake.press(CITRA, GROUP, sent.message_id, "a", viewer=True)
+        assert (await bot.get_chat_member(GROUP, CITRA)).status == "left"
+        await fake.press(CITRA, GROUP, sent.message_id, "a")
+        assert (await bot.get_chat_member(GROUP, CITRA)).status == "member"
+        fake.leave_group(ANA, GROUP)
+        assert (await bot.get_chat_member(GROUP, ANA)).status == "left"
+
+
 async def test_injected_failures(fake: FakeTelegram) -> None:
     async with bot_for(fake) as bot:
         fake.fail_next("sendMessage", 429, "Too Many Requests: retry after 7", retry_after=7)
