@@ -33,6 +33,7 @@ from ..settings import Settings
 from ..store import Store
 from ..store.types import utc_now
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
+from .doors import Membership
 from .handlers.boards import stats, top
 from .handlers.buttons import on_button
 from .handlers.commands import gaple, help_command, rules, start, stop
@@ -87,7 +88,8 @@ def build_application(
         outbox = GroupOutbox(app.bot, settings.group_messages_per_minute)
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
-        deps = Deps(settings, service, translators, outbox, presenter, username)
+        members = Membership(app.bot, clock)
+        deps = Deps(settings, service, translators, outbox, presenter, username, members)
         app.bot_data[DEPS_KEY] = deps
         await register_commands(app.bot, translators)
         assert app.job_queue is not None

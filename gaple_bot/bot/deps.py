@@ -13,6 +13,7 @@ from ..settings import Settings
 from .outbox import GroupOutbox
 
 if TYPE_CHECKING:
+    from .doors import Membership
     from .present import Presenter
 
 DEPS_KEY = "deps"
@@ -20,7 +21,8 @@ DEPS_KEY = "deps"
 
 @dataclass
 class Deps:
-    """The bot's services: settings, the game service, translators, the group outbox."""
+    """The bot's services: settings, the game service, translators, the group outbox, and who
+    belongs to which group."""
 
     settings: Settings
     service: GameService
@@ -28,6 +30,7 @@ class Deps:
     outbox: GroupOutbox
     presenter: Presenter
     bot_username: str
+    members: Membership
 
 
 class GapleContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

@@ -27,6 +27,8 @@ from .render.results import render_game_end, render_round_end
 from .render.table import render_table
 
 log = logging.getLogger(__name__)
+JOIN_PREFIX = "join_"
+"""Deep-link payloads that join a lobby: this prefix and the lobby's join token."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +74,12 @@ class Presenter:
 
     # Lobby ----------------------------------------------------------------------------------
 
-    def lobby_link(self, game_id: int, bot_username: str) -> str:
-        """The t.me deep link that opens the private chat and completes a join."""
-        return f"https://t.me/{bot_username}?start=join_{game_id}"
+    def lobby_link(self, lobby: LobbyView, bot_username: str) -> str | None:
+        """The t.me deep link that opens the private chat and completes a join: it carries
+        the lobby's secret, never its id (ids are easy to guess). None if it has none."""
+        if lobby.join_token is None:
+            return None
+        return f"https://t.me/{bot_username}?start={JOIN_PREFIX}{lobby.join_token}"
 
     def show_lobby(self, lobby: LobbyView, rendered: Rendered, *, new: bool = False) -> None:
         """Send (or edit) the lobby message in the group."""
@@ -113,7 +118,7 @@ class Presenter:
 
     def render_lobby(self, lobby: LobbyView, bot_username: str, link: bool) -> Rendered:
         """The lobby in the chat's language."""
-        join_link = self.lobby_link(lobby.game_id, bot_username) if link else None
+        join_link = self.lobby_link(lobby, bot_username) if link else None
         return render_lobby(self.group_t(lobby.language), lobby, join_link)
 
     # Group ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..i18n import Translator
 from ..service import errors
+from .doors import DoorClosed, NotAMember
 
 
 def refusal_text(t: Translator, error: errors.ServiceError) -> str:
@@ -12,6 +13,8 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
         return t.gettext("This game no longer exists.")
     if isinstance(error, errors.GameAlreadyOpen):
         return t.gettext("A game is already open here.")
+    if isinstance(error, errors.BadInvite):
+        return t.gettext("This join link is not valid.")
     if isinstance(error, errors.NotInLobby):
         return t.gettext("This table has already started or closed.")
     if isinstance(error, errors.AlreadySeated):
@@ -37,3 +40,10 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
     if isinstance(error, errors.BadSetting):
         return t.gettext("That setting does not exist.")
     return t.gettext("That did not work.")
+
+
+def door_text(t: Translator, error: DoorClosed) -> str:
+    """One short sentence saying why a person or a button may not reach the table."""
+    if isinstance(error, NotAMember):
+        return t.gettext("Only members of the group can use its table.")
+    return t.gettext("That button is not valid.")

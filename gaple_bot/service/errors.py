@@ -20,6 +20,10 @@ class GameAlreadyOpen(ServiceError):
         self.message_id = message_id
 
 
+class BadInvite(ServiceError):
+    """The join link names no table (guessed, mistyped or from before links had secrets)."""
+
+
 class NotInLobby(ServiceError):
     """The lobby has already started or closed."""
 

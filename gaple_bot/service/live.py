@@ -43,6 +43,9 @@ class LiveGame:
     config: GameConfig | None = None
     """The stored config (its seat count is provisional until the game starts)."""
 
+    join_token: str | None = None
+    """The secret of the lobby's join link."""
+
     def game_config(self) -> GameConfig:
         """The game's rule set and options."""
         assert self.config is not None
@@ -114,6 +117,7 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
         languages=languages,
         engine=engine,
         config=record.config,
+        join_token=record.join_token,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import secrets
 from collections.abc import Callable
 from datetime import datetime
 
@@ -20,6 +21,7 @@ from ..store import (
 from .chats import ChatDefaults, ensure_chat
 from .errors import (
     AlreadySeated,
+    BadInvite,
     GameAlreadyOpen,
     NeedsAPerson,
     NotAllowed,
@@ -39,6 +41,11 @@ FILLED_TABLE = {RuleSet.CLASSIC: 4, RuleSet.DISCARDS: 4}
 """Seats filled with computer players at the start, when fewer people joined."""
 
 
+def new_join_token() -> str:
+    """An unguessable lobby secret for a deep link: 22 characters of A-Z a-z 0-9 _ -."""
+    return secrets.token_urlsafe(16)
+
+
 class Lobbies:
     """The use cases of a table before it starts. Callers hold `cache.lock(game_id)`."""
 
@@ -50,8 +57,10 @@ class Lobbies:
         rng: random.Random,
         clock: Callable[[], datetime],
         defaults: ChatDefaults,
+        join_tokens: Callable[[], str] = new_join_token,
     ) -> None:
         self.store = store
+        self.join_tokens = join_tokens
         self.cache = cache
         self.tables = tables
         self.defaults = defaults
@@ -70,6 +79,7 @@ class Lobbies:
             capacity=FULL_TABLE[live.game_config().rule_set],
             status=live.status,
             language=live.chat.language,
+            join_token=live.join_token,
         )
 
     async def open(
@@ -96,7 +106,9 @@ class Lobbies:
                 raise GameAlreadyOpen(existing.id, existing.message_id)
             config = GameConfig(chat.rule_set, 4, chat.target, chat.stuck_rule)
             try:
-                record = await tx.games.create(chat_id, thread_id, config, opener_id)
+                record = await tx.games.create(
+                    chat_id, thread_id, config, opener_id, join_token=self.join_tokens()
+                )
             except GameAlreadyActive:
                 active = await tx.games.active(chat_id, thread_id)
                 raise GameAlreadyOpen(
@@ -107,6 +119,15 @@ class Lobbies:
             live = await load_live(tx, record.id)
         self.cache.games[live.game_id] = live
         return self.view(live)
+
+    async def invited(self, join_token: str) -> LiveGame:
+        """The open lobby a join link leads to: BadInvite if it leads nowhere, NotInLobby
+        once that lobby started or closed (a link is only good while its lobby is open)."""
+        async with self.store.read() as tx:
+            record = await tx.games.by_join_token(join_token) if join_token else None
+        if record is None:
+            raise BadInvite("no lobby has this join token")
+        return await self._lobby(record.id)
 
     async def join(self, game_id: int, person: Person) -> LobbyView:
         """Seat a person; they need a private chat with the bot for their tiles."""

@@ -66,6 +66,8 @@ class LobbyView:
     status: GameStatus
     language: str | None = None
     """The chat's language (None: the bot's default)."""
+    join_token: str | None = None
+    """The secret of the lobby's join link (None: no link joins it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -205,8 +205,9 @@ FORGED = [
     ("pk:999:1:3", "This game no longer exists."),
     ("sh:999", "This game no longer exists."),
     ("lj:999", "This game no longer exists."),
-    ("lj:1", "This table has already started or closed."),
-    ("ls:1", "This table has already started or closed."),
+    # Lobby buttons pressed in a private chat belong to another chat than their game's.
+    ("lj:1", NOT_VALID),
+    ("ls:1", NOT_VALID),
     ("pk:1:{version}:99", "That tile fits neither open end."),
 ]
 """Callback data no button of the bot carries, and the alert each one gets."""

@@ -80,6 +80,14 @@ async def tap(fake: FakeTelegram, user: int, message: FakeMessage, label: str) -
     return answer
 
 
+async def join_payload(app: GapleApplication, game_id: int) -> str:
+    """The /start payload of the lobby's join link: its secret token, not its id."""
+    async with deps_of(app).service.store.read() as tx:
+        token = (await tx.games.get(game_id)).join_token
+    assert token is not None
+    return f"join_{token}"
+
+
 async def status_of(app: GapleApplication, game_id: int) -> GameStatus:
     async with deps_of(app).service.store.read() as tx:
         return (await tx.games.get(game_id)).status
@@ -145,7 +153,8 @@ async def test_join_without_private_chat_offers_the_deep_link_and_start_complete
             await open_private_chats(fake)
             lobby = await open_lobby(fake, ANA)
             game_id = game_of(lobby)
-            link = f"{BOT_LINK}?start=join_{game_id}"
+            payload = await join_payload(app, game_id)
+            link = f"{BOT_LINK}?start={payload}"
             answer = await tap(fake, CITRA, lobby, "✋ Join")
             assert answer.get("url") == link
             lobby = fake.message(GROUP, lobby.message_id)
@@ -153,7 +162,7 @@ async def test_join_without_private_chat_offers_the_deep_link_and_start_complete
             assert "Citra" not in lobby.text
             assert "Seats taken: 1 of 4" in lobby.text
 
-            confirmation = await say(fake, CITRA, CITRA, f"/start join_{game_id}")
+            confirmation = await say(fake, CITRA, CITRA, f"/start {payload}")
             lobby = fake.message(GROUP, lobby.message_id)
             assert "2. Citra" in lobby.text
             assert "Seats taken: 2 of 4" in lobby.text
@@ -409,12 +418,13 @@ async def test_join_links_that_cannot_seat_the_person_say_why(tmp_path: Path) ->
             await open_private_chats(fake)
             lobby = await open_lobby(fake, ANA)
             game_id = game_of(lobby)
-            answer = await say(fake, ANA, ANA, f"/start join_{game_id}")
+            payload = await join_payload(app, game_id)
+            answer = await say(fake, ANA, ANA, f"/start {payload}")
             assert answer.text == "You are already at this table."
             answer = await say(fake, BUDI, BUDI, "/start join_999")
-            assert answer.text == "This game no longer exists."
+            assert answer.text == "This join link is not valid."
             await tap(fake, ANA, lobby, "▶️ Start")
-            answer = await say(fake, BUDI, BUDI, f"/start join_{game_id}")
+            answer = await say(fake, BUDI, BUDI, f"/start {payload}")
             assert answer.text == "This table has already started or closed."
             async with deps_of(app).service.store.read() as tx:
                 seats = await tx.seats.of_game(game_id)

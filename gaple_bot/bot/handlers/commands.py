@@ -11,15 +11,15 @@ from telegram.constants import ParseMode
 from ...service.errors import GameAlreadyOpen, ServiceError
 from ...service.players import config_of
 from ..deps import Deps, GapleContext
+from ..doors import DoorClosed
 from ..flow import cancel_turn_timers, job_queue, offer_seats_back
-from ..refusals import refusal_text
+from ..present import JOIN_PREFIX
+from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..render.info import render_help, render_rules
 from ..timers import cancel_lobby_expiry
 from .common import chat_of, is_admin, is_group, person_of, reply_t, thread_of, user_of, user_t
 from .lobby_buttons import show_new_lobby
-
-JOIN_PREFIX = "join_"
 
 
 def reply_in_group(deps: Deps, update: Update, text: str, **kwargs: Any) -> None:
@@ -54,7 +54,7 @@ def add_to_group_markup(deps: Deps, label: str) -> InlineKeyboardMarkup:
 
 
 async def start(update: Update, context: GapleContext) -> None:
-    """/start: in private, the bot may now send tiles; `join_N` completes a join in one tap."""
+    """/start: in private, the bot may now send tiles; `join_<token>` completes a join."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
     t = await reply_t(context, update)
     if is_group(chat):
@@ -63,8 +63,8 @@ async def start(update: Update, context: GapleContext) -> None:
     await deps.service.players.private_chat_opened(person_of(update))
     await offer_seats_back(deps, user.id)
     payload = context.args[0] if context.args else ""
-    if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX) :].isdigit():
-        await _join_from_link(update, context, int(payload[len(JOIN_PREFIX) :]))
+    if payload.startswith(JOIN_PREFIX):
+        await _join_from_link(update, context, payload[len(JOIN_PREFIX) :])
         return
     text = t.gettext(
         "Hi {name}! I run Gaple tables in groups. Add me to a group and type /gaple there; "
@@ -78,9 +78,22 @@ async def start(update: Update, context: GapleContext) -> None:
     )
 
 
-async def _join_from_link(update: Update, context: GapleContext, game_id: int) -> None:
+async def _join_from_link(update: Update, context: GapleContext, join_token: str) -> None:
+    """Seat a member of the lobby's group who followed its link (the token, not the id, says
+    which lobby: a guessed or stale link, or an outsider, is refused and nothing changes)."""
     user, deps = user_of(update), context.deps
     t = await user_t(context, user)
+    try:
+        invited = await deps.service.lobbies.invited(join_token)
+        # Asked afresh: someone who just left the group must not take a seat.
+        await deps.members.admit(invited.chat_id, user.id, fresh=True)
+    except ServiceError as error:
+        await reply(deps, update, refusal_text(t, error))
+        return
+    except DoorClosed as error:
+        await reply(deps, update, door_text(t, error))
+        return
+    game_id = invited.game_id
     async with deps.service.cache.lock(game_id):
         try:
             lobby = await deps.service.lobbies.join(game_id, person_of(update))

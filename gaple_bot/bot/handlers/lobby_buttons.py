@@ -6,12 +6,15 @@ import html
 
 from telegram import CallbackQuery, Update
 
+from ...i18n import Translator
 from ...service.errors import PrivateChatNeeded, ServiceError
+from ...service.live import LiveGame
 from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
+from ..doors import DoorClosed, check_button_chat
 from ..flow import job_queue, recovering, show_progress
-from ..refusals import refusal_text
+from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..timers import arm_lobby_expiry, cancel_lobby_expiry
 from .common import is_admin, person_of, user_of, user_t
@@ -26,6 +29,9 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
     t = await user_t(context, user)
     game_id = callback.field("game")
     lobbies = deps.service.lobbies
+    # Taking a seat asks Telegram afresh; the other buttons may trust a recent answer.
+    if not await _let_in(deps, query, t, game_id, fresh=callback.action is Action.JOIN):
+        return
     async with (
         deps.service.cache.lock(game_id),
         recovering(deps, job_queue(context), game_id),
@@ -63,7 +69,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
                 chat=html.escape(live.chat.title or "")
             )
             if not await deps.presenter.send_private(user.id, Rendered(probe)):
-                await _offer_private_chat(deps, query, game_id)
+                await _offer_private_chat(deps, query, t, game_id)
                 return
             await deps.service.players.private_chat_opened(person_of(update))
             try:
@@ -86,6 +92,8 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
     user = user_of(update)
     deps = context.deps
     t = await user_t(context, user)
+    if not await _let_in(deps, query, t, callback.field("game"), fresh=True):
+        return
     try:
         async with deps.service.cache.lock(callback.field("game")):
             lobby = await deps.service.lobbies.play_again(callback.field("game"), person_of(update))
@@ -108,12 +116,37 @@ def _show(deps: Deps, lobby: LobbyView) -> None:
     deps.presenter.show_lobby(lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link))
 
 
-async def _offer_private_chat(deps: Deps, query: CallbackQuery, game_id: int) -> None:
+async def _offer_private_chat(
+    deps: Deps, query: CallbackQuery, t: Translator, game_id: int
+) -> None:
     """Open the private chat in one tap; /start there completes the join."""
-    deps.presenter.ask_for_join_link(game_id)
     lobby = deps.service.lobbies.view(await deps.service.cache.get(game_id))
+    link = deps.presenter.lobby_link(lobby, deps.bot_username)
+    if link is None:
+        await query.answer(refusal_text(t, PrivateChatNeeded()), show_alert=True)
+        return
+    deps.presenter.ask_for_join_link(game_id)
     _show(deps, lobby)
-    await query.answer(url=deps.presenter.lobby_link(game_id, deps.bot_username))
+    await query.answer(url=link)
+
+
+async def _let_in(
+    deps: Deps, query: CallbackQuery, t: Translator, game_id: int, *, fresh: bool
+) -> bool:
+    """Whether the presser may use this game's button: it was pressed in the game's own chat
+    and topic, and the presser belongs to that group. If not, the presser gets a short alert
+    and nothing changes."""
+    try:
+        live: LiveGame = await deps.service.cache.get(game_id)
+        check_button_chat(query.message, live)
+        await deps.members.admit(live.chat_id, query.from_user.id, fresh=fresh)
+    except ServiceError as error:
+        await query.answer(refusal_text(t, error), show_alert=True)
+        return False
+    except DoorClosed as error:
+        await query.answer(door_text(t, error), show_alert=True)
+        return False
+    return True
 
 
 async def _admin_unless_opener(context: GapleContext, game_id: int, user_id: int) -> bool:

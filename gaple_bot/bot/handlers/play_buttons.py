@@ -10,9 +10,10 @@ from ...engine import Move
 from ...service.errors import NotSeated, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
+from ..doors import DoorClosed, check_button_chat
 from ..flow import job_queue, recovering, show_progress
 from ..present import TurnMessage
-from ..refusals import refusal_text
+from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..render.hand import played_line, render_hand
 from ..render.table import hand_alert
@@ -78,6 +79,10 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
     user = user_of(update)
     deps = context.deps
     t = await user_t(context, user)
+    if query.message.chat.id != user.id:
+        # The seat is offered back only in the person's private chat.
+        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        return
     game_id = callback.field("game")
     async with (
         deps.service.cache.lock(game_id),
@@ -108,11 +113,16 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
     async with deps.service.cache.lock(game_id):
         try:
             live = await deps.service.cache.get(game_id)
+            # Only the table's own message shows a hand: a payload from elsewhere is forged.
+            check_button_chat(query.message, live)
             seat = live.seat_of(user.id)
             if seat is None or live.engine is None:
                 raise NotSeated(f"user {user.id} is not at game {live.game_id}")
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
+            return
+        except DoorClosed as error:
+            await query.answer(door_text(t, error), show_alert=True)
             return
         hand = live.engine.round.hands[seat.seat]
     await query.answer(hand_alert(t, hand), show_alert=True)
