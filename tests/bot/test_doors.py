@@ -306,3 +306,8 @@ async def test_a_members_yes_is_remembered_briefly_and_a_no_never(tmp_path: Path
             # An error from Telegram (here: an unknown person) means no.
             assert not await members.is_member(GROUP, 999)
             assert await members.is_member(GROUP, ANA)
+            # Restricted people belong while Telegram says they are still in the group.
+            fake.restrict_user(CITRA, GROUP, is_member=True)
+            assert await members.is_member(GROUP, CITRA, fresh=True)
+            fake.restrict_user(CITRA, GROUP, is_member=False)
+            assert not await members.is_member(GROUP, CITRA, fresh=True)

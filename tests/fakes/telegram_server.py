@@ -210,6 +210,7 @@ class FakeChat:
     forum: bool = False
     admins: list[int] = field(default_factory=list)  # the first non-bot admin is the creator
     members: set[int] = field(default_factory=set)
+    restricted: dict[int, bool] = field(default_factory=dict)  # user id -> is_member
     bot_status: Literal["member", "administrator", "kicked"] = "member"
     messages: dict[int, FakeMessage] = field(default_factory=dict)
     topics: dict[int, str] = field(default_factory=dict)
@@ -272,9 +273,9 @@ class FakeTelegram:
     pin/unpinChatMessage, sendChatAction. Any other method is a violation.
 
     Test side: ``add_user``/``add_group``/``add_topic`` build the world; ``send_message``,
-    ``start_private``, ``press``/``press_button``, ``block_user``, ``leave_group``, ``kick_bot``
-    act; ``messages``, ``last_bot_message``, ``all_texts_sent_to``, ``requests``,
-    ``callback_answer`` read;
+    ``start_private``, ``press``/``press_button``, ``block_user``, ``leave_group``,
+    ``restrict_user``, ``kick_bot`` act; ``messages``, ``last_bot_message``,
+    ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
     ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors.
 
     ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
@@ -530,6 +531,13 @@ class FakeTelegram:
         chat.members.discard(user_id)
         if user_id in chat.admins:
             chat.admins.remove(user_id)
+
+    def restrict_user(self, user_id: int, chat_id: int, *, is_member: bool) -> None:
+        """An admin restricts the user in the group; getChatMember says "restricted" with
+        ``is_member`` (False: restricted, and no longer in the group)."""
+        chat = self._group(chat_id)
+        self._user(user_id)
+        chat.restricted[user_id] = is_member
 
     def kick_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
         """Remove the bot from a group: further sends there fail with 403."""
@@ -1385,6 +1393,12 @@ class FakeTelegram:
             status = "creator"
         elif user_id in chat.admins:
             status = "administrator"
+        elif user_id in chat.restricted:
+            member = self._required_booleans("ChatMemberRestricted", default=False)
+            member.update(
+                status="restricted", user=user, is_member=chat.restricted[user_id], until_date=0
+            )
+            return member
         elif user_id in chat.members:
             status = "member"
         else:

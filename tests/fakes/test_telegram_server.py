@@ -16,6 +16,7 @@ from telegram import (
     BotCommand,
     BotCommandScopeChat,
     BotCommandScopeDefault,
+    ChatMemberRestricted,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Update,
@@ -395,6 +396,12 @@ async def test_leaving_a_group_and_pressing_as_a_viewer(fake: FakeTelegram) -> N
         assert (await bot.get_chat_member(GROUP, CITRA)).status == "member"
         fake.leave_group(ANA, GROUP)
         assert (await bot.get_chat_member(GROUP, ANA)).status == "left"
+        fake.restrict_user(BUDI, GROUP, is_member=True)
+        restricted = await bot.get_chat_member(GROUP, BUDI)
+        assert isinstance(restricted, ChatMemberRestricted) and restricted.is_member
+        fake.restrict_user(BUDI, GROUP, is_member=False)
+        restricted = await bot.get_chat_member(GROUP, BUDI)
+        assert isinstance(restricted, ChatMemberRestricted) and not restricted.is_member
 
 
 async def test_injected_failures(fake: FakeTelegram) -> None:
