@@ -12,6 +12,7 @@ from ..engine import Game, GameConfig, RuleSet, deal_round
 from ..store import (
     ComputerLevel,
     GameAlreadyActive,
+    GameRecord,
     GameStatus,
     SeatRecord,
     SeatTaken,
@@ -120,14 +121,17 @@ class Lobbies:
         self.cache.games[live.game_id] = live
         return self.view(live)
 
-    async def invited(self, join_token: str) -> LiveGame:
+    async def invited(self, join_token: str) -> GameRecord:
         """The open lobby a join link leads to: BadInvite if it leads nowhere, NotInLobby
-        once that lobby started or closed (a link is only good while its lobby is open)."""
+        once that lobby started or closed (a link is only good while its lobby is open).
+        Read from the database, not the cache, so no lock is needed."""
         async with self.store.read() as tx:
             record = await tx.games.by_join_token(join_token) if join_token else None
         if record is None:
             raise BadInvite("no lobby has this join token")
-        return await self._lobby(record.id)
+        if record.status is not GameStatus.LOBBY:
+            raise NotInLobby(f"game {record.id} is {record.status.value}")
+        return record
 
     async def join(self, game_id: int, person: Person) -> LobbyView:
         """Seat a person; they need a private chat with the bot for their tiles."""

@@ -93,7 +93,7 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
     except DoorClosed as error:
         await reply(deps, update, door_text(t, error))
         return
-    game_id = invited.game_id
+    game_id = invited.id
     async with deps.service.cache.lock(game_id):
         try:
             lobby = await deps.service.lobbies.join(game_id, person_of(update))

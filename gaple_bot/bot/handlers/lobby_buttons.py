@@ -8,7 +8,6 @@ from telegram import CallbackQuery, Update
 
 from ...i18n import Translator
 from ...service.errors import PrivateChatNeeded, ServiceError
-from ...service.live import LiveGame
 from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
@@ -137,8 +136,10 @@ async def _let_in(
     and topic, and the presser belongs to that group. If not, the presser gets a short alert
     and nothing changes."""
     try:
-        live: LiveGame = await deps.service.cache.get(game_id)
+        async with deps.service.cache.lock(game_id):
+            live = await deps.service.cache.get(game_id)
         check_button_chat(query.message, live)
+        # Telegram is asked outside the game's lock, so a slow answer holds up nobody else.
         await deps.members.admit(live.chat_id, query.from_user.id, fresh=fresh)
     except ServiceError as error:
         await query.answer(refusal_text(t, error), show_alert=True)
