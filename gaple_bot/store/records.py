@@ -51,6 +51,8 @@ class GameRecord:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    paused: bool = False
+    """The bot may not write in the chat, so the game waits (see games.paused)."""
 
 
 @dataclass(frozen=True, slots=True)
