@@ -23,6 +23,8 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 from ..ai.levels import process_pool
@@ -38,7 +40,7 @@ from .handlers.boards import stats, top
 from .handlers.buttons import on_button
 from .handlers.commands import gaple, help_command, rules, start, stop
 from .handlers.language import language_command
-from .handlers.members import on_my_chat_member
+from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.settings import settings_command
 from .outbox import GroupOutbox
 from .present import Presenter
@@ -128,7 +130,8 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
-    # Handler order: commands first, then buttons, then membership changes; one group.
+    # Handler order: commands first, then buttons, then membership changes and a group's
+    # upgrade to a supergroup; one group.
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("gaple", gaple))
     app.add_handler(CommandHandler("stop", stop))
@@ -140,6 +143,7 @@ def build_application(
     app.add_handler(CommandHandler("language", language_command))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_error_handler(on_error)
     return app
 

@@ -316,6 +316,10 @@ class Presenter:
         """The game is over: its table message will not be edited again."""
         self._tables.pop(game_id, None)
 
+    def forget_lobby(self, game_id: int) -> None:
+        """The lobby message will not be edited again (the chat went away or moved)."""
+        self._lobbies.pop(game_id, None)
+
     def forget_turn(self, game_id: int) -> TurnMessage | None:
         """The live-buttons message of a game, removed from memory (game stopped)."""
         return self._turns.pop(game_id, None)

@@ -37,6 +37,8 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
         return t.gettext("That tile fits neither open end.")
     if isinstance(error, errors.GameNotRunning):
         return t.gettext("This game is not being played.")
+    if isinstance(error, errors.GamePaused):
+        return t.gettext("⏸ The game is paused until I may write in the group again.")
     if isinstance(error, errors.BadSetting):
         return t.gettext("That setting does not exist.")
     return t.gettext("That did not work.")

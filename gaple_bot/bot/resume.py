@@ -47,4 +47,8 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
         if record.hand_message_id is not None:
             # The turn message sent before the restart gets fresh buttons instead of a twin.
             await presenter.adopt_turn(turn, record.hand_message_id)
+    if live.paused:
+        # The bot may not write in the group: no table edit, no timer until it may again.
+        presenter.forget_table(game_id)
+        return
     await show_progress(deps, job_queue, progress)

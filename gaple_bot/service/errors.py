@@ -70,3 +70,7 @@ class GameNotRunning(ServiceError):
 
 class BadSetting(ServiceError):
     """A settings button names an option or a choice that does not exist."""
+
+
+class GamePaused(ServiceError):
+    """The bot may not write in the game's group, so the game waits until it may again."""

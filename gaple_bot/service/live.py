@@ -39,6 +39,8 @@ class LiveGame:
     names: dict[int, str]
     languages: dict[int, str | None]
     engine: Game | None = None
+    paused: bool = False
+    """The bot may not write in the chat: no moves, no timers (stored on the game)."""
 
     config: GameConfig | None = None
     """The stored config (its seat count is provisional until the game starts)."""
@@ -118,6 +120,7 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
         engine=engine,
         config=record.config,
         join_token=record.join_token,
+        paused=record.paused,
     )
 
 

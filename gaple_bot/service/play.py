@@ -12,6 +12,7 @@ from ..store import GameStatus, SeatRecord, Store
 from .computer import ComputerPlayers
 from .errors import (
     GameNotRunning,
+    GamePaused,
     NotAllowed,
     NotSeated,
     NotYourTurn,
@@ -116,6 +117,8 @@ class Tables:
         seat = live.seat_of(user_id)
         if seat is None:
             raise NotSeated(f"user {user_id} does not sit at game {live.game_id}")
+        if live.paused:
+            raise GamePaused(f"game {live.game_id} is paused")
         if version != live.version:
             raise StaleButton(f"game {live.game_id} is at version {live.version}, not {version}")
         if game.to_move != seat.seat or live.computer_moves(seat.seat):
@@ -138,7 +141,7 @@ class Tables:
 
         None when the game moved on since the timer was set (a stale timer)."""
         live = await self.cache.get(game_id)
-        if live.status is not GameStatus.RUNNING or live.version != version:
+        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
             return None
         game = self._running(live)
         seat = game.to_move
@@ -185,8 +188,8 @@ class Tables:
 
     async def advance(self, live: LiveGame, progress: Progress) -> None:
         """Play every move that needs no person: computer seats, forced passes (C9), new
-        rounds; stop at a person's turn or the game's end."""
-        while live.status is GameStatus.RUNNING:
+        rounds; stop at a person's turn or the game's end. A paused game does not move."""
+        while live.status is GameStatus.RUNNING and not live.paused:
             game = live.engine
             assert game is not None
             seat = game.to_move
@@ -379,7 +382,7 @@ class Tables:
         """After a restart: finish any automatic moves the crash interrupted."""
         live = await self.cache.get(game_id)
         progress = Progress(game_id)
-        if live.status is GameStatus.RUNNING and live.engine is not None:
+        if live.status is GameStatus.RUNNING and live.engine is not None and not live.paused:
             await self.advance(live, progress)
             if live.deadline is not None and live.deadline <= self.clock():
                 # The turn ran out while the bot was down: the person gets a whole turn again.

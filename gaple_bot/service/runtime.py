@@ -9,6 +9,7 @@ from datetime import datetime
 
 from ..store import Store
 from ..store.types import utc_now
+from .chat_changes import ChatChanges
 from .chats import ChatDefaults
 from .computer import ComputerPlayers
 from .live import LiveCache
@@ -38,6 +39,7 @@ class GameService:
         defaults = defaults or ChatDefaults()
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock, defaults)
         self.players = Players(store, self.cache, defaults)
+        self.chat_changes = ChatChanges(store, self.cache, self.tables)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

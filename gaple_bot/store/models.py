@@ -146,6 +146,8 @@ class Game(Base):
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    paused: Mapped[bool] = mapped_column(server_default=false())
+    """The bot may not write in the chat: nobody moves, no timer runs, until it may again."""
 
 
 class Seat(Base):

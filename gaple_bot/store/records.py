@@ -53,6 +53,8 @@ class GameRecord:
     finished_at: datetime | None
     join_token: str | None = None
     """The secret part of the lobby's join link (not for the group's eyes beyond the link)."""
+    paused: bool = False
+    """The bot may not write in the chat, so the game waits (see games.paused)."""
 
 
 @dataclass(frozen=True, slots=True)

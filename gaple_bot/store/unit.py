@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine import Game
 from .boards import Boards
+from .chat_move import move_chat
 from .engine_state import load_engine_game
 from .enums import GLOBAL_SCOPE
 from .errors import GameStateError
@@ -95,6 +96,13 @@ class Transaction:
             after = rate(self._model, players, places, before)
             await self.ratings.save(game_id, scope, before, after, finished_at)
         return results
+
+    async def move_chat(
+        self, old_id: int, new_id: int, *, now: datetime | None = None
+    ) -> list[int]:
+        """A group became a supergroup: everything of `old_id` now belongs to `new_id`
+        (idempotent). Returns the ids of the lobbies and running games that moved."""
+        return await move_chat(self.session, old_id, new_id, now or utc_now())
 
     async def load_engine_game(self, game_id: int) -> Game:
         """The game's engine state, from inside this unit (hidden information: see

@@ -113,16 +113,26 @@ _BuilderT = TypeVar("_BuilderT", bound="ApplicationBuilder[Any, Any, Any, Any, A
 class ApiError(Exception):
     """An error answer of the Bot API: ``{"ok": false, "error_code": ..., "description": ...}``."""
 
-    def __init__(self, code: int, description: str, *, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        *,
+        retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def body(self) -> JsonDict:
         body: JsonDict = {"ok": False, "error_code": self.code, "description": self.description}
         if self.retry_after is not None:
             body["parameters"] = {"retry_after": self.retry_after}
+        if self.migrate_to_chat_id is not None:
+            body["parameters"] = {"migrate_to_chat_id": self.migrate_to_chat_id}
         return body
 
 
@@ -211,7 +221,8 @@ class FakeChat:
     admins: list[int] = field(default_factory=list)  # the first non-bot admin is the creator
     members: set[int] = field(default_factory=set)
     restricted: dict[int, bool] = field(default_factory=dict)  # user id -> is_member
-    bot_status: Literal["member", "administrator", "kicked"] = "member"
+    bot_status: Literal["member", "administrator", "kicked", "left", "restricted"] = "member"
+    migrated_to: int | None = None  # a group upgraded to this supergroup
     messages: dict[int, FakeMessage] = field(default_factory=dict)
     topics: dict[int, str] = field(default_factory=dict)
     pinned_message_id: int | None = None
@@ -541,12 +552,67 @@ class FakeTelegram:
 
     def kick_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
         """Remove the bot from a group: further sends there fail with 403."""
+        self._set_bot_status(chat_id, "kicked", by_user_id)
+
+    def remove_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
+        """Remove the bot from a group without banning it (status "left"): sends fail with 403."""
+        self._set_bot_status(chat_id, "left", by_user_id)
+
+    def restrict_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
+        """An admin forbids the bot to send messages in a supergroup: sends and edits there fail
+        with 400 "not enough rights"."""
+        self._set_bot_status(chat_id, "restricted", by_user_id)
+
+    def unrestrict_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
+        """The bot may send in the supergroup again (a plain member)."""
+        self._set_bot_status(chat_id, "member", by_user_id)
+
+    def migrate_group(
+        self, chat_id: int, *, announce: Iterable[Literal["to", "from"]] = ("to", "from")
+    ) -> int:
+        """Upgrade a basic group to a supergroup with a new id; returns the new id. Sends to
+        the old id fail with 400 and migrate_to_chat_id. ``announce``: which service messages
+        the bot receives, in order: "to" (migrate_to_chat_id in the old group), "from"
+        (migrate_from_chat_id in the new one)."""
+        old = self._group(chat_id)
+        if old.type != "group" or old.migrated_to is not None:
+            raise ValueError(f"chat {chat_id} is not a basic group")
+        new_id = -(1_000_000_000_000 + abs(chat_id))
+        new = FakeChat(
+            new_id,
+            "supergroup",
+            title=old.title,
+            admins=list(old.admins),
+            members=set(old.members),
+            bot_status=old.bot_status,
+        )
+        self.chats[new_id] = new
+        old.migrated_to = new_id
+        actor = self._creator_id(old)
+        sender = actor if actor is not None else self.bot_id
+        for kind in announce:
+            if kind == "to":
+                chat, service = old, {"migrate_to_chat_id": new_id}
+            else:
+                chat, service = new, {"migrate_from_chat_id": chat_id}
+            message = self._store_message(
+                chat, from_user_id=sender, from_bot=actor is None, text="", service=service
+            )
+            self._queue_update("message", self._message_json(message))
+        return new_id
+
+    def _set_bot_status(
+        self,
+        chat_id: int,
+        status: Literal["member", "kicked", "left", "restricted"],
+        by_user_id: int | None,
+    ) -> None:
         chat = self._group(chat_id)
         old = chat.bot_status
-        chat.bot_status = "kicked"
+        chat.bot_status = status
         actor = by_user_id if by_user_id is not None else self._creator_id(chat)
         if actor is not None:
-            self._queue_my_chat_member(chat, self._user(actor), old, "kicked")
+            self._queue_my_chat_member(chat, self._user(actor), old, status)
 
     # ================================================================== test-side: acting
 
@@ -1162,9 +1228,19 @@ class FakeTelegram:
         chat = self._resolve_chat(chat_id)
         if chat.type == "private" and self.users[chat.chat_id].blocked:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
+        kind = "supergroup" if chat.type == "supergroup" else "group"
         if chat.is_group and chat.bot_status == "kicked":
-            kind = "supergroup" if chat.type == "supergroup" else "group"
             raise ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
+        if chat.is_group and chat.bot_status == "left":
+            raise ApiError(403, f"Forbidden: bot is not a member of the {kind} chat")
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=chat.migrated_to,
+            )
+        if chat.is_group and chat.bot_status == "restricted":
+            raise ApiError(400, "Bad Request: not enough rights to send text messages to the chat")
         return chat
 
     def _check_thread(self, chat: FakeChat, thread_id: int) -> None:
@@ -1411,7 +1487,15 @@ class FakeTelegram:
             return member
         if status == "kicked":
             return {"status": "kicked", "user": user, "until_date": 0}
+        if status == "restricted":
+            return self._restricted_json(user)
         return {"status": status, "user": user}
+
+    def _restricted_json(self, user: JsonDict | None) -> JsonDict:
+        """A member who may not send anything (still in the chat)."""
+        member = self._required_booleans("ChatMemberRestricted", default=False)
+        member.update(status="restricted", user=user, is_member=True, until_date=0)
+        return member
 
     def _required_booleans(self, type_name: str, *, default: bool) -> JsonDict:
         tspec = self.spec.types[type_name]
@@ -1421,8 +1505,10 @@ class FakeTelegram:
 
     def _bot_sees(self, chat: FakeChat, text: str, replied: FakeMessage | None) -> bool:
         """Privacy mode: what a bot gets in groups (everything when it is an admin)."""
+        if chat.bot_status in ("kicked", "left") or chat.migrated_to is not None:
+            return False
         if not chat.is_group or not self.privacy_mode or chat.bot_status == "administrator":
-            return chat.bot_status != "kicked"
+            return True
         command = _COMMAND_RE.match(text)
         if command:
             target = command.group(2)
@@ -1437,6 +1523,8 @@ class FakeTelegram:
         def member(status: str) -> JsonDict:
             if status == "kicked":
                 return {"status": "kicked", "user": self.bot_user, "until_date": 0}
+            if status == "restricted":
+                return self._restricted_json(self.bot_user)
             if status == "administrator":
                 data = self._required_booleans("ChatMemberAdministrator", default=True)
                 data.update(

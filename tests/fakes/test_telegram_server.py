@@ -272,6 +272,50 @@ async def test_kicked_bot_and_dropped_updates(fake: FakeTelegram) -> None:
     assert update.my_chat_member.from_user.id == ANA
 
 
+async def test_bot_restricted_then_unrestricted_then_removed() -> None:
+    async with running_fake() as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, "Room", admins=(ANA,))
+        async with bot_for(fake) as bot:
+            fake.restrict_bot(GROUP)
+            with pytest.raises(BadRequest, match="Not enough rights to send text messages"):
+                await bot.send_message(GROUP, "hello?")
+            member = await bot.get_chat_member(GROUP, fake.bot_id)
+            assert member.status == "restricted"
+            fake.unrestrict_bot(GROUP)
+            assert (await bot.send_message(GROUP, "back")).text == "back"
+            fake.remove_bot(GROUP)
+            with pytest.raises(Forbidden, match="bot is not a member of the supergroup chat"):
+                await bot.send_message(GROUP, "hello?")
+            updates = await bot.get_updates()
+    statuses = [u.my_chat_member.new_chat_member.status for u in updates if u.my_chat_member]
+    assert statuses == ["restricted", "member", "left"]
+    restricted = updates[0].my_chat_member
+    assert restricted is not None
+    assert isinstance(restricted.new_chat_member, telegram.ChatMemberRestricted)
+    assert not restricted.new_chat_member.can_send_messages
+
+
+async def test_group_upgraded_to_a_supergroup() -> None:
+    basic = -4001
+    async with running_fake() as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(basic, "Room", admins=(ANA,))
+        async with bot_for(fake) as bot:
+            new_id = fake.migrate_group(basic, announce=("from", "to"))
+            with pytest.raises(telegram.error.ChatMigrated) as raised:
+                await bot.send_message(basic, "hello?")
+            assert raised.value.new_chat_id == new_id
+            assert (await bot.get_chat(new_id)).type == "supergroup"
+            assert (await bot.send_message(new_id, "here")).chat.id == new_id
+            updates = await bot.get_updates()
+    messages = [u.message for u in updates if u.message]
+    assert [(m.chat.id, m.migrate_from_chat_id, m.migrate_to_chat_id) for m in messages] == [
+        (new_id, basic, None),
+        (basic, None, new_id),
+    ]
+
+
 async def test_group_rate_limit_raises_retry_after() -> None:
     clock = FakeClock()
     async with running_fake(clock=clock) as fake:

@@ -42,6 +42,7 @@ _COLUMNS = (
     Game.started_at,
     Game.finished_at,
     Game.join_token,
+    Game.paused,
 )
 
 
@@ -132,6 +133,11 @@ class GameRepository:
         row = (await self._session.execute(stmt)).first()
         return None if row is None else _record(row)
 
+    async def active_in_chat(self, chat_id: int) -> list[GameRecord]:
+        """The chat's lobbies and running games, in every topic, oldest first."""
+        stmt = select(*_COLUMNS).where(Game.chat_id == chat_id, text(ACTIVE_GAME)).order_by(Game.id)
+        return [_record(row) for row in await self._session.execute(stmt)]
+
     async def all_active(self) -> list[GameRecord]:
         """Every lobby and running game, oldest first (to re-arm timers after a restart)."""
         stmt = select(*_COLUMNS).where(text(ACTIVE_GAME)).order_by(Game.id)
@@ -172,6 +178,10 @@ class GameRepository:
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the group message that shows the lobby or the table."""
         await self._change(game_id, tuple(GameStatus), message_id=message_id)
+
+    async def set_paused(self, game_id: int, paused: bool) -> None:
+        """Pause a running game (the bot may not write in its chat) or resume it."""
+        await self._change(game_id, (GameStatus.RUNNING,), paused=paused)
 
     async def set_deadline(self, game_id: int, turn_deadline: datetime | None) -> None:
         """Set (or clear) when the current turn runs out."""
