@@ -15,6 +15,7 @@ from .boards import Boards
 from .engine_state import load_engine_game
 from .enums import GLOBAL_SCOPE
 from .errors import GameStateError
+from .forget import forget_user
 from .outcome import seat_outcomes
 from .rating import initial_skill, rate
 from .records import GameResult
@@ -95,6 +96,10 @@ class Transaction:
             after = rate(self._model, players, places, before)
             await self.ratings.save(game_id, scope, before, after, finished_at)
         return results
+
+    async def forget_user(self, user_id: int, *, now: datetime | None = None) -> int | None:
+        """Delete a person, keeping their games under a new former player (see forget)."""
+        return await forget_user(self.session, user_id, now=now)
 
     async def load_engine_game(self, game_id: int) -> Game:
         """The game's engine state, from inside this unit (hidden information: see
