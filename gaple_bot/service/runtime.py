@@ -11,6 +11,7 @@ from ..store import Store
 from ..store.types import utc_now
 from .chats import ChatDefaults
 from .computer import ComputerPlayers
+from .forgetting import Forgetting
 from .live import LiveCache
 from .lobby import Lobbies
 from .play import Tables
@@ -38,6 +39,7 @@ class GameService:
         defaults = defaults or ChatDefaults()
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock, defaults)
         self.players = Players(store, self.cache, defaults)
+        self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""
