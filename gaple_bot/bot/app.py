@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
-from typing import Any
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
@@ -201,13 +201,23 @@ async def stop_application(app: GapleApplication) -> None:
         await app.post_shutdown(app)
 
 
+def setup_logging(
+    settings: Settings, webhook_secret: str = "", stream: TextIO | None = None
+) -> logging.Handler:
+    """The log as `run()` sets it up: LOG_LEVEL, the token and webhook secret blanked, the
+    libraries that print payloads held above them (see logs.py)."""
+    return configure_logging(
+        settings.log_level,
+        secrets=[*token_secrets(settings.telegram_bot_token), webhook_secret],
+        stream=stream,
+    )
+
+
 def run(settings: Settings) -> None:
     """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling."""
     # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
     secret = settings.webhook_secret or secrets.token_urlsafe(32)
-    configure_logging(
-        settings.log_level, secrets=[*token_secrets(settings.telegram_bot_token), secret]
-    )
+    setup_logging(settings, secret)
     app = build_application(settings)
     if settings.webhook_url:
         app.run_webhook(
