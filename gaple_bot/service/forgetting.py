@@ -42,11 +42,13 @@ class Forgetting:
         what the group must be shown (None: nothing changed)."""
         live = await self.cache.get(game_id)
         if live.status is GameStatus.LOBBY:
-            if live.opener_id == user_id:
-                return await self.lobbies.cancel(game_id, user_id, False)
+            lobby = None
             if live.seat_of(user_id) is not None:
-                return await self.lobbies.leave(game_id, user_id)
-            return None
+                lobby = await self.lobbies.leave(game_id, user_id)
+            if live.opener_id == user_id:
+                # Nobody else may start it: it closes (without them on its last message).
+                lobby = await self.lobbies.cancel(game_id, user_id, False)
+            return lobby
         seat = live.seat_of(user_id)
         if live.status is not GameStatus.RUNNING or seat is None or seat.autoplay:
             return None

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.engine import GameConfig, RuleSet
 from gaple_bot.store import (
     GLOBAL_SCOPE,
@@ -22,12 +23,21 @@ from gaple_bot.store import (
     is_former_player,
 )
 from gaple_bot.store.models import Base, Move
-from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, play_until, running_bot, seat_and_start
+from tests.bot.harness import (
+    GROUP,
+    GROUP_TITLE,
+    deps_of,
+    lobby_message,
+    play_until,
+    running_bot,
+    seat_and_start,
+)
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 from tests.store.forgotten import rows_mentioning
 from tests.store.kit import Player, play_game
 
 ANA, BUDI = 101, 102
+OTHER_GROUP = -1009876543210
 LEAVER = 7_300_000_007
 LEAVER_NAME = "Zaskia Quintessa"
 KIT_NAME = f"User {LEAVER}"
@@ -225,3 +235,86 @@ async def store_message_id(store: Store, game_id: int) -> int:
         message_id = (await tx.games.get(game_id)).message_id
     assert message_id is not None
     return message_id
+
+
+async def test_deleting_frees_a_lobby_seat_and_closes_a_lobby_one_opened(
+    tmp_path: Path,
+) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(LEAVER, "Zaskia", last_name="Quintessa", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(LEAVER,))
+        fake.add_group(OTHER_GROUP, "Pojok Domino", admins=(LEAVER,), members=(ANA,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            deps = deps_of(app)
+            store = deps.service.store
+            for user in (ANA, LEAVER):
+                await fake.start_private(user)
+            await _ask(fake, ANA, GROUP, "/gaple")
+            await _ask(fake, LEAVER, OTHER_GROUP, "/gaple")
+            joined = lobby_message(fake, GROUP)
+            query = await fake.press_button(LEAVER, GROUP, joined.message_id, "✋ Join")
+            await fake.wait_callback_answer(query, timeout=ROOMY)
+            own = lobby_message(fake, OTHER_GROUP)
+            query = await fake.press_button(ANA, OTHER_GROUP, own.message_id, "✋ Join")
+            await fake.wait_callback_answer(query, timeout=ROOMY)
+            await fake.wait_idle(timeout=ROOMY)
+            assert LEAVER_NAME in fake.message(GROUP, joined.message_id).text
+            ana_lobby = await deps.service.active_game(GROUP, None)
+            own_lobby = await deps.service.active_game(OTHER_GROUP, None)
+            assert ana_lobby is not None and own_lobby is not None
+
+            # A forged copy of the confirm button, pressed in a group, deletes nothing.
+            query = await fake.press(
+                LEAVER, GROUP, joined.message_id, encode(Action.FORGET, 1), check_button=False
+            )
+            answer = await fake.wait_callback_answer(query, timeout=ROOMY)
+            assert answer.get("show_alert")
+            async with store.read() as tx:
+                assert await tx.users.get(LEAVER) is not None
+
+            await _ask(fake, LEAVER, LEAVER, "/deletemydata")
+            question = fake.last_bot_message(LEAVER)
+            assert question is not None
+            query = await fake.press_button(LEAVER, LEAVER, question.message_id, "🗑 Delete my data")
+            await fake.wait_callback_answer(query, timeout=ROOMY)
+            await fake.wait_idle(timeout=ROOMY)
+
+            async with store.read() as tx:
+                ana_seats = await tx.seats.of_game(ana_lobby)
+                ana_game = await tx.games.get(ana_lobby)
+                own_game = await tx.games.get(own_lobby)
+            # Ana's lobby stays open with Ana alone; the leaver's own lobby is closed.
+            assert [s.user_id for s in ana_seats] == [ANA]
+            assert ana_game.status is GameStatus.LOBBY
+            assert own_game.status is GameStatus.ABORTED
+            assert is_former_player(own_game.opener_id)
+            assert LEAVER_NAME not in fake.message(GROUP, joined.message_id).text
+            closed = fake.message(OTHER_GROUP, own.message_id)
+            assert "closed" in closed.text and LEAVER_NAME not in closed.text
+            assert await rows_mentioning(store, LEAVER, LEAVER_NAME) == []
+
+
+async def test_the_last_person_at_a_table_leaving_stops_the_game(tmp_path: Path) -> None:
+    """With nobody left, the computer does not play the game out in former players' names."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(LEAVER, "Zaskia", last_name="Quintessa", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(LEAVER,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            deps = deps_of(app)
+            store = deps.service.store
+            await seat_and_start(fake, LEAVER)
+            await fake.wait_idle(timeout=ROOMY)
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+            await _ask(fake, LEAVER, LEAVER, "/deletemydata")
+            question = fake.last_bot_message(LEAVER)
+            assert question is not None
+            query = await fake.press_button(LEAVER, LEAVER, question.message_id, "🗑 Delete my data")
+            await fake.wait_callback_answer(query, timeout=ROOMY)
+            await fake.wait_idle(timeout=ROOMY)
+            async with store.read() as tx:
+                assert (await tx.games.get(game_id)).status is GameStatus.ABORTED
+                assert await tx.results.of_game(game_id) == []
+            assert await rows_mentioning(store, LEAVER, LEAVER_NAME) == []
+            assert await rows_mentioning(store, LEAVER, "Zaskia") == []
