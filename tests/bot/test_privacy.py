@@ -318,3 +318,38 @@ async def test_the_last_person_at_a_table_leaving_stops_the_game(tmp_path: Path)
                 assert await tx.results.of_game(game_id) == []
             assert await rows_mentioning(store, LEAVER, LEAVER_NAME) == []
             assert await rows_mentioning(store, LEAVER, "Zaskia") == []
+
+
+async def test_play_again_does_not_seat_a_former_player(tmp_path: Path) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            store = deps_of(app).service.store
+            config = GameConfig(RuleSet.CLASSIC, 4, 30)
+            lineup: list[Player] = [LEAVER, ANA, ComputerLevel.EASY, BUDI]
+            game_id, _ = await play_game(store, GROUP, config, lineup, 1, moves_per_unit=50)
+            async with store.transaction() as tx:
+                former = await tx.forget_user(LEAVER)
+            assert former is not None
+            await fake.start_private(ANA)
+            help_message = await _ask(fake, ANA, GROUP, "/help")
+            assert help_message
+            anchor = fake.last_bot_message(GROUP)
+            assert anchor is not None
+            query = await fake.press(
+                ANA,
+                GROUP,
+                anchor.message_id,
+                encode(Action.PLAY_AGAIN, game_id),
+                check_button=False,
+            )
+            await fake.wait_callback_answer(query, timeout=ROOMY)
+            await fake.wait_idle(timeout=ROOMY)
+            new_game = await deps_of(app).service.active_game(GROUP, None)
+            assert new_game is not None and new_game != game_id
+            async with store.read() as tx:
+                seated = [s.user_id for s in await tx.seats.of_game(new_game)]
+            assert former not in seated
+            assert seated[:2] == [ANA, BUDI]
+            assert "a former player" not in lobby_message(fake).text
