@@ -23,7 +23,7 @@ class Forgotten:
 
 class Forgetting:
     """The use cases of deleting a person's data. Callers hold `cache.lock(game_id)` around
-    `leave`; `forget` takes no game lock (every game is left first)."""
+    `leave`, and the locks of every game still in `open_games` around `forget`."""
 
     def __init__(self, store: Store, cache: LiveCache, lobbies: Lobbies, tables: Tables) -> None:
         self.store = store
