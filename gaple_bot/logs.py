@@ -8,11 +8,15 @@ log below the floor given here, whatever LOG_LEVEL says.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from typing import TextIO
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 REDACTED = "[redacted]"
+TILE_TEXT = re.compile(r"\[\d\|\d\]")
+"""A tile as the bot writes it ([6|3]): an error message may name one, a log line never."""
+HIDDEN_TILE = "[?|?]"
 
 LOGGER_FLOORS: dict[str, int] = {
     # DEBUG: every Bot API request body (hands, names) and every update received (names).
@@ -30,7 +34,8 @@ LOGGER_FLOORS: dict[str, int] = {
 
 
 class RedactingFormatter(logging.Formatter):
-    """Formats a record, then blanks every secret in the result (tracebacks included)."""
+    """Formats a record, then blanks every secret and every tile in the result (tracebacks
+    included): an engine error names the move it refused, which may be a hand's tile."""
 
     def __init__(self, fmt: str, secrets: Iterable[str]) -> None:
         super().__init__(fmt)
@@ -42,7 +47,7 @@ class RedactingFormatter(logging.Formatter):
         text = super().format(record)
         for secret in self._secrets:
             text = text.replace(secret, REDACTED)
-        return text
+        return TILE_TEXT.sub(HIDDEN_TILE, text)
 
 
 def token_secrets(token: str) -> list[str]:

@@ -8,7 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from gaple_bot.logs import LOGGER_FLOORS, REDACTED, configure_logging, token_secrets
+from gaple_bot.logs import (
+    HIDDEN_TILE,
+    LOGGER_FLOORS,
+    REDACTED,
+    configure_logging,
+    token_secrets,
+)
 
 TOKEN = "4242:AAE-very-secret"
 
@@ -52,3 +58,16 @@ def test_libraries_never_log_below_their_floor(level: str) -> None:
     logging.getLogger("telegram.ext.ExtBot").debug("Calling sendMessage with [6|6] for Ana")
     logging.getLogger("httpx").info("HTTP Request: POST https://x/bot%s/sendMessage", TOKEN)
     assert stream.getvalue() == ""
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_an_error_naming_a_tile_is_logged_without_it() -> None:
+    stream = io.StringIO()
+    configure_logging("INFO", stream=stream)
+    try:
+        raise ValueError("discard [6|5] is not a legal move now")
+    except ValueError:
+        logging.getLogger("gaple_bot.test").exception("update 7 (chat -1, user 5) failed")
+    text = stream.getvalue()
+    assert "[6|5]" not in text
+    assert f"discard {HIDDEN_TILE} is not a legal move now" in text
