@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
-from typing import Any
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
@@ -29,6 +29,7 @@ from telegram.ext import (
 
 from ..ai.levels import process_pool
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
+from ..logs import configure_logging, token_secrets
 from ..service.chats import ChatDefaults
 from ..service.runtime import GameService
 from ..settings import Settings
@@ -41,6 +42,7 @@ from .handlers.buttons import on_button
 from .handlers.commands import gaple, help_command, rules, start, stop
 from .handlers.language import language_command
 from .handlers.members import on_migrate, on_my_chat_member
+from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .outbox import GroupOutbox
 from .present import Presenter
@@ -61,6 +63,8 @@ def command_list(t: Translator) -> list[BotCommand]:
         BotCommand("settings", t.gettext("Rules, target, turn time, computer level")),
         BotCommand("language", t.gettext("The language I speak here")),
         BotCommand("help", t.gettext("How to play with me")),
+        BotCommand("privacy", t.gettext("What I keep about you")),
+        BotCommand("deletemydata", t.gettext("Delete what I keep about you")),
     ]
 
 
@@ -141,6 +145,8 @@ def build_application(
     app.add_handler(CommandHandler("stats", stats))
     app.add_handler(CommandHandler("settings", settings_command))
     app.add_handler(CommandHandler("language", language_command))
+    app.add_handler(CommandHandler("privacy", privacy))
+    app.add_handler(CommandHandler("deletemydata", delete_my_data))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
@@ -201,16 +207,25 @@ async def stop_application(app: GapleApplication) -> None:
         await app.post_shutdown(app)
 
 
+def setup_logging(
+    settings: Settings, webhook_secret: str = "", stream: TextIO | None = None
+) -> logging.Handler:
+    """The log as `run()` sets it up: LOG_LEVEL, the token and webhook secret blanked, the
+    libraries that print payloads held above them (see logs.py)."""
+    return configure_logging(
+        settings.log_level,
+        secrets=[*token_secrets(settings.telegram_bot_token), webhook_secret],
+        stream=stream,
+    )
+
+
 def run(settings: Settings) -> None:
     """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling."""
-    logging.basicConfig(
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=settings.log_level
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
+    secret = settings.webhook_secret or secrets.token_urlsafe(32)
+    setup_logging(settings, secret)
     app = build_application(settings)
     if settings.webhook_url:
-        # Only Telegram knows the secret, so nobody else can post updates to the port.
-        secret = settings.webhook_secret or secrets.token_urlsafe(32)
         app.run_webhook(
             listen="0.0.0.0",
             port=settings.webhook_port,

@@ -24,6 +24,7 @@ class Action(StrEnum):
     PLAY_AGAIN = "pa"
     SETTING = "st"
     LANGUAGE = "lg"
+    FORGET = "fg"
     NOOP = "no"
 
 
@@ -41,6 +42,7 @@ FIELDS: dict[Action, tuple[str, ...]] = {
     Action.PLAY_AGAIN: ("game",),
     Action.SETTING: ("chat", "option", "value"),
     Action.LANGUAGE: ("choice",),
+    Action.FORGET: ("confirm",),
     Action.NOOP: (),
 }
 

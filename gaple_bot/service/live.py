@@ -16,6 +16,7 @@ from ..store import (
     SeatRecord,
     Store,
     Transaction,
+    is_former_player,
 )
 from .errors import NoSuchGame
 from .views import SeatInfo
@@ -58,9 +59,12 @@ class LiveGame:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
     def seat_infos(self) -> tuple[SeatInfo, ...]:
-        """The seats as the renderers show them."""
+        """The seats as the renderers show them (a former player's as a computer-played seat
+        with no person behind it)."""
         return tuple(
-            SeatInfo(
+            SeatInfo(s.seat, None, "", autoplay=True, former=True)
+            if is_former_player(s.user_id)
+            else SeatInfo(
                 number=s.seat,
                 user_id=s.user_id,
                 name=self.names.get(s.user_id, "?") if s.user_id is not None else "",
@@ -93,7 +97,7 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
     names: dict[int, str] = {}
     languages: dict[int, str | None] = {}
     for seat in seats:
-        if seat.user_id is not None:
+        if seat.user_id is not None and not is_former_player(seat.user_id):
             user = await tx.users.get(seat.user_id)
             names[seat.user_id] = user.display_name if user else "?"
             languages[seat.user_id] = (user.language or user.telegram_language) if user else None

@@ -18,6 +18,7 @@ from ..store import (
     SeatTaken,
     Store,
     Transaction,
+    is_former_player,
 )
 from .chats import ChatDefaults, ensure_chat
 from .errors import (
@@ -262,8 +263,11 @@ class Lobbies:
             raise NotInLobby(f"game {game_id} is still {live.status.value}")
         async with self.store.read() as tx:
             chat = await tx.chats.get(live.chat_id) or live.chat
+        # A former player (someone who deleted their data) is not seated again.
         people: list[tuple[int | None, ComputerLevel | None]] = [
-            (s.user_id, None) for s in live.seats if s.user_id is not None
+            (s.user_id, None)
+            for s in live.seats
+            if s.user_id is not None and not is_former_player(s.user_id)
         ]
         computers: list[tuple[int | None, ComputerLevel | None]] = [
             (None, s.computer_level) for s in live.seats if s.user_id is None

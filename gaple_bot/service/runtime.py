@@ -12,6 +12,7 @@ from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
 from .computer import ComputerPlayers
+from .forgetting import Forgetting
 from .live import LiveCache
 from .lobby import Lobbies
 from .play import Tables
@@ -40,6 +41,7 @@ class GameService:
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock, defaults)
         self.players = Players(store, self.cache, defaults)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
+        self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

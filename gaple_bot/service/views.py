@@ -40,6 +40,9 @@ class SeatInfo:
     """A person's seat being played by the computer (timeouts, or the bot was blocked)."""
     language: str | None = None
     """The person's chosen language for private messages (None: follow the chat)."""
+    former: bool = False
+    """The seat of someone who deleted their data: the computer plays it, under a neutral
+    name, and nobody is messaged for it."""
 
     @property
     def is_computer(self) -> bool:

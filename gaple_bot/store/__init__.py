@@ -10,10 +10,12 @@ from .engine_state import load_engine_game
 from .enums import (
     ACTIVE_STATUSES,
     COMPUTER_PLAYER_IDS,
+    FIRST_FORMER_PLAYER_ID,
     GLOBAL_SCOPE,
     ComputerLevel,
     GameStatus,
     computer_player_id,
+    is_former_player,
 )
 from .errors import (
     ChatNotFound,
@@ -42,6 +44,7 @@ __all__ = [
     "ACTIVE_STATUSES",
     "COMPUTER_PLAYER_IDS",
     "DEFAULT_DATABASE_URL",
+    "FIRST_FORMER_PLAYER_ID",
     "GLOBAL_SCOPE",
     "KEEP",
     "Board",
@@ -77,6 +80,7 @@ __all__ = [
     "alembic_config",
     "computer_player_id",
     "database_url",
+    "is_former_player",
     "load_engine_game",
     "make_engine",
     "migrations_dir",

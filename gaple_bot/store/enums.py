@@ -36,6 +36,10 @@ COMPUTER_PLAYER_IDS: dict[ComputerLevel, int] = {
 Telegram user ids are positive, so negative ids can never collide with a person.
 """
 
+FIRST_FORMER_PLAYER_ID = -1000
+"""Former players (people who deleted their data) get reserved ids from here downwards: an
+anonymous `users` row that keeps their finished games in the boards under a neutral name."""
+
 GLOBAL_SCOPE = 0
 """The rating/totals scope of the global tables; any other scope is a Telegram chat id
 (which is never 0)."""
@@ -44,3 +48,8 @@ GLOBAL_SCOPE = 0
 def computer_player_id(level: ComputerLevel) -> int:
     """The reserved player id that carries `level`'s results and rating."""
     return COMPUTER_PLAYER_IDS[level]
+
+
+def is_former_player(player_id: int | None) -> bool:
+    """Whether the id is an anonymous former player's (shown under a neutral name)."""
+    return player_id is not None and player_id <= FIRST_FORMER_PLAYER_ID

@@ -137,7 +137,7 @@ class Game(Base):
     """The engine's GameConfig.to_dict(): rule set, seats, target, stuck rule."""
     status: Mapped[GameStatus] = mapped_column(StrEnumType(GameStatus))
     version: Mapped[int] = mapped_column(Integer, server_default=text("0"))
-    opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="RESTRICT"))
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The group message showing the lobby or the table."""
     join_token: Mapped[str | None] = mapped_column(String(32))
@@ -168,7 +168,9 @@ class Seat(Base):
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
-    user_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id"))
+    user_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("users.id", ondelete="RESTRICT")
+    )
     computer_level: Mapped[ComputerLevel | None] = mapped_column(StrEnumType(ComputerLevel))
     autoplay: Mapped[bool] = mapped_column(server_default=false())
     timeouts: Mapped[int] = mapped_column(Integer, server_default=text("0"))
@@ -241,7 +243,7 @@ class Result(Base):
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
-    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="RESTRICT"))
     chat_id: Mapped[int] = mapped_column(BigInteger)
     place: Mapped[int] = mapped_column(SmallInteger)
     """1 for the highest final total; equal totals share a place."""
@@ -262,7 +264,10 @@ class Rating(Base):
 
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     player_id: Mapped[int] = mapped_column(
-        BigInteger, ForeignKey("users.id"), primary_key=True, autoincrement=False
+        BigInteger,
+        ForeignKey("users.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
     )
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -284,7 +289,7 @@ class RatingChange(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     scope: Mapped[int] = mapped_column(BigInteger)
-    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="CASCADE"))
     mu_before: Mapped[float] = mapped_column(Float)
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)
@@ -305,7 +310,10 @@ class PlayerTotal(Base):
 
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     player_id: Mapped[int] = mapped_column(
-        BigInteger, ForeignKey("users.id"), primary_key=True, autoincrement=False
+        BigInteger,
+        ForeignKey("users.id", ondelete="RESTRICT"),
+        primary_key=True,
+        autoincrement=False,
     )
     games: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)

@@ -16,6 +16,7 @@ from .chat_move import move_chat
 from .engine_state import load_engine_game
 from .enums import GLOBAL_SCOPE
 from .errors import GameStateError
+from .forget import forget_user
 from .outcome import seat_outcomes
 from .rating import initial_skill, rate
 from .records import GameResult
@@ -103,6 +104,10 @@ class Transaction:
         """A group became a supergroup: everything of `old_id` now belongs to `new_id`
         (idempotent). Returns the ids of the lobbies and running games that moved."""
         return await move_chat(self.session, old_id, new_id, now or utc_now())
+
+    async def forget_user(self, user_id: int, *, now: datetime | None = None) -> int | None:
+        """Delete a person, keeping their games under a new former player (see forget)."""
+        return await forget_user(self.session, user_id, now=now)
 
     async def load_engine_game(self, game_id: int) -> Game:
         """The game's engine state, from inside this unit (hidden information: see

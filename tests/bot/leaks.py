@@ -72,3 +72,18 @@ def assert_player_saw_only_their_own(
         shown = _tiles(version.text + " " + buttons) | {TILES[m.tile] for m in moves}
         leaked = shown - own - _line_tiles(version.text)
         assert not leaked, f"user {user_id} saw others' tiles {sorted(leaked)}: {version.text!r}"
+
+
+def assert_log_names_no_tile(lines: list[str]) -> None:
+    """A log has no reader who may know a hand, and nothing in it needs a tile: no line may
+    name one, written as players read it or as a move button's payload."""
+    for line in lines:
+        assert not _tiles(line), f"a log line names tiles: {line!r}"
+        for payload in MOVE_PAYLOAD.findall(line):
+            raise AssertionError(f"a log line carries a move button {payload!r}: {line!r}")
+
+
+MOVE_PAYLOAD = re.compile(
+    rf"\b(?:{Action.MOVE.value}|{Action.PICK_TILE.value}):-?\d+:-?\d+:-?\d+\b"
+)
+"""A move or tile-pick button's callback data, which names a tile of the presser's hand."""

@@ -12,6 +12,7 @@ from .common import user_of, user_t
 from .language import on_language_button
 from .lobby_buttons import on_lobby_button, on_play_again
 from .play_buttons import on_move_button, on_show_hand, on_take_back
+from .privacy import on_forget_button
 from .settings import on_setting_button
 
 ButtonHandler = Callable[[Update, GapleContext, Callback], Awaitable[None]]
@@ -30,6 +31,7 @@ HANDLERS: dict[Action, ButtonHandler] = {
     Action.TAKE_BACK_SEAT: on_take_back,
     Action.SETTING: on_setting_button,
     Action.LANGUAGE: on_language_button,
+    Action.FORGET: on_forget_button,
 }
 
 

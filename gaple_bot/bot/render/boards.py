@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 from ...i18n import Translator
-from ...store import COMPUTER_PLAYER_IDS, Board, BoardEntry, Period, PlayerStats
-from .common import computer_level_name
+from ...store import COMPUTER_PLAYER_IDS, Board, BoardEntry, Period, PlayerStats, is_former_player
+from .common import computer_level_name, former_player_name
 
 
 def _board_title(t: Translator, board: Board, period: Period, global_: bool) -> str:
@@ -25,6 +25,8 @@ def _board_title(t: Translator, board: Board, period: Period, global_: bool) -> 
 
 
 def _entry_name(t: Translator, entry: BoardEntry) -> str:
+    if is_former_player(entry.player_id):
+        return former_player_name(t)
     levels = {player_id: level for level, player_id in COMPUTER_PLAYER_IDS.items()}
     level = levels.get(entry.player_id)
     if entry.is_computer and level is not None:

@@ -38,6 +38,8 @@ def hand_text(mask: int) -> str:
 
 def seat_name(t: Translator, seat: SeatInfo) -> str:
     """The seat's display name, HTML-escaped; computer players say their level."""
+    if seat.former:
+        return t.gettext("{name} 🤖").format(name=former_player_name(t))
     if seat.is_computer:
         level = computer_level_name(t, seat.computer_level or "normal")
         # Numbered by seat, so two computers at one table can be told apart.
@@ -46,6 +48,11 @@ def seat_name(t: Translator, seat: SeatInfo) -> str:
     if seat.autoplay:
         return t.gettext("{name} 🤖").format(name=name)
     return name
+
+
+def former_player_name(t: Translator) -> str:
+    """The neutral name of someone who deleted their data, where their games still show."""
+    return t.gettext("a former player")
 
 
 def computer_level_name(t: Translator, level: str) -> str:

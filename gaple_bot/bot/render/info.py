@@ -21,6 +21,8 @@ def render_help(t: Translator) -> str:
             t.gettext("/stop: end the game (whoever opened it, or an admin)"),
             t.gettext("/settings: rules, target, turn time, computer level (admins)"),
             t.gettext("/language: the language I speak in this chat or with you"),
+            t.gettext("/privacy: what I keep about you, and why"),
+            t.gettext("/deletemydata: delete it (in our private chat)"),
             "",
             t.gettext(
                 "Your tiles come in a private chat with me, with buttons for the moves you may "

@@ -7,14 +7,14 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Literal, cast
 
-from sqlalchemy import ColumnElement, Table, bindparam, insert, select, text, update
+from sqlalchemy import ColumnElement, Table, bindparam, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...engine import GameConfig
 from ..enums import ACTIVE_STATUSES, GameStatus
 from ..errors import GameAlreadyActive, GameNotFound, GameStateError, VersionConflict
-from ..models import ACTIVE_GAME, Game
+from ..models import ACTIVE_GAME, Game, Seat
 from ..records import GameRecord
 from ..types import utc_now
 from ._sql import rowcount
@@ -142,6 +142,16 @@ class GameRepository:
         """Every lobby and running game, oldest first (to re-arm timers after a restart)."""
         stmt = select(*_COLUMNS).where(text(ACTIVE_GAME)).order_by(Game.id)
         return [_record(row) for row in await self._session.execute(stmt)]
+
+    async def active_of_user(self, user_id: int) -> list[int]:
+        """The ids of the lobbies and running games the person sits at or opened."""
+        seated = select(Seat.game_id).where(Seat.user_id == user_id)
+        stmt = (
+            select(Game.id)
+            .where(text(ACTIVE_GAME), or_(Game.opener_id == user_id, Game.id.in_(seated)))
+            .order_by(Game.id)
+        )
+        return list((await self._session.scalars(stmt)).all())
 
     async def recent(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         """The chat's latest games, newest first."""

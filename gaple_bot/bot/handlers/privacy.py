@@ -1,0 +1,113 @@
+"""/privacy and /deletemydata: what the bot keeps about a person, and deleting it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import Update
+
+from ...service.errors import ServiceError
+from ...service.progress import Progress
+from ...service.views import LobbyView
+from ...store import GameStatus
+from ..callback_data import Callback
+from ..deps import Deps, GapleContext
+from ..flow import job_queue, recovering, show_progress
+from ..render.privacy import CONFIRM, render_delete_question, render_privacy
+from ..timers import cancel_lobby_expiry
+from .commands import reply
+from .common import chat_of, is_group, reply_t, user_of, user_t
+
+log = logging.getLogger(__name__)
+
+
+async def privacy(update: Update, context: GapleContext) -> None:
+    """/privacy: what is kept about a person, why, and for how long."""
+    await reply(context.deps, update, render_privacy(await reply_t(context, update)))
+
+
+async def delete_my_data(update: Update, context: GapleContext) -> None:
+    """/deletemydata: in private, ask to confirm; in a group, send the person to private."""
+    deps = context.deps
+    t = await reply_t(context, update)
+    if is_group(chat_of(update)):
+        text = t.gettext(
+            "Send /deletemydata to me in a private chat: I will ask you to confirm there."
+        )
+        await reply(deps, update, text)
+        return
+    question = render_delete_question(t)
+    await reply(deps, update, question.text, reply_markup=question.markup)
+
+
+async def on_forget_button(update: Update, context: GapleContext, callback: Callback) -> None:
+    """The answer to /deletemydata: delete everything of the presser's, or nothing."""
+    query = update.callback_query
+    assert query is not None
+    user = user_of(update)
+    t = await user_t(context, user)
+    if is_group(chat_of(update)):
+        # The question is only ever asked in private; a copy in a group is forged.
+        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        return
+    # CallbackQueries need to be answered; leaving the tables may take a moment.
+    await query.answer()
+    if callback.field("confirm") != CONFIRM:
+        await query.edit_message_text(t.gettext("Nothing was deleted."))
+        return
+    await forget_person(context.deps, context, user.id)
+    log.info("user data deleted on request")
+    await query.edit_message_text(
+        t.gettext(
+            "Done: I deleted your data. If you write to me again, I will start afresh "
+            "and know nothing of you."
+        )
+    )
+
+
+async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None:
+    """Take the person out of every open table, delete their data, and show the tables that
+    now play on with a former player in their seat."""
+    queue = job_queue(context)
+    forgetting = deps.service.forgetting
+    for game_id in await forgetting.open_games(user_id):
+        async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
+            try:
+                shown = await forgetting.leave(game_id, user_id)
+            except ServiceError:
+                continue  # the game ended in the meantime: nothing to leave
+            if isinstance(shown, LobbyView):
+                if shown.status is not GameStatus.LOBBY:
+                    cancel_lobby_expiry(queue, game_id)
+                link = deps.presenter.needs_join_link(game_id)
+                deps.presenter.show_lobby(
+                    shown, deps.presenter.render_lobby(shown, deps.bot_username, link)
+                )
+            elif shown is not None:
+                _tell_the_table(deps, shown)
+                await show_progress(deps, queue, shown)
+    async with contextlib.AsyncExitStack() as locks:
+        # The seats the computer now plays change hands while no update of theirs runs
+        # (locks in id order, as nothing else holds two).
+        for game_id in await forgetting.open_games(user_id):
+            await locks.enter_async_context(deps.service.cache.lock(game_id))
+        forgotten = await forgetting.forget(user_id)
+        for game_id in forgotten.running_games:
+            try:
+                live = await deps.service.cache.get(game_id)
+            except ServiceError:
+                continue
+            if live.status is GameStatus.RUNNING and live.engine is not None:
+                deps.presenter.edit_table(deps.service.tables.table(live))
+
+
+def _tell_the_table(deps: Deps, progress: Progress) -> None:
+    """The group learns that the computer plays the seat from now on (names no one)."""
+    table = progress.table
+    if table is None or progress.abandoned is not None:
+        return
+    t = deps.presenter.group_t(table.language)
+    deps.presenter.group_notice(
+        table, t.gettext("🤖 A player left the table: the computer plays their seat from now on.")
+    )

@@ -1,0 +1,65 @@
+"""What the bot keeps about a person, and the /deletemydata confirmation, in their language."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ...i18n import Translator
+from ..callback_data import Action, encode
+from .common import Rendered
+
+CONFIRM, KEEP = 1, 0
+"""The values of the FORGET button's field: delete, or keep everything."""
+
+
+def render_privacy(t: Translator) -> str:
+    """What is stored about a person, why, and for how long."""
+    return "\n".join(
+        [
+            t.gettext("<b>What I keep about you</b>"),
+            t.gettext("• Your Telegram id and your name."),
+            t.gettext("• Your language: the one you chose with /language, and your app's."),
+            t.gettext("• The games you play: your seats, moves, scores and results, per chat."),
+            t.gettext("• Your ratings and their changes, per chat and across all chats."),
+            "",
+            t.gettext(
+                "Why: to send you your tiles, run the tables, and keep the scores and "
+                "leaderboards of your chats."
+            ),
+            t.gettext(
+                "How long: until you delete it. Send /deletemydata to me in a private chat: "
+                "your name, languages and ratings are deleted, and your finished games stay "
+                "in their chats' leaderboards as “a former player”."
+            ),
+        ]
+    )
+
+
+def render_delete_question(t: Translator) -> Rendered:
+    """The question /deletemydata asks before deleting anything, with its two buttons."""
+    text = "\n".join(
+        [
+            t.gettext("<b>Delete your data?</b>"),
+            t.gettext(
+                "I will delete your name, languages and ratings, and every link between you "
+                "and your games. Your finished games stay in their chats' leaderboards as "
+                "“a former player”. If you are playing now, the computer takes your seat."
+            ),
+            t.gettext("This cannot be undone."),
+        ]
+    )
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t.gettext("🗑 Delete my data"),
+                    callback_data=encode(Action.FORGET, CONFIRM),
+                    style="danger",
+                ),
+                InlineKeyboardButton(
+                    t.gettext("Cancel"), callback_data=encode(Action.FORGET, KEEP)
+                ),
+            ]
+        ]
+    )
+    return Rendered(text, markup)

@@ -1,0 +1,71 @@
+"""Logging set-up: one format, secrets redacted, and chatty libraries kept above their payloads.
+
+No log line may carry a hand, a name or the bot token. Our own lines carry ids only; the
+libraries below print request bodies, updates or URLs at their lower levels, so they never
+log below the floor given here, whatever LOG_LEVEL says.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from typing import TextIO
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+REDACTED = "[redacted]"
+TILE_TEXT = re.compile(r"\[\d\|\d\]")
+"""A tile as the bot writes it ([6|3]): an error message may name one, a log line never."""
+HIDDEN_TILE = "[?|?]"
+
+LOGGER_FLOORS: dict[str, int] = {
+    # DEBUG: every Bot API request body (hands, names) and every update received (names).
+    "telegram": logging.INFO,
+    # Its only error line prints a raw response body; the error is raised to us anyway.
+    "telegram.request": logging.CRITICAL,
+    # INFO: every request URL, and the Bot API's URLs carry the token.
+    "httpx": logging.WARNING,
+    "httpcore": logging.WARNING,
+    # INFO/DEBUG: every SQL statement with its parameters (names, deals).
+    "sqlalchemy": logging.WARNING,
+    "aiosqlite": logging.WARNING,
+}
+"""The lowest level each library logger may log at."""
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats a record, then blanks every secret and every tile in the result (tracebacks
+    included): an engine error names the move it refused, which may be a hand's tile."""
+
+    def __init__(self, fmt: str, secrets: Iterable[str]) -> None:
+        super().__init__(fmt)
+        # Longest first, so a secret that contains another is blanked whole.
+        self._secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The formatted line with no secret left in it."""
+        text = super().format(record)
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return TILE_TEXT.sub(HIDDEN_TILE, text)
+
+
+def token_secrets(token: str) -> list[str]:
+    """What must never be logged of a bot token: the whole, and its secret part on its own
+    (a URL may carry it with the colon escaped)."""
+    return [token, token.partition(":")[2]]
+
+
+def configure_logging(
+    level: str, *, secrets: Iterable[str] = (), stream: TextIO | None = None
+) -> logging.Handler:
+    """Log at `level` to `stream` (stderr by default) through a redacting formatter, with the
+    library floors applied. Returns the handler added to the root logger."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+    for name, floor in LOGGER_FLOORS.items():
+        logging.getLogger(name).setLevel(max(root.level, floor))
+    return handler
