@@ -96,7 +96,9 @@ class Lobbies:
                 raise GameAlreadyOpen(existing.id, existing.message_id)
             config = GameConfig(chat.rule_set, 4, chat.target, chat.stuck_rule)
             try:
-                record = await tx.games.create(chat_id, thread_id, config, opener_id)
+                record = await tx.games.create(
+                    chat_id, thread_id, config, opener_id, now=self.clock()
+                )
             except GameAlreadyActive:
                 active = await tx.games.active(chat_id, thread_id)
                 raise GameAlreadyOpen(
