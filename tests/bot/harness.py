@@ -143,7 +143,7 @@ async def play_until(
     players: tuple[int, ...],
     done: Callable[[], Awaitable[bool] | bool],
     rng: random.Random,
-    seconds: float = 60,
+    seconds: float = 180,
 ) -> None:
     """The given people play their turns (others leave theirs to run out) until `done`."""
     deadline = time.monotonic() + seconds

@@ -341,7 +341,7 @@ async def test_an_unstarted_lobby_expires_by_itself(tmp_path: Path) -> None:
             game_id = game_of(lobby)
             await fake.wait_for(
                 lambda: "closed" in fake.message(GROUP, lobby.message_id).text,
-                timeout=5,
+                timeout=60,
                 message="the lobby did not expire",
             )
             await fake.wait_idle(quiet=QUIET)

@@ -60,7 +60,7 @@ async def test_a_failed_computer_decision_does_not_freeze_the_game(tmp_path: Pat
             return not failures and (len(game.round.moves) > len(before) + 4 or game.is_over)
 
         # The people keep playing: the failed update is resumed from the database shortly.
-        await play_until(fake, (ANA, BUDI), moved_on_after_the_failure, rng, seconds=40)
+        await play_until(fake, (ANA, BUDI), moved_on_after_the_failure, rng, seconds=200)
         await fake.wait_idle()
         assert turn_message(fake, ANA) is not None or turn_message(fake, BUDI) is not None
 
@@ -106,7 +106,7 @@ async def test_an_unblocked_player_is_offered_their_seat_back(tmp_path: Path) ->
             async with deps.service.store.read() as tx:
                 return (await tx.seats.of_game(game_id))[1].autoplay
 
-        await play_until(fake, (ANA,), budi_on_autoplay, rng, seconds=30)
+        await play_until(fake, (ANA,), budi_on_autoplay, rng, seconds=200)
         fake.unblock_user(BUDI)
 
         def offered() -> bool:
@@ -139,7 +139,7 @@ async def test_a_failed_table_send_is_sent_with_the_next_change(tmp_path: Path) 
             now = await deps.service.store.load_engine_game(game_id)
             return now.round_number > game.round_number + 1 or now.is_over
 
-        await play_until(fake, (ANA, BUDI), later_round, rng, seconds=90)
+        await play_until(fake, (ANA, BUDI), later_round, rng, seconds=180)
         await fake.wait_idle()
         failed = [r for r in fake.requests if r.method == "sendMessage" and r.status == 400]
         assert failed
@@ -191,7 +191,7 @@ async def test_play_again_follows_the_chats_rules_as_they_are_now(tmp_path: Path
             async with deps.service.store.read() as tx:
                 return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
-        await play_until(fake, (ANA, BUDI, CITRA), finished, rng, seconds=120)
+        await play_until(fake, (ANA, BUDI, CITRA), finished, rng, seconds=200)
         await fake.wait_idle()
         # ... then the chat switches to classic (four seats) before playing again.
         await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 0))

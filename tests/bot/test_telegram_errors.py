@@ -48,7 +48,7 @@ async def test_a_player_who_blocks_the_bot_is_played_by_the_computer(tmp_path: P
             async with deps.service.store.read() as tx:
                 return (await tx.seats.of_game(game_id))[1].autoplay
 
-        await play_until(fake, (ANA,), budi_on_autoplay, rng, seconds=30)
+        await play_until(fake, (ANA,), budi_on_autoplay, rng, seconds=200)
         await fake.wait_for(told, message="the group was not told")
 
         async def finished() -> bool:
@@ -56,7 +56,7 @@ async def test_a_player_who_blocks_the_bot_is_played_by_the_computer(tmp_path: P
                 return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
         # The game goes on to its end with Ana alone among computers.
-        await play_until(fake, (ANA,), finished, rng, seconds=120)
+        await play_until(fake, (ANA,), finished, rng, seconds=200)
 
 
 async def test_429_and_not_modified_do_not_stop_the_game(tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ async def test_429_and_not_modified_do_not_stop_the_game(tmp_path: Path) -> None
             game = await deps.service.store.load_engine_game(game_id)
             return game.round_number > n or game.is_over
 
-        await play_until(fake, (ANA, BUDI), lambda: rounds_played(1), rng, seconds=60)
+        await play_until(fake, (ANA, BUDI), lambda: rounds_played(1), rng, seconds=180)
         statuses = [r.status for r in fake.requests if r.method == "editMessageText"]
         assert 429 in statuses and 400 in statuses
         # The table caught up with the game after the errors.
