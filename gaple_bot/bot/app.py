@@ -81,7 +81,8 @@ def build_application(
     rng: random.Random | None = None,
     clock: Callable[[], datetime] = utc_now,
 ) -> GapleApplication:
-    """The bot for `settings`; services start in post_init. `rng` fixes deals for tests."""
+    """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
+    the time of deadlines, lobby expiry and the group budget, for tests."""
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         store = await Store.start(settings.database_url)
@@ -91,7 +92,10 @@ def build_application(
         defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
         service = GameService(store, rng=rng, executor=executor, clock=clock, defaults=defaults)
         translators = Translators(settings.default_language)
-        outbox = GroupOutbox(app.bot, settings.group_messages_per_minute)
+        # The group budget counts on the same clock as everything else (tests move it).
+        outbox = GroupOutbox(
+            app.bot, settings.group_messages_per_minute, clock=lambda: clock().timestamp()
+        )
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
         members = Membership(app.bot, clock)

@@ -7,7 +7,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import cast
 
 from telegram.ext import JobQueue
@@ -164,13 +163,13 @@ def arm_turn_timers(deps: Deps, job_queue: JobQueue[GapleContext], progress: Pro
     turn, table = progress.turn, progress.table
     if turn is None or table is None or table.deadline is None:
         return
-    now = datetime.now(UTC)
+    # Deadlines are on the service's clock, the job queue runs on real time: schedule delays.
+    left = (table.deadline - deps.presenter.clock()).total_seconds()
     remind_name, turn_name = turn_job_names(progress.game_id)
     data = TurnTimer(progress.game_id, turn.version, turn.seat)
-    halfway = now + (table.deadline - now) / 2
-    if table.deadline - now > timedelta(seconds=2):
-        job_queue.run_once(remind, when=halfway, name=remind_name, data=data)
-    job_queue.run_once(time_up, when=max(table.deadline, now), name=turn_name, data=data)
+    if left > 2:
+        job_queue.run_once(remind, when=left / 2, name=remind_name, data=data)
+    job_queue.run_once(time_up, when=max(left, 0.0), name=turn_name, data=data)
 
 
 def _timer(context: GapleContext) -> TurnTimer:
@@ -192,7 +191,7 @@ async def remind(context: GapleContext) -> None:
         # One table edit; the outbox merges it with others if the group is busy.
         deps.presenter.edit_table(deps.service.tables.table(live))
         t = deps.presenter.private_t(live.seat_infos()[timer.seat], live.chat.language)
-        left = max(1, round((live.deadline - datetime.now(UTC)).total_seconds()))
+        left = max(1, round((live.deadline - deps.presenter.clock()).total_seconds()))
         text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
             chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
         )

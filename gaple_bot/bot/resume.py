@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 
 from telegram.ext import JobQueue
 
@@ -35,7 +34,7 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
         lobby = deps.service.lobbies.view(live)
         presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
         # The lobby keeps the time it had left before the restart.
-        age = (datetime.now(UTC) - live.created_at).total_seconds()
+        age = (presenter.clock() - live.created_at).total_seconds()
         arm_lobby_expiry(job_queue, game_id, max(1.0, deps.settings.lobby_timeout_seconds - age))
         return
     if live.message_id is not None:

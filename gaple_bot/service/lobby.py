@@ -109,7 +109,12 @@ class Lobbies:
             config = GameConfig(chat.rule_set, 4, chat.target, chat.stuck_rule)
             try:
                 record = await tx.games.create(
-                    chat_id, thread_id, config, opener_id, join_token=self.join_tokens()
+                    chat_id,
+                    thread_id,
+                    config,
+                    opener_id,
+                    join_token=self.join_tokens(),
+                    now=self.clock(),
                 )
             except GameAlreadyActive:
                 active = await tx.games.active(chat_id, thread_id)

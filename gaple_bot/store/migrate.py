@@ -13,16 +13,14 @@ from .database import make_engine
 
 
 def migrations_dir() -> Path:
-    """The migrations/ folder: next to the package in a checkout or editable install, else
-    in the working directory (the bot runs from the repository root)."""
-    candidates = (
-        Path(__file__).resolve().parents[2] / "migrations",
-        Path.cwd() / "migrations",
-    )
-    for candidate in candidates:
+    """The Alembic migrations: inside the package in an installed wheel (which ships the
+    repository's migrations/ as gaple_bot/migrations), else the migrations/ folder next to the
+    package in a checkout or an editable install."""
+    package = Path(__file__).resolve().parents[1]
+    for candidate in (package / "migrations", package.parent / "migrations"):
         if (candidate / "env.py").is_file():
             return candidate
-    raise FileNotFoundError("no migrations/ folder with env.py next to the package or here")
+    raise FileNotFoundError(f"no migrations with env.py in {package} or next to it")
 
 
 def alembic_config(url: str) -> Config:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import pickle
 import random
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
+from ai_clock import stop_the_clock, stop_the_clock_for_good
 from ai_positions import SETUPS, positions
 
 from gaple_bot.ai import (
@@ -18,7 +20,6 @@ from gaple_bot.ai import (
     choose_move,
     choose_move_async,
     decide,
-    process_pool,
 )
 from gaple_bot.engine import Game, GameConfig, RuleSet
 
@@ -71,7 +72,9 @@ def test_same_seed_same_decision(config: GameConfig) -> None:
             assert decide(level, view, random.Random(seed).getrandbits(64), budget) == first
 
 
-def test_same_seed_same_decision_for_the_real_levels() -> None:
+def test_same_seed_same_decision_for_the_real_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real budgets, with their time caps' clock stopped so that only the seed decides.
+    stop_the_clock(monkeypatch)
     rng = random.Random(9)
     for view, *_ in positions(GameConfig(RuleSet.CLASSIC, 4), rng, 30):
         if view.ends is None:
@@ -106,7 +109,10 @@ def test_views_and_moves_pickle_for_process_pools() -> None:
         assert pickle.loads(pickle.dumps(move)) == move
 
 
-async def test_async_choice_matches_the_sync_one_in_threads() -> None:
+async def test_async_choice_matches_the_sync_one_in_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stop_the_clock(monkeypatch)
     rng = random.Random(12)
     picks = list(positions(GameConfig(RuleSet.CLASSIC, 4), rng, 8))
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -117,7 +123,9 @@ async def test_async_choice_matches_the_sync_one_in_threads() -> None:
                 assert await choose_move_async(level, view, random.Random(5), pool) == expected
 
 
-async def test_async_choice_in_a_process_pool_keeps_the_loop_free() -> None:
+async def test_async_choice_in_a_process_pool_keeps_the_loop_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rng = random.Random(13)
     picks = [view for view, *_ in positions(GameConfig(RuleSet.CLASSIC, 4), rng, 6)]
     ticks = 0
@@ -128,7 +136,13 @@ async def test_async_choice_in_a_process_pool_keeps_the_loop_free() -> None:
             await asyncio.sleep(0.001)
             ticks += 1
 
-    pool = process_pool(1)
+    # As process_pool(1) makes it, with the time caps' clock stopped on both sides.
+    stop_the_clock(monkeypatch)
+    pool = ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=stop_the_clock_for_good,
+    )
     running = asyncio.create_task(ticker())
     try:
         for view in picks:

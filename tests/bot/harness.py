@@ -8,12 +8,14 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 
 from gaple_bot.bot.app import build_application, start_application, stop_application
 from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
 from gaple_bot.settings import settings_from
+from gaple_bot.store.types import utc_now
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram
 
 GROUP = -1001234567890
@@ -26,9 +28,11 @@ async def running_bot(
     database: Path,
     *,
     seed: int = 1,
+    clock: Callable[[], datetime] = utc_now,
     **settings: str,
 ) -> AsyncIterator[GapleApplication]:
-    """The bot, started as `gaple-bot` would start it but inside the test's event loop."""
+    """The bot, started as `gaple-bot` would start it but inside the test's event loop, with
+    its time taken from `clock`."""
     values = {
         "TELEGRAM_BOT_TOKEN": fake.token,
         "TELEGRAM_API_BASE_URL": fake.base_url,
@@ -37,7 +41,7 @@ async def running_bot(
         "GROUP_MESSAGES_PER_MINUTE": "1000",
         **settings,
     }
-    app = build_application(settings_from(values), rng=random.Random(seed))
+    app = build_application(settings_from(values), rng=random.Random(seed), clock=clock)
     await start_application(app, poll_timeout=1)
 
     def busy() -> bool:
@@ -139,7 +143,7 @@ async def play_until(
     players: tuple[int, ...],
     done: Callable[[], Awaitable[bool] | bool],
     rng: random.Random,
-    seconds: float = 60,
+    seconds: float = 180,
 ) -> None:
     """The given people play their turns (others leave theirs to run out) until `done`."""
     deadline = time.monotonic() + seconds

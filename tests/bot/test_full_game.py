@@ -60,7 +60,7 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
                 async with deps.service.store.read() as tx:
                     return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
-            await play_until(fake, (ANA, BUDI), finished, rng, seconds=120)
+            await play_until(fake, (ANA, BUDI), finished, rng, seconds=200)
             await fake.wait_idle()
             texts = fake.all_texts_sent_to(GROUP)
             assert any("wins the game" in text for text in texts)
@@ -93,6 +93,6 @@ async def test_computer_players_think_in_a_worker_process(tmp_path: Path) -> Non
             async with deps.service.store.read() as tx:
                 return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
-        await play_until(fake, (ANA,), finished, random.Random(1), seconds=120)
+        await play_until(fake, (ANA,), finished, random.Random(1), seconds=200)
         game = await deps.service.store.load_engine_game(game_id)
         assert game.winner is not None and max(game.scores) >= game.config.target

@@ -60,7 +60,7 @@ async def test_group_in_indonesian_and_a_player_in_french_then_german(tmp_path: 
             async with deps.service.store.read() as tx:
                 return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
-        await play_until(fake, (ANA, BUDI), budi_got_a_new_message, rng, seconds=60)
+        await play_until(fake, (ANA, BUDI), budi_got_a_new_message, rng, seconds=180)
         later = [m.text for m in fake.bot_messages(BUDI)[seen:]]
         assert any("Deine Hand:" in text for text in later), later
         group_texts = [m.text for m in fake.bot_messages(GROUP)]

@@ -7,6 +7,7 @@ from typing import Any
 
 from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.deps import GapleApplication
+from gaple_bot.bot.timers import arm_lobby_expiry, cancel_lobby_expiry, lobby_job_name
 from gaple_bot.store import GameStatus
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
@@ -350,7 +351,7 @@ async def test_an_unstarted_lobby_expires_by_itself(tmp_path: Path) -> None:
             game_id = game_of(lobby)
             await fake.wait_for(
                 lambda: "closed" in fake.message(GROUP, lobby.message_id).text,
-                timeout=5,
+                timeout=60,
                 message="the lobby did not expire",
             )
             await fake.wait_idle(quiet=QUIET)
@@ -364,12 +365,21 @@ async def test_an_unstarted_lobby_expires_by_itself(tmp_path: Path) -> None:
 async def test_a_started_game_does_not_expire_like_a_lobby(tmp_path: Path) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         populate(fake)
-        async with running_bot(fake, tmp_path / "gaple.sqlite3", LOBBY_TIMEOUT_SECONDS="1") as app:
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
             await open_private_chats(fake)
             lobby = await open_lobby(fake, ANA)
             game_id = game_of(lobby)
+            assert app.job_queue is not None
+            assert app.job_queue.get_jobs_by_name(lobby_job_name(game_id))
             await tap(fake, ANA, lobby, "▶️ Start")
-            await fake.wait_idle(quiet=1.5)
+            await fake.wait_idle(quiet=QUIET)
+            # Starting cancels the expiry, and an expiry that runs anyway leaves the game be.
+            assert not app.job_queue.get_jobs_by_name(lobby_job_name(game_id))
+            arm_lobby_expiry(app.job_queue, game_id, 3600)
+            (expiry,) = app.job_queue.get_jobs_by_name(lobby_job_name(game_id))
+            await expiry.run(app)
+            cancel_lobby_expiry(app.job_queue, game_id)
+            await fake.wait_idle(quiet=QUIET)
             assert await status_of(app, game_id) is GameStatus.RUNNING
             assert "The game has started." in fake.message(GROUP, lobby.message_id).text
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action, encode
+from gaple_bot.bot.timers import lobby_job_name
 from gaple_bot.engine import Move, SeatView
 from gaple_bot.store import GameStatus
 from tests.bot.harness import (
@@ -20,6 +20,7 @@ from tests.bot.harness import (
     seat_and_start,
     turn_message,
 )
+from tests.clock import TestClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 ANA, BUDI, CITRA = 601, 602, 603
@@ -59,7 +60,7 @@ async def test_a_failed_computer_decision_does_not_freeze_the_game(tmp_path: Pat
             return not failures and (len(game.round.moves) > len(before) + 4 or game.is_over)
 
         # The people keep playing: the failed update is resumed from the database shortly.
-        await play_until(fake, (ANA, BUDI), moved_on_after_the_failure, rng, seconds=40)
+        await play_until(fake, (ANA, BUDI), moved_on_after_the_failure, rng, seconds=200)
         await fake.wait_idle()
         assert turn_message(fake, ANA) is not None or turn_message(fake, BUDI) is not None
 
@@ -79,7 +80,7 @@ async def test_everyone_away_stops_the_game_without_results(tmp_path: Path) -> N
             lambda: any(
                 "Everyone at the table is away" in m.text for m in fake.bot_messages(GROUP)
             ),
-            timeout=20,
+            timeout=60,
             message="the abandoned game was not announced",
         )
         async with deps.service.store.read() as tx:
@@ -105,7 +106,7 @@ async def test_an_unblocked_player_is_offered_their_seat_back(tmp_path: Path) ->
             async with deps.service.store.read() as tx:
                 return (await tx.seats.of_game(game_id))[1].autoplay
 
-        await play_until(fake, (ANA,), budi_on_autoplay, rng, seconds=30)
+        await play_until(fake, (ANA,), budi_on_autoplay, rng, seconds=200)
         fake.unblock_user(BUDI)
 
         def offered() -> bool:
@@ -138,7 +139,7 @@ async def test_a_failed_table_send_is_sent_with_the_next_change(tmp_path: Path) 
             now = await deps.service.store.load_engine_game(game_id)
             return now.round_number > game.round_number + 1 or now.is_over
 
-        await play_until(fake, (ANA, BUDI), later_round, rng, seconds=90)
+        await play_until(fake, (ANA, BUDI), later_round, rng, seconds=180)
         await fake.wait_idle()
         failed = [r for r in fake.requests if r.method == "sendMessage" and r.status == 400]
         assert failed
@@ -190,7 +191,7 @@ async def test_play_again_follows_the_chats_rules_as_they_are_now(tmp_path: Path
             async with deps.service.store.read() as tx:
                 return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
-        await play_until(fake, (ANA, BUDI, CITRA), finished, rng, seconds=120)
+        await play_until(fake, (ANA, BUDI, CITRA), finished, rng, seconds=200)
         await fake.wait_idle()
         # ... then the chat switches to classic (four seats) before playing again.
         await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 0))
@@ -227,38 +228,48 @@ async def test_group_replies_speak_the_chats_language(tmp_path: Path) -> None:
 
 async def test_a_lobby_keeps_its_remaining_time_across_a_restart(tmp_path: Path) -> None:
     database = tmp_path / "db.sqlite3"
+    clock = TestClock(frozen=True)
     async with running_fake() as fake:
         _people(fake, (ANA, "Ana", "en"))
-        async with running_bot(fake, database, LOBBY_TIMEOUT_SECONDS="600"):
+        async with running_bot(fake, database, clock=clock, LOBBY_TIMEOUT_SECONDS="600") as app:
             await fake.start_private(ANA)
             await fake.send_message(ANA, GROUP, "/gaple")
             await fake.wait_idle()
             lobby = lobby_message(fake).message_id
-        await asyncio.sleep(6)
-        # Restarted with a ten-second expiry: the lobby, six seconds old, has about four left.
-        started = time.monotonic()
-        async with running_bot(fake, database, LOBBY_TIMEOUT_SECONDS="10"):
+            game_id = await deps_of(app).service.active_game(GROUP, None)
+            assert game_id is not None
+        # 595 of its 600 seconds pass while the bot is down: five are left, not ten minutes.
+        clock.advance(595)
+        before = datetime.now(UTC)
+        async with running_bot(fake, database, clock=clock, LOBBY_TIMEOUT_SECONDS="600") as app:
+            after = datetime.now(UTC)
+            assert app.job_queue is not None
+            (expiry,) = app.job_queue.get_jobs_by_name(lobby_job_name(game_id))
+            assert expiry.next_t is not None
+            slack = timedelta(milliseconds=1)
+            assert before + timedelta(seconds=5) - slack <= expiry.next_t
+            assert expiry.next_t <= after + timedelta(seconds=5) + slack
             await fake.wait_for(
                 lambda: "Nobody started this table" in fake.message(GROUP, lobby).text,
-                timeout=9,
+                timeout=60,
                 message="the lobby did not expire",
             )
-            assert time.monotonic() - started < 8.5
 
 
 async def test_a_turn_that_ran_out_while_the_bot_was_down_starts_afresh(tmp_path: Path) -> None:
     database = tmp_path / "db.sqlite3"
+    clock = TestClock()
     async with running_fake(group_limit_per_minute=1000) as fake:
         _people(fake, (ANA, "Ana", "en"), (BUDI, "Budi", "en"))
-        async with running_bot(fake, database, DEFAULT_TURN_SECONDS="5") as app:
+        async with running_bot(fake, database, clock=clock, DEFAULT_TURN_SECONDS="600") as app:
             deps = deps_of(app)
             await seat_and_start(fake, ANA, BUDI)
             await fake.wait_idle()
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None
             moves_before = len((await deps.service.store.load_engine_game(game_id)).round.moves)
-        await asyncio.sleep(6)  # the turn's deadline passes while the bot is down
-        async with running_bot(fake, database, DEFAULT_TURN_SECONDS="5") as app:
+        clock.advance(3600)  # the turn's deadline passes while the bot is down
+        async with running_bot(fake, database, clock=clock, DEFAULT_TURN_SECONDS="600") as app:
             deps = deps_of(app)
             await fake.wait_idle()
             game = await deps.service.store.load_engine_game(game_id)
@@ -268,5 +279,5 @@ async def test_a_turn_that_ran_out_while_the_bot_was_down_starts_afresh(tmp_path
                 seats = await tx.seats.of_game(game_id)
                 record = await tx.games.get(game_id)
             assert all(s.timeouts == 0 for s in seats)
-            assert record.turn_deadline is not None
+            assert record.turn_deadline is not None and record.turn_deadline > clock()
             assert turn_message(fake, ANA) is not None or turn_message(fake, BUDI) is not None

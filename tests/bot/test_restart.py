@@ -64,7 +64,7 @@ async def test_restart_mid_round_then_finish_with_every_score_right(tmp_path: Pa
                 async with deps.service.store.read() as tx:
                     return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
-            await play_until(fake, (ANA, BUDI), finished, rng, seconds=120)
+            await play_until(fake, (ANA, BUDI), finished, rng, seconds=200)
             await fake.wait_idle()
             final = await deps.service.store.load_engine_game(game_id)
             async with deps.service.store.read() as tx:

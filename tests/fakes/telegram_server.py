@@ -739,7 +739,7 @@ class FakeTelegram:
     async def wait_callback_answer(
         self,
         query_id: str,
-        timeout: float = 5.0,  # noqa: ASYNC109 - part of the documented test API
+        timeout: float = 30.0,  # noqa: ASYNC109 - part of the documented test API
     ) -> JsonDict:
         await self.wait_for(
             lambda: self.callback_answer(query_id) is not None,
@@ -835,6 +835,11 @@ class FakeTelegram:
         return self._commands.get(_scope_key(scope, language_code))
 
     @property
+    def polls_received(self) -> int:
+        """getUpdates calls received so far (a long poll counted here is already waiting)."""
+        return self._poll_generation
+
+    @property
     def pending_updates(self) -> int:
         """Updates not yet confirmed by the bot (through getUpdates' offset)."""
         return len(self._updates)
@@ -844,7 +849,7 @@ class FakeTelegram:
     async def wait_for(
         self,
         predicate: Callable[[], bool],
-        timeout: float = 10.0,  # noqa: ASYNC109 - part of the documented test API
+        timeout: float = 30.0,  # noqa: ASYNC109 - part of the documented test API
         message: str = "condition not met",
     ) -> None:
         """Poll ``predicate`` every 10 ms; AssertionError(message) after ``timeout`` seconds."""
@@ -858,7 +863,7 @@ class FakeTelegram:
     async def wait_idle(
         self,
         quiet: float = 0.3,
-        timeout: float = 10.0,  # noqa: ASYNC109 - part of the documented test API
+        timeout: float = 30.0,  # noqa: ASYNC109 - part of the documented test API
     ) -> None:
         """Wait until the bot confirmed all queued updates and made no request for ``quiet`` s."""
         loop = asyncio.get_running_loop()

@@ -113,14 +113,13 @@ async def test_get_me_and_base_url(fake: FakeTelegram) -> None:
 
 async def test_long_poll_returns_as_soon_as_an_update_arrives(fake: FakeTelegram) -> None:
     async with bot_for(fake) as bot:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        poll = asyncio.create_task(bot.get_updates(timeout=5))
-        await asyncio.sleep(0.2)
+        polls = fake.polls_received
+        # Far longer than the test waits for it: the poll can only end by waking up.
+        poll = asyncio.create_task(bot.get_updates(timeout=600))
+        await fake.wait_for(lambda: fake.polls_received > polls, message="no long poll arrived")
         assert not poll.done()
         await fake.send_message(ANA, ANA, "hello")
-        updates = await asyncio.wait_for(poll, 2)
-        assert loop.time() - started < 1.5
+        updates = await asyncio.wait_for(poll, 60)
         assert [u.message.text for u in updates if u.message] == ["hello"]
 
         # Not confirmed yet: delivered again.
@@ -130,10 +129,11 @@ async def test_long_poll_returns_as_soon_as_an_update_arrives(fake: FakeTelegram
         assert await bot.get_updates(offset=updates[0].update_id + 1, timeout=0) == ()
         assert fake.pending_updates == 0
 
-        # Empty long poll ends after its timeout.
+        # Empty long poll ends after its timeout, not before.
+        loop = asyncio.get_running_loop()
         started = loop.time()
-        assert await bot.get_updates(timeout=1) == ()
-        assert 0.9 <= loop.time() - started < 2
+        assert await asyncio.wait_for(bot.get_updates(timeout=1), 60) == ()
+        assert loop.time() - started >= 0.9
 
 
 async def test_limit_and_allowed_updates(fake: FakeTelegram) -> None:
@@ -154,13 +154,14 @@ async def test_limit_and_allowed_updates(fake: FakeTelegram) -> None:
 async def test_second_poller_terminates_the_first_with_conflict(fake: FakeTelegram) -> None:
     # Two Bot instances: one PTB Bot sends getUpdates through a single-connection pool.
     async with bot_for(fake) as bot, bot_for(fake) as other:
-        first = asyncio.create_task(bot.get_updates(timeout=5))
-        await asyncio.sleep(0.1)
-        second = asyncio.create_task(other.get_updates(timeout=5))
+        polls = fake.polls_received
+        first = asyncio.create_task(bot.get_updates(timeout=600))
+        await fake.wait_for(lambda: fake.polls_received > polls, message="no long poll arrived")
+        second = asyncio.create_task(other.get_updates(timeout=600))
         with pytest.raises(Conflict, match="terminated by other getUpdates request"):
-            await asyncio.wait_for(first, 2)
+            await asyncio.wait_for(first, 60)
         await fake.send_message(ANA, ANA, "x")
-        assert len(await asyncio.wait_for(second, 2)) == 1
+        assert len(await asyncio.wait_for(second, 60)) == 1
 
 
 # ---------------------------------------------------------------------------- messages

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from telegram import Update
 
 from ...engine import Move
@@ -63,7 +61,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await query.answer(refusal_text(t, error), show_alert=not _quiet(error))
             return
-        rendered = render_hand(t, view, view.table.chat_title, datetime.now(UTC), picked)
+        rendered = render_hand(t, view, view.table.chat_title, deps.presenter.clock(), picked)
         await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
         if view.legal:
             deps.presenter.remember_turn(
