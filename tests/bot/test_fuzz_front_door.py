@@ -1,0 +1,546 @@
+"""Fuzzing the front door: arbitrary updates from anyone, anywhere, against the real bot.
+
+The bot starts once (a running game, an open lobby, an aborted lobby, a group and a channel it
+never saw); Hypothesis then sends batches of odd updates: forged button data (random bytes and
+near-valid payloads of every action), commands with random arguments and mentions, edited
+messages, channel posts, inline queries and buttons without a message. Every generated action
+is one the bot must refuse or ignore, so after each batch: no error was logged, the fake Bot
+API saw no violation, every button was answered, and the database holds the same rows (a
+command may only add the chat's default settings, and /start may only refresh its sender). A
+positive control at the end shows the snapshot sees a legal move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from hypothesis import strategies as st
+
+from gaple_bot.bot.callback_data import FIELDS, Action, BadCallbackData, decode, encode
+from gaple_bot.bot.deps import GapleApplication
+from gaple_bot.bot.render.settings import OPTIONS, choices
+from gaple_bot.engine import TILE_COUNT
+from gaple_bot.engine.moves import MOVE_CODES
+from gaple_bot.i18n import SUPPORTED_LANGUAGES
+from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
+from tests.fakes.telegram_server import FakeTelegram, running_fake
+
+T = TypeVar("T")
+
+ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA = 201, 202, 203, 204, 205, 206, 207
+GROUP = -1001234567890  # Ana's supergroup: a running game (and an aborted lobby before it)
+HOME = -4242  # Eka's basic group: an open lobby
+UNSEEN = -1009999999999  # a supergroup the bot is an admin of but never heard from
+CHANNEL = -1008888888888
+BOT_NAMES = ("gaple_test_bot", "GAPLE_TEST_BOT", "other_bot", "x")
+COMMANDS = ("start", "gaple", "stop", "rules", "help", "top", "stats", "settings", "language")
+MEMBERS = {GROUP: (ANA, BUDI, CITRA), HOME: (EKA, FAJAR), UNSEEN: (DEDI, GITA)}
+ADMINS = {GROUP: ANA, HOME: EKA, UNSEEN: DEDI}
+PEOPLE = (ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA)
+EXAMPLES = 40
+WAIT = 60.0
+"""Seconds to wait for the bot to answer or settle: generous, for a busy machine."""
+
+
+@dataclass
+class World:
+    """What the fuzzer knows about the bot's state (it never changes: every action is refused)."""
+
+    fake: FakeTelegram
+    database: Path
+    aborted: int
+    running: int
+    lobby: int
+    version: int
+    to_move: int
+    legal_codes: frozenset[int]
+    legal_tiles: frozenset[int]
+    seated: dict[int, frozenset[int]]
+    errors: list[logging.LogRecord] = field(default_factory=list)
+
+    places: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """(chat, message) pairs each person can see and press a button on, fixed at the start so
+    that the examples do not depend on what the bot sent since."""
+    own: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Each person's own messages, which they may edit."""
+    posts: list[int] = field(default_factory=list)
+    """The channel's posts."""
+
+    def freeze(self) -> None:
+        """Note the messages there are now."""
+        for user in PEOPLE:
+            chats = [user, *(chat for chat, people in MEMBERS.items() if user in people)]
+            if user == CITRA:
+                chats.append(CHANNEL)  # a subscriber
+            messages = [m for c in chats for m in self.fake.messages(c)]
+            self.places[user] = [(m.chat_id, m.message_id) for m in messages]
+            self.own[user] = [
+                (m.chat_id, m.message_id)
+                for m in messages
+                if not m.from_bot and m.from_user_id == user
+            ]
+        self.posts = [m.message_id for m in self.fake.messages(CHANNEL)]
+
+
+# ---------------------------------------------------------------------------- what is legal
+
+
+def legal_button(world: World, user: int, chat: int | None, data: str | None) -> bool:
+    """Whether the button could change the database (such buttons are not generated)."""
+    if chat is None:
+        return False  # the bot never sends messages in inline mode
+    try:
+        callback = decode(data)
+    except BadCallbackData:
+        return False
+    action, values = callback.action, callback.values
+    if action is Action.LANGUAGE:
+        return 0 <= values[0] <= len(SUPPORTED_LANGUAGES)
+    if action is Action.SETTING:
+        target, option, value = values
+        if target != chat or ADMINS.get(chat) != user or not 0 <= option < len(OPTIONS):
+            return False
+        return 0 <= value < len(choices(OPTIONS[option]))
+    if action in (Action.MOVE, Action.PICK_TILE):
+        game, version, code = values
+        if game != world.running or version != world.version or user != world.to_move:
+            return False
+        return code in (world.legal_codes if action is Action.MOVE else world.legal_tiles)
+    game = values[0] if values else None
+    if game != world.lobby:
+        return False
+    seated = user in world.seated[world.lobby]
+    if action is Action.JOIN:
+        # Joining from another chat is the membership check's business; not fuzzed here.
+        return not seated
+    if action in (Action.LEAVE, Action.ADD_COMPUTER):
+        return seated or user == ADMINS[HOME]
+    if action in (Action.START, Action.CANCEL):
+        return user == ADMINS[HOME]
+    return False
+
+
+def command_target(text: str) -> tuple[str, list[str]] | None:
+    """The command and its arguments if the text is a command for this bot."""
+    if not text.startswith("/"):
+        return None
+    head, *args = text.split()
+    name, _, mention = head[1:].partition("@")
+    if mention and mention.lower() != "gaple_test_bot":
+        return None
+    return name.lower(), args
+
+
+def legal_command(world: World, user: int, chat: int, text: str) -> bool:
+    """Whether the command could open, stop or join a game (such commands are not
+    generated)."""
+    target = command_target(text)
+    if target is None:
+        return False
+    name, args = target
+    if name == "gaple":
+        return chat == UNSEEN
+    if name == "stop":
+        return ADMINS.get(chat) == user
+    if name == "start" and chat == user and args and args[0].startswith("join_"):
+        return user not in world.seated[world.lobby] and args[0][5:].strip() != ""
+    return False
+
+
+# ---------------------------------------------------------------------------- strategies
+
+
+def numbers(world: World) -> st.SearchStrategy[int]:
+    """Field values: real ids and versions, their neighbours, and extremes."""
+    real = [world.aborted, world.running, world.lobby, world.version, *world.legal_codes]
+    chats = [GROUP, HOME, UNSEEN, CHANNEL, *MEMBERS[GROUP]]
+    near = [v + d for v in real for d in (-1, 1)]
+    extremes = [0, -1, 2**63 - 1, -(2**63), 2**31, MOVE_CODES, TILE_COUNT]
+    return st.one_of(
+        st.sampled_from(real + chats + extremes),
+        st.sampled_from(near),
+        st.integers(-(2**63), 2**63 - 1),
+        st.integers(0, MOVE_CODES),
+    )
+
+
+def field_text(world: World) -> st.SearchStrategy[str]:
+    """A field as the bot writes it, or as a forger might."""
+    return st.one_of(
+        numbers(world).map(str),
+        numbers(world).map(lambda n: f" {n}"),
+        numbers(world).map(lambda n: f"+{n}"),
+        st.sampled_from(["", "x", "1_0", "٣", "²", "1e3", str(2**63), str(-(2**63) - 1)]),
+    )
+
+
+def payloads(world: World) -> st.SearchStrategy[str | None]:
+    """Button data: random, near-valid for every action, or none at all (a game button)."""
+    names = st.sampled_from([a.value for a in Action] + ["", "zz", "LJ", "lj "])
+
+    @st.composite
+    def shaped(draw: st.DrawFn) -> str:
+        action = draw(st.sampled_from(list(Action)))
+        count = len(FIELDS[action])
+        if draw(st.booleans()):
+            return encode(action, *(draw(numbers(world)) for _ in range(count)))
+        size = draw(st.sampled_from([count, count, max(0, count - 1), count + 1]))
+        name = draw(names) if draw(st.integers(0, 4)) == 0 else action.value
+        return ":".join([name, *(draw(field_text(world)) for _ in range(size))])
+
+    fits = st.text(st.characters(codec="utf-8"), max_size=64).filter(
+        lambda s: len(s.encode()) <= 64
+    )
+    return st.one_of(
+        shaped(),
+        shaped(),
+        fits,
+        st.binary(max_size=64).map(lambda b: b.decode("utf-8", "replace")),
+        st.none(),
+    )
+
+
+def words() -> st.SearchStrategy[str]:
+    """Command arguments: keywords the bot knows, deep-link payloads, mentions, anything."""
+    return st.one_of(
+        st.sampled_from(["global", "wins", "points", "week", "7d", "all", "rating", "WINS"]),
+        st.sampled_from(["join_", "join_x", "join_²", "join_٣", "join_-1", "join_0"]),
+        st.integers(-(2**70), 2**70).map(lambda n: f"join_{n}"),
+        st.sampled_from(BOT_NAMES).map(lambda n: f"@{n}"),
+        st.text(st.characters(codec="utf-8", exclude_categories=["Zs", "Cc"]), min_size=1),
+    )
+
+
+def command_texts() -> st.SearchStrategy[str]:
+    """A command for this bot, another bot or none, with random arguments."""
+    name = st.one_of(
+        st.sampled_from(COMMANDS), st.from_regex(r"[A-Za-z0-9_]{1,32}", fullmatch=True)
+    )
+    mention = st.one_of(st.just(""), st.sampled_from(BOT_NAMES).map(lambda n: f"@{n}"))
+    return st.builds(
+        lambda n, m, args: " ".join([f"/{n}{m}", *args])[:4096],
+        name,
+        mention,
+        st.lists(words(), max_size=3),
+    )
+
+
+def texts() -> st.SearchStrategy[str]:
+    """What a person or a channel writes: mostly commands, sometimes chatter or mentions."""
+    chatter = st.text(st.characters(codec="utf-8"), min_size=1, max_size=50).filter(str.strip)
+    return st.one_of(
+        command_texts(),
+        command_texts(),
+        chatter,
+        chatter.map(lambda s: f"@gaple_test_bot {s}"),
+    )
+
+
+@dataclass(frozen=True)
+class Odd:
+    """One odd update to send: its kind and what it needs."""
+
+    kind: str
+    user: int = 0
+    chat: int = 0
+    message: int = 0
+    data: str | None = None
+    text: str = ""
+
+
+def updates(world: World) -> st.SearchStrategy[Odd]:
+    """Any of the odd updates, each one the bot must refuse or ignore."""
+    people = st.sampled_from(PEOPLE)
+
+    @st.composite
+    def button(draw: st.DrawFn) -> Odd:
+        user = draw(people)
+        chat, message = draw(st.sampled_from(world.places[user]))
+        data = draw(payloads(world).filter(lambda d: not legal_button(world, user, chat, d)))
+        return Odd("button", user, chat, message, data)
+
+    @st.composite
+    def inline_button(draw: st.DrawFn) -> Odd:
+        return Odd("inline button", draw(people), data=draw(payloads(world)))
+
+    @st.composite
+    def command(draw: st.DrawFn) -> Odd:
+        user = draw(people)
+        chat = draw(st.sampled_from([c for c, _ in world.places[user] if c != CHANNEL]))
+        text = draw(texts().filter(lambda s: not legal_command(world, user, chat, s)))
+        return Odd("message", user, chat, text=text)
+
+    @st.composite
+    def edit(draw: st.DrawFn) -> Odd:
+        user = draw(people)
+        chat, message = draw(st.sampled_from(world.own[user]))
+        return Odd("edit", user, chat, message, text=draw(texts()))
+
+    @st.composite
+    def channel(draw: st.DrawFn) -> Odd:
+        if draw(st.booleans()):
+            return Odd("post", chat=CHANNEL, text=draw(texts()))
+        return Odd(
+            "edit post",
+            chat=CHANNEL,
+            message=draw(st.sampled_from(world.posts)),
+            text=draw(texts()),
+        )
+
+    @st.composite
+    def inline_query(draw: st.DrawFn) -> Odd:
+        return Odd("inline query", draw(people), text=draw(st.text(max_size=64)))
+
+    return st.one_of(
+        button(), button(), inline_button(), command(), edit(), channel(), inline_query()
+    )
+
+
+# ---------------------------------------------------------------------------- checking
+
+
+Rows = dict[str, set[tuple[Any, ...]]]
+
+
+def snapshot(database: Path) -> Rows:
+    """Every row of every table, read straight from the file."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        return {table: set(connection.execute(f'SELECT * FROM "{table}"')) for table in tables}
+
+
+def differences(before: Rows, after: Rows, new_chats: set[int], refreshed: set[int]) -> list[str]:
+    """What changed beyond a command's new chat settings and /start refreshing its sender."""
+    found: list[str] = []
+    for table in sorted(before.keys() | after.keys()):
+        old, new = before.get(table, set()), after.get(table, set())
+        if table == "chats":
+            gone, added = old - new, new - old
+            found += [f"chats lost {row}" for row in gone]
+            found += [f"chats gained {row}" for row in added if row[0] not in new_chats]
+            continue
+        if table == "users":
+            old = {row for row in old if row[0] not in refreshed}
+            new = {row for row in new if row[0] not in refreshed}
+        found += [f"{table} lost {row}" for row in old - new]
+        found += [f"{table} gained {row}" for row in new - old]
+    return found
+
+
+class ErrorLog(logging.Handler):
+    """Collects every record at ERROR or above, from any logger."""
+
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__(logging.ERROR)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextmanager
+def errors_logged(records: list[logging.LogRecord]) -> Iterator[None]:
+    handler = ErrorLog(records)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+async def send(world: World, odd: Odd) -> str | None:
+    """Send the update; returns the callback query id if it was a button."""
+    fake = world.fake
+    if odd.kind == "button":
+        return await fake.press_any(odd.user, odd.data, chat_id=odd.chat, message_id=odd.message)
+    if odd.kind == "inline button":
+        return await fake.press_any(odd.user, odd.data, inline_message_id="BAAAAF0AAAA")
+    if odd.kind == "message":
+        await fake.send_message(odd.user, odd.chat, odd.text)
+    elif odd.kind == "edit":
+        await fake.edit_message(odd.user, odd.chat, odd.message, odd.text)
+    elif odd.kind == "post":
+        await fake.post_in_channel(CHANNEL, odd.text)
+    elif odd.kind == "edit post":
+        await fake.edit_channel_post(CHANNEL, odd.message, odd.text)
+    else:
+        await fake.inline_query(odd.user, odd.text, chat_type="group")
+    return None
+
+
+def allowed(odds: list[Odd]) -> tuple[set[int], set[int]]:
+    """Chats whose default settings a command may create; people /start may refresh."""
+    new_chats: set[int] = set()
+    refreshed: set[int] = set()
+    for odd in odds:
+        target = command_target(odd.text) if odd.kind == "message" else None
+        if target is None:
+            continue
+        new_chats.add(odd.chat)
+        if target[0] == "start" and odd.chat == odd.user:
+            refreshed.add(odd.user)
+    return new_chats, refreshed
+
+
+async def check_batch(world: World, odds: list[Odd]) -> None:
+    """Send the updates; nothing may fail, every button is answered, nothing illegal stored."""
+    fake = world.fake
+    await fake.wait_idle(quiet=0.1, timeout=WAIT)
+    # Each example answers for itself: what an earlier (failing) one left behind goes.
+    world.errors.clear()
+    fake.violations.clear()
+    before = snapshot(world.database)
+    queries = [query for odd in odds if (query := await send(world, odd)) is not None]
+    for query in queries:
+        await fake.wait_callback_answer(query, timeout=WAIT)
+    await fake.wait_idle(quiet=0.1, timeout=WAIT)
+    assert not world.errors, "\n".join(map(logging.Formatter().format, world.errors))
+    assert not fake.violations, fake.violations
+    changed = differences(before, snapshot(world.database), *allowed(odds))
+    assert not changed, changed
+
+
+# ---------------------------------------------------------------------------- the world
+
+
+async def build_world(fake: FakeTelegram, app: GapleApplication, database: Path) -> World:
+    """Ana's group: an aborted lobby, then a running game with Budi; Eka's group: a lobby with
+    Fajar. Dedi and Gita are in a group the bot never heard from; a channel posts once."""
+    for user, name in ((ANA, "Ana"), (BUDI, "Budi"), (CITRA, "Citra"), (EKA, "Eka")):
+        fake.add_user(user, name)
+    fake.add_user(FAJAR, "Fajar", language_code="id")
+    fake.add_user(DEDI, "Dedi", started=False)
+    fake.add_user(GITA, "Gita", started=False, language_code="")
+    fake.add_group(GROUP, "Warung Gaple", admins=(ANA,), members=(BUDI, CITRA))
+    fake.add_group(HOME, "Rumah Eka", admins=(EKA,), members=(FAJAR,))
+    fake.add_group(UNSEEN, "Never seen", admins=(DEDI, fake.bot_id), members=(GITA,))
+    fake.add_channel(CHANNEL, "Gaple news")
+    for user in (ANA, BUDI, CITRA, EKA, FAJAR):
+        await fake.start_private(user)
+    aborted = await open_lobby(fake, ANA, GROUP)
+    await press(fake, ANA, GROUP, aborted, "✖️ Cancel")
+    lobby = await open_lobby(fake, ANA, GROUP)
+    await press(fake, BUDI, GROUP, lobby, "✋ Join")
+    await press(fake, ANA, GROUP, lobby, "▶️ Start")
+    await press(fake, FAJAR, HOME, await open_lobby(fake, EKA, HOME), "✋ Join")
+    await fake.send_message(DEDI, UNSEEN, "halo semua")
+    await fake.send_message(GITA, UNSEEN, "hi @gaple_test_bot")
+    await fake.post_in_channel(CHANNEL, "Gaple tonight")
+    await fake.wait_for(
+        lambda: turn_message(fake, ANA) is not None or turn_message(fake, BUDI) is not None,
+        timeout=WAIT,
+        message="nobody got a turn",
+    )
+    await fake.wait_idle(quiet=0.1, timeout=WAIT)
+
+    service = deps_of(app).service
+    running = await service.active_game(GROUP, None)
+    home = await service.active_game(HOME, None)
+    assert running is not None and home is not None
+    live = await service.cache.get(running)
+    game = live.engine
+    assert game is not None and game.to_move is not None
+    mover = live.seats[game.to_move].user_id
+    assert mover in (ANA, BUDI)
+    legal = game.legal_moves()
+    return World(
+        fake=fake,
+        database=database,
+        aborted=decode(aborted_data(fake)).field("game"),
+        running=running,
+        lobby=home,
+        version=live.version,
+        to_move=mover,
+        legal_codes=frozenset(m.code for m in legal),
+        legal_tiles=frozenset(m.tile for m in legal),
+        seated={home: frozenset({EKA, FAJAR})},
+    )
+
+
+async def open_lobby(fake: FakeTelegram, user: int, chat: int) -> int:
+    """The person types /gaple in the group; returns the lobby message."""
+    await fake.send_message(user, chat, "/gaple")
+    await fake.wait_for(
+        lambda: (
+            any(
+                d and d.startswith(Action.START.value + ":")
+                for _, d in lobby_message(fake, chat).buttons()
+            )
+            if any(m.buttons() for m in fake.bot_messages(chat))
+            else False
+        ),
+        timeout=WAIT,
+        message="no lobby",
+    )
+    await fake.wait_idle(quiet=0.1, timeout=WAIT)
+    return lobby_message(fake, chat).message_id
+
+
+async def press(fake: FakeTelegram, user: int, chat: int, message: int, label: str) -> None:
+    """Tap a button by its label and wait for the answer."""
+    query = await fake.press_button(user, chat, message, label)
+    await fake.wait_callback_answer(query, timeout=WAIT)
+    await fake.wait_idle(quiet=0.1, timeout=WAIT)
+
+
+def aborted_data(fake: FakeTelegram) -> str:
+    """The callback data of the first lobby message ever sent in Ana's group."""
+    first = fake.bot_messages(GROUP)[0]
+    for version in first.versions:
+        for row in (version.reply_markup or {}).get("inline_keyboard", []):
+            for button in row:
+                if str(button.get("callback_data", "")).startswith(Action.JOIN.value + ":"):
+                    return str(button["callback_data"])
+    raise AssertionError("the first lobby had no Join button")
+
+
+def run_in(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on the bot's loop from Hypothesis' thread."""
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10 * WAIT)
+
+
+# ---------------------------------------------------------------------------- what it found
+
+
+@asynccontextmanager
+async def lobby_in_group(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, int]]:
+    """Ana has opened a table in her group; Budi, a member, has started the bot."""
+    async with running_fake(group_limit_per_minute=100_000) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_user(BUDI, "Budi")
+        fake.add_group(GROUP, "Warung Gaple", admins=(ANA,), members=(BUDI,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            for user in (ANA, BUDI):
+                await fake.start_private(user)
+            await open_lobby(fake, ANA, GROUP)
+            game = await deps_of(app).service.active_game(GROUP, None)
+            assert game is not None
+            yield fake, game
+
+
+async def test_a_button_without_a_message_is_refused(tmp_path: Path) -> None:
+    """Buttons of inline-mode messages (the bot sends none) change nothing and fail nothing."""
+    records: list[logging.LogRecord] = []
+    with errors_logged(records):
+        async with lobby_in_group(tmp_path) as (fake, game):
+            before = snapshot(tmp_path / "gaple.sqlite3")
+            for data in (encode(Action.JOIN, game), encode(Action.TAKE_BACK_SEAT, game)):
+                query = await fake.press_any(BUDI, data, inline_message_id="BAAAAF0AAAA")
+                answer = await fake.wait_callback_answer(query, timeout=WAIT)
+                assert answer == {"text": "That button is not valid.", "show_alert": True}
+            await fake.wait_idle(quiet=0.1, timeout=WAIT)
+            assert differences(before, snapshot(tmp_path / "gaple.sqlite3"), set(), set()) == []
+    assert not records, "\n".join(map(logging.Formatter().format, records))
