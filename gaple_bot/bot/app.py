@@ -19,10 +19,13 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 from ..ai.levels import process_pool
@@ -126,6 +129,8 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
+    # An edit is not a new command: it stops here, before any other handler (group -1).
+    app.add_handler(MessageHandler(filters.UpdateType.EDITED, ignore_edit), group=-1)
     # Handler order: commands first, then buttons, then membership changes; one group.
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("gaple", gaple))
@@ -140,6 +145,11 @@ def build_application(
     app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
     return app
+
+
+async def ignore_edit(update: Update, context: GapleContext) -> None:
+    """An edited message (or channel post): editing an old /gaple or /stop must not act again."""
+    raise ApplicationHandlerStop
 
 
 async def on_error(update: object, context: GapleContext) -> None:

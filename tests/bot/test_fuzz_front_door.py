@@ -544,3 +544,18 @@ async def test_a_button_without_a_message_is_refused(tmp_path: Path) -> None:
             await fake.wait_idle(quiet=0.1, timeout=WAIT)
             assert differences(before, snapshot(tmp_path / "gaple.sqlite3"), set(), set()) == []
     assert not records, "\n".join(map(logging.Formatter().format, records))
+
+
+async def test_an_edited_command_does_nothing(tmp_path: Path) -> None:
+    """Editing an old message into /stop (or anything) is not a new command."""
+    async with lobby_in_group(tmp_path) as (fake, _game):
+        before = snapshot(tmp_path / "gaple.sqlite3")
+        sent = len(fake.requests)
+        gaple = next(m for m in fake.messages(GROUP) if m.from_user_id == ANA)
+        await fake.edit_message(ANA, GROUP, gaple.message_id, "/stop")
+        start = next(m for m in fake.messages(BUDI) if m.from_user_id == BUDI)
+        await fake.edit_message(BUDI, BUDI, start.message_id, "/language")
+        await fake.wait_idle(quiet=0.3, timeout=WAIT)
+        assert fake.pending_updates == 0
+        assert [r.method for r in fake.requests[sent:] if r.method != "getUpdates"] == []
+        assert differences(before, snapshot(tmp_path / "gaple.sqlite3"), set(), set()) == []
