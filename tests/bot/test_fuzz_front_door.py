@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +33,7 @@ from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 T = TypeVar("T")
+SEEN: list[str] = []
 
 ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA = 201, 202, 203, 204, 205, 206, 207
 GROUP = -1001234567890  # Ana's supergroup: a running game (and an aborted lobby before it)
@@ -44,7 +45,7 @@ COMMANDS = ("start", "gaple", "stop", "rules", "help", "top", "stats", "settings
 MEMBERS = {GROUP: (ANA, BUDI, CITRA), HOME: (EKA, FAJAR), UNSEEN: (DEDI, GITA)}
 ADMINS = {GROUP: ANA, HOME: EKA, UNSEEN: DEDI}
 PEOPLE = (ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA)
-EXAMPLES = 40
+EXAMPLES = int(__import__("os").environ.get("FUZZ_EXAMPLES", "40"))
 WAIT = 60.0
 """Seconds to wait for the bot to answer or settle: generous, for a busy machine."""
 
@@ -150,7 +151,11 @@ def legal_command(world: World, user: int, chat: int, text: str) -> bool:
     if name == "stop":
         return ADMINS.get(chat) == user
     if name == "start" and chat == user and args and args[0].startswith("join_"):
-        return user not in world.seated[world.lobby] and args[0][5:].strip() != ""
+        # A deep link to the open lobby seats whoever follows it (the membership check's
+        # business, not fuzzed here); any other join_ payload must be refused.
+        number = args[0][len("join_") :]
+        seated = user in world.seated[world.lobby]
+        return not seated and number.isascii() and number.isdigit() and int(number) == world.lobby
     return False
 
 
@@ -181,26 +186,32 @@ def field_text(world: World) -> st.SearchStrategy[str]:
     )
 
 
-def payloads(world: World) -> st.SearchStrategy[str | None]:
-    """Button data: random, near-valid for every action, or none at all (a game button)."""
+def shaped(world: World, action: Action) -> st.SearchStrategy[str]:
+    """Near-valid data for one action: as the bot writes it (the simplest draws), or forged
+    with a field too few or too many, odd field texts, or another name."""
+    count = len(FIELDS[action])
     names = st.sampled_from([a.value for a in Action] + ["", "zz", "LJ", "lj "])
 
     @st.composite
-    def shaped(draw: st.DrawFn) -> str:
-        action = draw(st.sampled_from(list(Action)))
-        count = len(FIELDS[action])
-        if draw(st.booleans()):
+    def draw_shaped(draw: st.DrawFn) -> str:
+        variation = draw(st.integers(0, 3))
+        if variation == 0:
             return encode(action, *(draw(numbers(world)) for _ in range(count)))
-        size = draw(st.sampled_from([count, count, max(0, count - 1), count + 1]))
-        name = draw(names) if draw(st.integers(0, 4)) == 0 else action.value
+        size = count if variation != 1 else draw(st.sampled_from([max(0, count - 1), count + 1]))
+        name = draw(names) if variation == 3 else action.value
         return ":".join([name, *(draw(field_text(world)) for _ in range(size))])
 
+    return draw_shaped()
+
+
+def payloads(world: World) -> st.SearchStrategy[str | None]:
+    """Button data: near-valid for any action, random bytes or text, or none at all (a game
+    button)."""
     fits = st.text(st.characters(codec="utf-8"), max_size=64).filter(
         lambda s: len(s.encode()) <= 64
     )
     return st.one_of(
-        shaped(),
-        shaped(),
+        st.sampled_from(list(Action)).flatmap(lambda action: shaped(world, action)),
         fits,
         st.binary(max_size=64).map(lambda b: b.decode("utf-8", "replace")),
         st.none(),
@@ -218,11 +229,13 @@ def words() -> st.SearchStrategy[str]:
     )
 
 
-def command_texts() -> st.SearchStrategy[str]:
-    """A command for this bot, another bot or none, with random arguments."""
+def command_texts(named: str | None = None) -> st.SearchStrategy[str]:
+    """A command (`named`, or any) for this bot, another bot or none, with random arguments."""
     name = st.one_of(
         st.sampled_from(COMMANDS), st.from_regex(r"[A-Za-z0-9_]{1,32}", fullmatch=True)
     )
+    if named is not None:
+        name = st.sampled_from([named, named.upper()])
     mention = st.one_of(st.just(""), st.sampled_from(BOT_NAMES).map(lambda n: f"@{n}"))
     return st.builds(
         lambda n, m, args: " ".join([f"/{n}{m}", *args])[:4096],
@@ -255,27 +268,32 @@ class Odd:
     text: str = ""
 
 
-def updates(world: World) -> st.SearchStrategy[Odd]:
-    """Any of the odd updates, each one the bot must refuse or ignore."""
+def batches(world: World) -> st.SearchStrategy[list[Odd]]:
+    """A few odd updates of any kind, a button of every action and every command, each one the
+    bot must refuse or ignore."""
     people = st.sampled_from(PEOPLE)
 
     @st.composite
-    def button(draw: st.DrawFn) -> Odd:
+    def button(draw: st.DrawFn, action: Action | None = None) -> Odd:
         user = draw(people)
         chat, message = draw(st.sampled_from(world.places[user]))
-        data = draw(payloads(world).filter(lambda d: not legal_button(world, user, chat, d)))
-        return Odd("button", user, chat, message, data)
+        data = shaped(world, action) if action is not None else payloads(world)
+        return Odd("button", user, chat, message, draw(data.filter(refused(user, chat))))
+
+    def refused(user: int, chat: int) -> Callable[[str | None], bool]:
+        return lambda data: not legal_button(world, user, chat, data)
 
     @st.composite
     def inline_button(draw: st.DrawFn) -> Odd:
         return Odd("inline button", draw(people), data=draw(payloads(world)))
 
     @st.composite
-    def command(draw: st.DrawFn) -> Odd:
+    def command(draw: st.DrawFn, named: str | None = None) -> Odd:
         user = draw(people)
         chat = draw(st.sampled_from([c for c, _ in world.places[user] if c != CHANNEL]))
-        text = draw(texts().filter(lambda s: not legal_command(world, user, chat, s)))
-        return Odd("message", user, chat, text=text)
+        text = texts() if named is None else command_texts(named)
+        text = text.filter(lambda s: not legal_command(world, user, chat, s))
+        return Odd("message", user, chat, text=draw(text))
 
     @st.composite
     def edit(draw: st.DrawFn) -> Odd:
@@ -298,19 +316,47 @@ def updates(world: World) -> st.SearchStrategy[Odd]:
     def inline_query(draw: st.DrawFn) -> Odd:
         return Odd("inline query", draw(people), text=draw(st.text(max_size=64)))
 
-    return st.one_of(
-        button(), button(), inline_button(), command(), edit(), channel(), inline_query()
+    odd = st.one_of(
+        button(), command(), inline_button(), command(), edit(), channel(), inline_query()
+    )
+    # Every batch also presses a near-valid button of every action and sends every command, so
+    # that each is fuzzed often whatever Hypothesis favours.
+    every_action = st.tuples(*(button(action) for action in Action))
+    every_command = st.tuples(*(command(name) for name in COMMANDS))
+    return st.builds(
+        lambda some, actions, commands: [*some, *actions, *commands],
+        st.lists(odd, min_size=1, max_size=3),
+        every_action,
+        every_command,
     )
 
 
 # ---------------------------------------------------------------------------- checking
 
 
-Rows = dict[str, set[tuple[Any, ...]]]
+@dataclass(frozen=True)
+class Table:
+    """A table's column names and rows."""
+
+    columns: tuple[str, ...]
+    rows: frozenset[tuple[Any, ...]]
+
+    def without(self, ids: set[int], column: str | None = None) -> frozenset[tuple[Any, ...]]:
+        """The rows, except those of `ids` (or, with `column`, those rows without it)."""
+        if column is None:
+            return frozenset(row for row in self.rows if row[0] not in ids)
+        drop = self.columns.index(column)
+        return frozenset(
+            row[:drop] + row[drop + 1 :] if row[0] in ids else row for row in self.rows
+        )
+
+
+Rows = dict[str, Table]
 
 
 def snapshot(database: Path) -> Rows:
     """Every row of every table, read straight from the file."""
+    found: Rows = {}
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
         tables = [
             name
@@ -318,24 +364,31 @@ def snapshot(database: Path) -> Rows:
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             )
         ]
-        return {table: set(connection.execute(f'SELECT * FROM "{table}"')) for table in tables}
+        for table in tables:
+            cursor = connection.execute(f'SELECT * FROM "{table}"')
+            columns = tuple(column[0] for column in cursor.description)
+            found[table] = Table(columns, frozenset(cursor))
+    return found
 
 
-def differences(before: Rows, after: Rows, new_chats: set[int], refreshed: set[int]) -> list[str]:
-    """What changed beyond a command's new chat settings and /start refreshing its sender."""
+def differences(before: Rows, after: Rows, chats: set[int], refreshed: set[int]) -> list[str]:
+    """What changed beyond what commands may do: a command creates its chat's default settings
+    (or notes it saw the chat again), and /start refreshes its sender."""
     found: list[str] = []
-    for table in sorted(before.keys() | after.keys()):
-        old, new = before.get(table, set()), after.get(table, set())
-        if table == "chats":
-            gone, added = old - new, new - old
-            found += [f"chats lost {row}" for row in gone]
-            found += [f"chats gained {row}" for row in added if row[0] not in new_chats]
-            continue
-        if table == "users":
-            old = {row for row in old if row[0] not in refreshed}
-            new = {row for row in new if row[0] not in refreshed}
-        found += [f"{table} lost {row}" for row in old - new]
-        found += [f"{table} gained {row}" for row in new - old]
+    empty = Table((), frozenset())
+    for name in sorted(before.keys() | after.keys()):
+        old, new = before.get(name, empty), after.get(name, empty)
+        if name == "chats":
+            old_rows, new_rows = old.without(chats, "updated_at"), new.without(chats, "updated_at")
+            # A chat first seen by this command: it may appear.
+            seen = {row[0] for row in old.rows}
+            new_rows = frozenset(row for row in new_rows if row[0] in seen or row[0] not in chats)
+        elif name == "users":
+            old_rows, new_rows = old.without(refreshed), new.without(refreshed)
+        else:
+            old_rows, new_rows = old.rows, new.rows
+        found += [f"{name} lost {row}" for row in sorted(old_rows - new_rows, key=repr)]
+        found += [f"{name} gained {row}" for row in sorted(new_rows - old_rows, key=repr)]
     return found
 
 
@@ -379,6 +432,19 @@ async def send(world: World, odd: Odd) -> str | None:
     else:
         await fake.inline_query(odd.user, odd.text, chat_type="group")
     return None
+
+
+def describe(odd: Odd) -> str:
+    """What kind of update this is, for Hypothesis' statistics."""
+    if odd.kind in ("button", "inline button"):
+        try:
+            return f"{odd.kind} {decode(odd.data).action.name}"
+        except BadCallbackData:
+            return f"{odd.kind}, not ours"
+    target = command_target(odd.text)
+    if target is None:
+        return f"{odd.kind}, not for this bot"
+    return f"{odd.kind} /{target[0]}" if target[0] in COMMANDS else f"{odd.kind}, unknown command"
 
 
 def allowed(odds: list[Odd]) -> tuple[set[int], set[int]]:
@@ -559,3 +625,19 @@ async def test_an_edited_command_does_nothing(tmp_path: Path) -> None:
         assert fake.pending_updates == 0
         assert [r.method for r in fake.requests[sent:] if r.method != "getUpdates"] == []
         assert differences(before, snapshot(tmp_path / "gaple.sqlite3"), set(), set()) == []
+
+
+async def test_odd_join_links_are_refused(tmp_path: Path) -> None:
+    """Digits that are not ASCII, and ids beyond 64 bits, are not a table: a short refusal."""
+    records: list[logging.LogRecord] = []
+    with errors_logged(records):
+        async with lobby_in_group(tmp_path) as (fake, _game):
+            before = snapshot(tmp_path / "gaple.sqlite3")
+            for payload in ("join_²", "join_" + "9" * 30, f"join_{2**63}"):
+                await fake.start_private(BUDI, payload)
+                await fake.wait_idle(quiet=0.1, timeout=WAIT)
+                assert fake.last_bot_text(BUDI) is not None
+                assert "You joined" not in (fake.last_bot_text(BUDI) or "")
+            changed = differences(before, snapshot(tmp_path / "gaple.sqlite3"), set(), {BUDI})
+            assert changed == []
+    assert not records, "\n".join(map(logging.Formatter().format, records))

@@ -63,8 +63,9 @@ async def start(update: Update, context: GapleContext) -> None:
     await deps.service.players.private_chat_opened(person_of(update))
     await offer_seats_back(deps, user.id)
     payload = context.args[0] if context.args else ""
-    if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX) :].isdigit():
-        await _join_from_link(update, context, int(payload[len(JOIN_PREFIX) :]))
+    game_id = _linked_game(payload)
+    if game_id is not None:
+        await _join_from_link(update, context, game_id)
         return
     text = t.gettext(
         "Hi {name}! I run Gaple tables in groups. Add me to a group and type /gaple there; "
@@ -76,6 +77,16 @@ async def start(update: Update, context: GapleContext) -> None:
         text,
         reply_markup=add_to_group_markup(deps, t.gettext("👥 Add me to a group")),
     )
+
+
+def _linked_game(payload: str) -> int | None:
+    """The game id of a `join_N` payload: ASCII digits within the database's 64 bits (str.isdigit
+    also takes '²', which int() refuses); None for anything else."""
+    number = payload.removeprefix(JOIN_PREFIX)
+    if number == payload or not number.isascii() or not number.isdigit():
+        return None
+    game_id = int(number)
+    return game_id if game_id < 2**63 else None
 
 
 async def _join_from_link(update: Update, context: GapleContext, game_id: int) -> None:
