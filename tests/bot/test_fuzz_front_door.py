@@ -13,7 +13,9 @@ positive control at the end shows the snapshot sees a legal move.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from gaple_bot.bot.callback_data import FIELDS, Action, BadCallbackData, decode, encode
@@ -33,7 +36,6 @@ from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 T = TypeVar("T")
-SEEN: list[str] = []
 
 ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA = 201, 202, 203, 204, 205, 206, 207
 GROUP = -1001234567890  # Ana's supergroup: a running game (and an aborted lobby before it)
@@ -45,7 +47,8 @@ COMMANDS = ("start", "gaple", "stop", "rules", "help", "top", "stats", "settings
 MEMBERS = {GROUP: (ANA, BUDI, CITRA), HOME: (EKA, FAJAR), UNSEEN: (DEDI, GITA)}
 ADMINS = {GROUP: ANA, HOME: EKA, UNSEEN: DEDI}
 PEOPLE = (ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA)
-EXAMPLES = int(__import__("os").environ.get("FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))
+"""Batches per run (FUZZ_EXAMPLES=500 FUZZ_RANDOM=1 for a longer hunt with a fresh seed)."""
 WAIT = 60.0
 """Seconds to wait for the bot to answer or settle: generous, for a busy machine."""
 
@@ -269,8 +272,8 @@ class Odd:
 
 
 def batches(world: World) -> st.SearchStrategy[list[Odd]]:
-    """A few odd updates of any kind, a button of every action and every command, each one the
-    bot must refuse or ignore."""
+    """A few odd updates of any kind, a button of every action, every command and an inline
+    button, each one the bot must refuse or ignore."""
     people = st.sampled_from(PEOPLE)
 
     @st.composite
@@ -285,7 +288,8 @@ def batches(world: World) -> st.SearchStrategy[list[Odd]]:
 
     @st.composite
     def inline_button(draw: st.DrawFn) -> Odd:
-        return Odd("inline button", draw(people), data=draw(payloads(world)))
+        any_action = st.sampled_from(list(Action)).flatmap(lambda action: shaped(world, action))
+        return Odd("inline button", draw(people), data=draw(st.one_of(any_action, payloads(world))))
 
     @st.composite
     def command(draw: st.DrawFn, named: str | None = None) -> Odd:
@@ -319,15 +323,17 @@ def batches(world: World) -> st.SearchStrategy[list[Odd]]:
     odd = st.one_of(
         button(), command(), inline_button(), command(), edit(), channel(), inline_query()
     )
-    # Every batch also presses a near-valid button of every action and sends every command, so
-    # that each is fuzzed often whatever Hypothesis favours.
+    # Every batch also presses a near-valid button of every action, sends every command and
+    # presses a button without a message, so that each is fuzzed often whatever Hypothesis
+    # favours.
     every_action = st.tuples(*(button(action) for action in Action))
     every_command = st.tuples(*(command(name) for name in COMMANDS))
     return st.builds(
-        lambda some, actions, commands: [*some, *actions, *commands],
+        lambda some, actions, commands, inline: [*some, *actions, *commands, inline],
         st.lists(odd, min_size=1, max_size=3),
         every_action,
         every_command,
+        inline_button(),
     )
 
 
@@ -576,6 +582,55 @@ def aborted_data(fake: FakeTelegram) -> str:
 def run_in(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine on the bot's loop from Hypothesis' thread."""
     return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10 * WAIT)
+
+
+async def test_odd_updates_are_refused_or_ignored(tmp_path: Path) -> None:
+    database = tmp_path / "gaple.sqlite3"
+    records: list[logging.LogRecord] = []
+    with errors_logged(records):
+        async with (
+            running_fake(group_limit_per_minute=100_000) as fake,
+            running_bot(
+                fake,
+                database,
+                DEFAULT_TURN_SECONDS="3600",
+                LOBBY_TIMEOUT_SECONDS="36000",
+            ) as app,
+        ):
+            world = await build_world(fake, app, database)
+            world.errors = records
+            world.freeze()
+            assert not records, [r.getMessage() for r in records]
+            loop = asyncio.get_running_loop()
+
+            @settings(
+                max_examples=EXAMPLES,
+                deadline=None,
+                derandomize=not os.environ.get("FUZZ_RANDOM"),
+                database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+            )
+            @given(odds=batches(world))
+            def fuzz(odds: list[Odd]) -> None:
+                for odd in odds:
+                    event(describe(odd))
+                run_in(loop, check_batch(world, odds))
+
+            await asyncio.to_thread(fuzz)
+
+            # Positive control: the same checks see a legal move (a real player's, in their
+            # private chat, with the game's current version) change the game.
+            move = encode(Action.MOVE, world.running, world.version, min(world.legal_codes))
+            hand = fake.bot_messages(world.to_move)[-1].message_id
+            odd = Odd("button", world.to_move, world.to_move, hand)
+            assert legal_button(world, odd.user, odd.chat, move)
+            try:
+                await check_batch(world, [dataclasses.replace(odd, data=move)])
+            except AssertionError as error:
+                assert "moves gained" in str(error), error
+            else:
+                raise AssertionError("a legal move left the database as it was")
+            assert not records, "\n".join(map(logging.Formatter().format, records))
 
 
 # ---------------------------------------------------------------------------- what it found
