@@ -3,11 +3,12 @@
 The bot starts once (a running game, an open lobby, an aborted lobby, a group and a channel it
 never saw); Hypothesis then sends batches of odd updates: forged button data (random bytes and
 near-valid payloads of every action), commands with random arguments and mentions, edited
-messages, channel posts, inline queries and buttons without a message. Every generated action
-is one the bot must refuse or ignore, so after each batch: no error was logged, the fake Bot
-API saw no violation, every button was answered, and the database holds the same rows (a
-command may only add the chat's default settings, and /start may only refresh its sender). A
-positive control at the end shows the snapshot sees a legal move.
+messages, channel posts, messages of anonymous admins and channels in groups, inline queries
+and buttons without a message. Every generated action is one the bot must refuse or ignore, so
+after each batch: no error was logged, the fake Bot API saw no violation, every button was
+answered, and the database holds the same rows (a command may only add the chat's default
+settings, and /start may only refresh its sender). A positive control at the end shows the
+snapshot sees a legal move.
 """
 
 from __future__ import annotations
@@ -317,11 +318,26 @@ def batches(world: World) -> st.SearchStrategy[list[Odd]]:
         )
 
     @st.composite
+    def on_behalf(draw: st.DrawFn) -> Odd:
+        # An anonymous admin (user 0) or the linked channel writes in a group.
+        user = draw(st.sampled_from([0, CHANNEL]))
+        chat = draw(st.sampled_from(list(MEMBERS)))
+        text = texts().filter(lambda s: not legal_command(world, user, chat, s))
+        return Odd("on behalf", user, chat, text=draw(text))
+
+    @st.composite
     def inline_query(draw: st.DrawFn) -> Odd:
         return Odd("inline query", draw(people), text=draw(st.text(max_size=64)))
 
     odd = st.one_of(
-        button(), command(), inline_button(), command(), edit(), channel(), inline_query()
+        button(),
+        command(),
+        inline_button(),
+        command(),
+        on_behalf(),
+        edit(),
+        channel(),
+        inline_query(),
     )
     # Every batch also presses a near-valid button of every action, sends every command and
     # presses a button without a message, so that each is fuzzed often whatever Hypothesis
@@ -429,6 +445,8 @@ async def send(world: World, odd: Odd) -> str | None:
         return await fake.press_any(odd.user, odd.data, inline_message_id="BAAAAF0AAAA")
     if odd.kind == "message":
         await fake.send_message(odd.user, odd.chat, odd.text)
+    elif odd.kind == "on behalf":
+        await fake.send_on_behalf(odd.chat, odd.text, as_chat=odd.user or None)
     elif odd.kind == "edit":
         await fake.edit_message(odd.user, odd.chat, odd.message, odd.text)
     elif odd.kind == "post":
@@ -458,7 +476,7 @@ def allowed(odds: list[Odd]) -> tuple[set[int], set[int]]:
     new_chats: set[int] = set()
     refreshed: set[int] = set()
     for odd in odds:
-        target = command_target(odd.text) if odd.kind == "message" else None
+        target = command_target(odd.text) if odd.kind in ("message", "on behalf") else None
         if target is None:
             continue
         new_chats.add(odd.chat)

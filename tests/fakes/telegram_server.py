@@ -91,6 +91,20 @@ CHAT_ACTIONS: Final = frozenset(
 )
 BUTTON_STYLES: Final = frozenset({"danger", "success", "primary"})
 _NON_ACTION_BUTTON_FIELDS: Final = frozenset({"text", "icon_custom_emoji_id", "style"})
+ANONYMOUS_ADMIN: Final = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+"""The ``from`` of a message an admin sent anonymously, on behalf of the group."""
+CHANNEL_BOT: Final = {
+    "id": 136817688,
+    "is_bot": True,
+    "first_name": "Channel",
+    "username": "Channel_Bot",
+}
+"""The ``from`` of a message sent on behalf of a channel."""
 _COMMAND_RE: Final = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?![A-Za-z0-9_@])")
 _MENTION_RE: Final = re.compile(r"(?<![A-Za-z0-9_@])@[A-Za-z0-9_]{3,32}")
 _BOT_COMMAND_NAME_RE: Final = re.compile(r"[a-z0-9_]{1,32}")
@@ -175,6 +189,7 @@ class FakeMessage:
     edit_date: int | None = None
     deleted: bool = False
     service: JsonDict | None = None  # e.g. {"forum_topic_created": {...}}
+    sender_chat_id: int | None = None  # sent on behalf of a chat (anonymous admin, channel)
     versions: list[MessageVersion] = field(default_factory=list)
 
     def button_rows(self) -> list[list[tuple[str, str | None]]]:
@@ -273,9 +288,10 @@ class FakeTelegram:
 
     Test side: ``add_user``/``add_group``/``add_topic``/``add_channel`` build the world;
     ``send_message``, ``start_private``, ``press``/``press_button``, ``block_user``,
-    ``kick_bot`` act; ``edit_message``, ``post_in_channel``, ``edit_channel_post``,
-    ``inline_query`` and ``press_any`` (forged data, inline buttons) act oddly; ``messages``,
-    ``last_bot_message``, ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
+    ``kick_bot`` act; ``edit_message``, ``send_on_behalf``, ``post_in_channel``,
+    ``edit_channel_post``, ``inline_query`` and ``press_any`` (forged data, inline buttons) act
+    oddly; ``messages``, ``last_bot_message``, ``all_texts_sent_to``, ``requests``,
+    ``callback_answer`` read;
     ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors.
 
     ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
@@ -672,6 +688,20 @@ class FakeTelegram:
         )
         if self._bot_sees(chat, text, replied):
             self._queue_update("edited_message", self._message_json(message))
+
+    async def send_on_behalf(self, chat_id: int, text: str, *, as_chat: int | None = None) -> None:
+        """An anonymous admin writes ``text`` in the group (``as_chat`` None), or someone
+        writes on behalf of the channel ``as_chat``; the bot gets it like any group message."""
+        chat = self._group(chat_id)
+        on_behalf = self._chat(as_chat if as_chat is not None else chat_id)
+        if on_behalf is not chat and on_behalf.type != "channel":
+            raise ValueError(f"chat {on_behalf.chat_id} is not a channel")
+        message = self._store_message(
+            chat, from_user_id=0, from_bot=False, text=text, entities=_user_entities(text)
+        )
+        message.sender_chat_id = on_behalf.chat_id
+        if self._bot_sees(chat, text, None):
+            self._queue_update("message", self._message_json(message))
 
     async def post_in_channel(self, chat_id: int, text: str) -> JsonDict:
         """A post in a channel (no sender user); the bot, an admin there, gets ``channel_post``."""
@@ -1439,7 +1469,11 @@ class FakeTelegram:
         if message.thread_id is not None and chat.forum:
             data["message_thread_id"] = message.thread_id
             data["is_topic_message"] = True
-        if sender is not None:
+        if message.sender_chat_id is not None:
+            on_behalf = self.chats[message.sender_chat_id]
+            data["from"] = ANONYMOUS_ADMIN if on_behalf is chat else CHANNEL_BOT
+            data["sender_chat"] = self._chat_json(on_behalf)
+        elif sender is not None:
             data["from"] = sender
         elif chat.type == "channel":
             data["sender_chat"] = self._chat_json(chat)

@@ -583,6 +583,23 @@ async def test_odd_updates_match_the_spec_and_queries_can_be_answered(
     assert not fake.violations
 
 
+async def test_messages_on_behalf_of_a_chat(fake: FakeTelegram) -> None:
+    fake.add_channel(-1002000000001, "News")
+    async with bot_for(fake) as bot:
+        await fake.send_on_behalf(GROUP, "/stop@gaple_test_bot")
+        await fake.send_on_behalf(GROUP, "/top", as_chat=-1002000000001)
+        await fake.send_on_behalf(GROUP, "chatter")  # privacy mode: not delivered
+        updates = await bot.get_updates(timeout=0)
+    assert len(updates) == 2
+    anonymous, channel = (u.message for u in updates)
+    assert anonymous is not None and channel is not None
+    assert anonymous.from_user is not None and anonymous.from_user.username == "GroupAnonymousBot"
+    assert anonymous.sender_chat is not None and anonymous.sender_chat.id == GROUP
+    assert channel.from_user is not None and channel.from_user.username == "Channel_Bot"
+    assert channel.sender_chat is not None and channel.sender_chat.id == -1002000000001
+    assert not fake.violations
+
+
 async def test_wait_for_times_out_with_message(fake: FakeTelegram) -> None:
     with pytest.raises(AssertionError, match="never true"):
         await fake.wait_for(lambda: False, timeout=0.05, message="never true")
