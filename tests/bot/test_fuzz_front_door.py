@@ -268,6 +268,7 @@ class Odd:
     user: int = 0
     chat: int = 0
     message: int = 0
+    """The message pressed or edited, or the one a new message replies to (0: none)."""
     data: str | None = None
     text: str = ""
 
@@ -298,7 +299,10 @@ def batches(world: World) -> st.SearchStrategy[list[Odd]]:
         chat = draw(st.sampled_from([c for c, _ in world.places[user] if c != CHANNEL]))
         text = texts() if named is None else command_texts(named)
         text = text.filter(lambda s: not legal_command(world, user, chat, s))
-        return Odd("message", user, chat, text=draw(text))
+        # Sometimes a reply (/stats as a reply asks about the replied person, or bot).
+        replies = [message for c, message in world.places[user] if c == chat]
+        reply = draw(st.one_of(st.just(0), st.sampled_from(replies)))
+        return Odd("message", user, chat, reply, text=draw(text))
 
     @st.composite
     def edit(draw: st.DrawFn) -> Odd:
@@ -444,7 +448,9 @@ async def send(world: World, odd: Odd) -> str | None:
     if odd.kind == "inline button":
         return await fake.press_any(odd.user, odd.data, inline_message_id="BAAAAF0AAAA")
     if odd.kind == "message":
-        await fake.send_message(odd.user, odd.chat, odd.text)
+        await fake.send_message(
+            odd.user, odd.chat, odd.text, reply_to_message_id=odd.message or None
+        )
     elif odd.kind == "on behalf":
         await fake.send_on_behalf(odd.chat, odd.text, as_chat=odd.user or None)
     elif odd.kind == "edit":
