@@ -720,3 +720,23 @@ async def test_odd_join_links_are_refused(tmp_path: Path) -> None:
             changed = differences(before, snapshot(tmp_path / "gaple.sqlite3"), set(), {BUDI})
             assert changed == []
     assert not records, "\n".join(map(logging.Formatter().format, records))
+
+
+async def test_taking_back_a_seat_one_already_plays_leaves_the_hand_alone(
+    tmp_path: Path,
+) -> None:
+    """A 'take my seat back' payload on the live hand message must not replace the hand."""
+    async with lobby_in_group(tmp_path) as (fake, game):
+        await press(fake, ANA, GROUP, lobby_message(fake, GROUP).message_id, "▶️ Start")
+        await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)
+        hand = turn_message(fake, ANA)
+        assert hand is not None
+        shown = (hand.text, hand.buttons())
+        query = await fake.press_any(
+            ANA, encode(Action.TAKE_BACK_SEAT, game), chat_id=ANA, message_id=hand.message_id
+        )
+        answer = await fake.wait_callback_answer(query, timeout=WAIT)
+        assert answer["text"] == "That button is out of date."
+        await fake.wait_idle(quiet=0.1, timeout=WAIT)
+        after = fake.message(ANA, hand.message_id)
+        assert (after.text, after.buttons()) == shown
