@@ -19,6 +19,7 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
@@ -138,6 +139,8 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
+    # An edit is not a new command: it stops here, before any other handler (group -1).
+    app.add_handler(MessageHandler(filters.UpdateType.EDITED, ignore_edit), group=-1)
     # Handler order: commands first, then buttons, then membership changes and a group's
     # upgrade to a supergroup; one group.
     app.add_handler(CommandHandler("start", start))
@@ -156,6 +159,11 @@ def build_application(
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_error_handler(on_error)
     return app
+
+
+async def ignore_edit(update: Update, context: GapleContext) -> None:
+    """An edited message (or channel post): editing an old /gaple or /stop must not act again."""
+    raise ApplicationHandlerStop
 
 
 async def on_error(update: object, context: GapleContext) -> None:

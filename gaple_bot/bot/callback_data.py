@@ -89,6 +89,9 @@ def decode(data: str | None) -> Callback:
         raise BadCallbackData(f"unknown callback data {data!r}") from None
     if len(values) != len(FIELDS[action]):
         raise BadCallbackData(f"wrong field count in {data!r}")
+    if raw != [str(value) for value in values]:
+        # int() also reads ' 1', '+1', '1_0' and other scripts' digits: the bot writes none.
+        raise BadCallbackData(f"a field of {data!r} is not written as the bot writes it")
     if any(not -(2**63) <= value < 2**63 for value in values):
         # Ids are 64-bit in Telegram and in the database; anything wider is forged.
         raise BadCallbackData(f"a field of {data!r} is out of range")

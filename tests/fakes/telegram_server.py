@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from telegram.ext import ApplicationBuilder
 
 JsonDict = dict[str, Any]
-ChatType = Literal["private", "group", "supergroup"]
+ChatType = Literal["private", "group", "supergroup", "channel"]
 
 DEFAULT_TOKEN: Final = "123456:TEST-token"
 DEFAULT_BOT_USERNAME: Final = "gaple_test_bot"
@@ -91,6 +91,20 @@ CHAT_ACTIONS: Final = frozenset(
 )
 BUTTON_STYLES: Final = frozenset({"danger", "success", "primary"})
 _NON_ACTION_BUTTON_FIELDS: Final = frozenset({"text", "icon_custom_emoji_id", "style"})
+ANONYMOUS_ADMIN: Final = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+"""The ``from`` of a message an admin sent anonymously, on behalf of the group."""
+CHANNEL_BOT: Final = {
+    "id": 136817688,
+    "is_bot": True,
+    "first_name": "Channel",
+    "username": "Channel_Bot",
+}
+"""The ``from`` of a message sent on behalf of a channel."""
 _COMMAND_RE: Final = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?![A-Za-z0-9_@])")
 _MENTION_RE: Final = re.compile(r"(?<![A-Za-z0-9_@])@[A-Za-z0-9_]{3,32}")
 _BOT_COMMAND_NAME_RE: Final = re.compile(r"[a-z0-9_]{1,32}")
@@ -185,6 +199,7 @@ class FakeMessage:
     edit_date: int | None = None
     deleted: bool = False
     service: JsonDict | None = None  # e.g. {"forum_topic_created": {...}}
+    sender_chat_id: int | None = None  # sent on behalf of a chat (anonymous admin, channel)
     versions: list[MessageVersion] = field(default_factory=list)
 
     def button_rows(self) -> list[list[tuple[str, str | None]]]:
@@ -211,7 +226,7 @@ def _button_pair(button: object) -> tuple[str, str | None]:
 
 @dataclass
 class FakeChat:
-    """A private chat or a group known to the fake."""
+    """A private chat, a group or a channel known to the fake."""
 
     chat_id: int
     type: ChatType
@@ -283,10 +298,12 @@ class FakeTelegram:
     deleteMessage, answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
     pin/unpinChatMessage, sendChatAction. Any other method is a violation.
 
-    Test side: ``add_user``/``add_group``/``add_topic`` build the world; ``send_message``,
-    ``start_private``, ``press``/``press_button``, ``block_user``, ``leave_group``,
-    ``restrict_user``, ``kick_bot`` act; ``messages``, ``last_bot_message``,
-    ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
+    Test side: ``add_user``/``add_group``/``add_topic``/``add_channel`` build the world;
+    ``send_message``, ``start_private``, ``press``/``press_button``, ``block_user``,
+    ``leave_group``, ``restrict_user``, ``kick_bot`` act; ``edit_message``, ``send_on_behalf``,
+    ``post_in_channel``, ``edit_channel_post``, ``inline_query`` and ``press_any`` (forged data,
+    inline buttons) act oddly; ``messages``, ``last_bot_message``, ``all_texts_sent_to``,
+    ``requests``, ``callback_answer`` read;
     ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors.
 
     ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
@@ -520,6 +537,17 @@ class FakeTelegram:
         chat.topics[message.message_id] = name
         return message.message_id
 
+    def add_channel(self, chat_id: int, title: str, *, username: str | None = None) -> FakeChat:
+        """Register a channel with the bot as its administrator (it gets every post)."""
+        if chat_id > -1_000_000_000_000:
+            raise ValueError("channel ids look like -100xxxxxxxxxx")
+        if chat_id in self.chats:
+            raise ValueError(f"chat {chat_id} already exists")
+        chat = FakeChat(chat_id, "channel", title=title, username=username)
+        chat.bot_status = "administrator"
+        self.chats[chat_id] = chat
+        return chat
+
     def block_user(self, user_id: int) -> None:
         """The user blocks the bot: sends to them fail with 403 until they write again."""
         user = self._user(user_id)
@@ -729,6 +757,104 @@ class FakeTelegram:
             f"message {message_id} in chat {chat_id} has no callback button {text!r}; "
             f"it has {message.buttons()}"
         )
+
+    async def edit_message(self, user_id: int, chat_id: int, message_id: int, text: str) -> None:
+        """``user_id`` edits their own message; the bot gets an ``edited_message`` when it would
+        have seen the new text."""
+        chat = self._chat(chat_id)
+        message = self.message(chat_id, message_id)
+        if message.from_bot or message.from_user_id != user_id:
+            raise ValueError(f"message {message_id} in chat {chat_id} is not {user_id}'s")
+        self._apply_edit(message, text, _user_entities(text), None)
+        replied = (
+            chat.messages.get(message.reply_to_message_id)
+            if message.reply_to_message_id is not None
+            else None
+        )
+        if self._bot_sees(chat, text, replied):
+            self._queue_update("edited_message", self._message_json(message))
+
+    async def send_on_behalf(self, chat_id: int, text: str, *, as_chat: int | None = None) -> None:
+        """An anonymous admin writes ``text`` in the group (``as_chat`` None), or someone
+        writes on behalf of the channel ``as_chat``; the bot gets it like any group message."""
+        chat = self._group(chat_id)
+        on_behalf = self._chat(as_chat if as_chat is not None else chat_id)
+        if on_behalf is not chat and on_behalf.type != "channel":
+            raise ValueError(f"chat {on_behalf.chat_id} is not a channel")
+        message = self._store_message(
+            chat, from_user_id=0, from_bot=False, text=text, entities=_user_entities(text)
+        )
+        message.sender_chat_id = on_behalf.chat_id
+        if self._bot_sees(chat, text, None):
+            self._queue_update("message", self._message_json(message))
+
+    async def post_in_channel(self, chat_id: int, text: str) -> JsonDict:
+        """A post in a channel (no sender user); the bot, an admin there, gets ``channel_post``."""
+        chat = self._chat(chat_id)
+        if chat.type != "channel":
+            raise ValueError(f"chat {chat_id} is not a channel")
+        message = self._store_message(
+            chat, from_user_id=0, from_bot=False, text=text, entities=_user_entities(text)
+        )
+        data = self._message_json(message)
+        self._queue_update("channel_post", data)
+        return data
+
+    async def edit_channel_post(self, chat_id: int, message_id: int, text: str) -> None:
+        """An admin edits a channel post: the bot gets ``edited_channel_post``."""
+        message = self.message(chat_id, message_id)
+        if message.from_bot or self._chat(chat_id).type != "channel":
+            raise ValueError(f"message {message_id} in chat {chat_id} is not a channel post")
+        self._apply_edit(message, text, _user_entities(text), None)
+        self._queue_update("edited_channel_post", self._message_json(message))
+
+    async def inline_query(self, user_id: int, query: str, *, chat_type: str | None = None) -> str:
+        """``user_id`` types ``@bot query`` in some chat; returns the inline query id."""
+        user = self._user(user_id)
+        query_id = str(5_000_000_000 + self._next_query_id)
+        self._next_query_id += 1
+        payload: JsonDict = {"id": query_id, "from": user.to_api(), "query": query, "offset": ""}
+        if chat_type is not None:
+            payload["chat_type"] = chat_type
+        self._queue_update("inline_query", payload)
+        return query_id
+
+    async def press_any(
+        self,
+        user_id: int,
+        data: str | None,
+        *,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+        inline_message_id: str | None = None,
+    ) -> str:
+        """A forged or odd callback query: any ``data`` (None: a game button, with
+        ``game_short_name`` instead) on a message of ``chat_id``, or, with
+        ``inline_message_id``, on a message sent in inline mode (no message in the query).
+        Returns the query id; the bot must answer it like any other."""
+        user = self._user(user_id)
+        payload: JsonDict = {"id": "", "from": user.to_api()}
+        if inline_message_id is not None:
+            payload["inline_message_id"] = inline_message_id
+            payload["chat_instance"] = "-7000000"
+        else:
+            if chat_id is None or message_id is None:
+                raise ValueError("a query needs a message (chat_id, message_id) or an inline one")
+            chat = self._chat(chat_id)
+            if chat.type == "private" and chat_id != user_id:
+                raise ValueError(f"user {user_id} can't see the private chat {chat_id}")
+            payload["message"] = self._message_json(self.message(chat_id, message_id))
+            payload["chat_instance"] = str(-7_000_000 - abs(chat_id) % 1_000_000_007)
+        if data is None:
+            payload["game_short_name"] = "gaple"
+        else:
+            payload["data"] = data
+        query_id = str(4_000_000_000 + self._next_query_id)
+        self._next_query_id += 1
+        payload["id"] = query_id
+        self.callback_answers[query_id] = None
+        self._queue_update("callback_query", payload)
+        return query_id
 
     def callback_answer(self, query_id: str) -> JsonDict | None:
         """The parameters of answerCallbackQuery for this query, or None if not answered yet."""
@@ -1443,8 +1569,14 @@ class FakeTelegram:
         if message.thread_id is not None and chat.forum:
             data["message_thread_id"] = message.thread_id
             data["is_topic_message"] = True
-        if sender is not None:
+        if message.sender_chat_id is not None:
+            on_behalf = self.chats[message.sender_chat_id]
+            data["from"] = ANONYMOUS_ADMIN if on_behalf is chat else CHANNEL_BOT
+            data["sender_chat"] = self._chat_json(on_behalf)
+        elif sender is not None:
             data["from"] = sender
+        elif chat.type == "channel":
+            data["sender_chat"] = self._chat_json(chat)
         data["date"] = message.date
         data["chat"] = self._chat_json(chat)
         if with_reply and message.reply_to_message_id is not None:

@@ -611,6 +611,64 @@ async def test_application_echo_buttons_and_callback_answers(fake: FakeTelegram)
     assert fake.pending_updates == 0
 
 
+async def test_odd_updates_match_the_spec_and_queries_can_be_answered(
+    fake: FakeTelegram,
+) -> None:
+    fake.add_channel(-1002000000001, "News")
+    sent = await fake.send_message(ANA, ANA, "/start")
+    async with bot_for(fake) as bot:
+        await fake.edit_message(ANA, ANA, sent["message_id"], "/help")
+        post = await fake.post_in_channel(-1002000000001, "/gaple@gaple_test_bot")
+        await fake.edit_channel_post(-1002000000001, post["message_id"], "hi")
+        await fake.inline_query(CITRA, "dominoes", chat_type="sender")
+        inline = await fake.press_any(CITRA, "lj:1", inline_message_id="AAAB")
+        forged = await fake.press_any(ANA, "\x00ü" * 10, chat_id=ANA, message_id=1)
+        game = await fake.press_any(ANA, None, chat_id=ANA, message_id=1)
+        updates = await bot.get_updates(timeout=0)
+        assert [u.effective_message.text for u in updates[:4] if u.effective_message] == [
+            "/start",
+            "/help",
+            "/gaple@gaple_test_bot",
+            "hi",
+        ]
+        assert updates[1].edited_message is not None
+        assert updates[2].channel_post is not None and updates[2].effective_user is None
+        assert updates[2].channel_post.sender_chat is not None
+        assert updates[3].edited_channel_post is not None
+        assert updates[4].inline_query is not None and updates[4].inline_query.query == "dominoes"
+        query = updates[5].callback_query
+        assert query is not None and query.message is None
+        assert query.inline_message_id == "AAAB"
+        assert updates[6].callback_query is not None
+        assert updates[6].callback_query.data == "\x00ü" * 10
+        assert updates[7].callback_query is not None
+        assert updates[7].callback_query.game_short_name == "gaple"
+        assert updates[7].callback_query.data is None
+        await bot.answer_callback_query(inline)
+        await bot.answer_callback_query(forged, "no", show_alert=True)
+        await bot.answer_callback_query(game)
+    assert fake.callback_answer(inline) == {}
+    assert fake.callback_answer(forged) == {"text": "no", "show_alert": True}
+    assert not fake.violations
+
+
+async def test_messages_on_behalf_of_a_chat(fake: FakeTelegram) -> None:
+    fake.add_channel(-1002000000001, "News")
+    async with bot_for(fake) as bot:
+        await fake.send_on_behalf(GROUP, "/stop@gaple_test_bot")
+        await fake.send_on_behalf(GROUP, "/top", as_chat=-1002000000001)
+        await fake.send_on_behalf(GROUP, "chatter")  # privacy mode: not delivered
+        updates = await bot.get_updates(timeout=0)
+    assert len(updates) == 2
+    anonymous, channel = (u.message for u in updates)
+    assert anonymous is not None and channel is not None
+    assert anonymous.from_user is not None and anonymous.from_user.username == "GroupAnonymousBot"
+    assert anonymous.sender_chat is not None and anonymous.sender_chat.id == GROUP
+    assert channel.from_user is not None and channel.from_user.username == "Channel_Bot"
+    assert channel.sender_chat is not None and channel.sender_chat.id == -1002000000001
+    assert not fake.violations
+
+
 async def test_wait_for_times_out_with_message(fake: FakeTelegram) -> None:
     with pytest.raises(AssertionError, match="never true"):
         await fake.wait_for(lambda: False, timeout=0.05, message="never true")

@@ -40,6 +40,10 @@ async def on_button(update: Update, context: GapleContext) -> None:
     query = update.callback_query
     assert query is not None
     t = await user_t(context, user_of(update))
+    if query.message is None:
+        # The bot never sends messages in inline mode: a button without one is not ours.
+        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        return
     try:
         callback = decode(query.data)
     except BadCallbackData:

@@ -87,6 +87,12 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
         recovering(deps, job_queue(context), game_id),
     ):
         try:
+            live = await deps.service.cache.get(game_id)
+            seat = live.seat_of(user.id)
+            if seat is not None and not seat.autoplay:
+                # Nothing to take back (a second tap, or a forged button on the hand message):
+                # leave the message as it is.
+                raise StaleButton(f"user {user.id} already plays their seat at game {game_id}")
             progress = await deps.service.tables.set_autoplay(game_id, user.id, False)
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
