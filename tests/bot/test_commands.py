@@ -380,3 +380,32 @@ async def test_stop_in_a_forum_topic_stops_only_that_topics_game(tmp_path: Path)
             assert await status_of(app, second_game) is GameStatus.ABORTED
             assert await status_of(app, first_game) is GameStatus.LOBBY
             assert len(fake.message(forum, first.message_id).versions) == first_edits
+
+
+async def test_an_anonymous_admin_or_a_channel_cannot_open_stop_or_configure(
+    tmp_path: Path,
+) -> None:
+    """Written on behalf of the group or a channel, /gaple, /stop and /settings name nobody:
+    each is refused with one short line and nothing is opened or stopped."""
+    async with running_fake() as fake:
+        populate(fake)
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            service = deps_of(app).service
+            for command in ("/gaple", "/settings"):
+                before = len(fake.bot_messages(GROUP))
+                await fake.send_on_behalf(GROUP, command)
+                await fake.wait_for(lambda n=before: len(fake.bot_messages(GROUP)) > n)
+                await fake.wait_idle(quiet=QUIET)
+                assert "write as yourself" in (fake.last_bot_text(GROUP) or "")
+                assert await service.active_game(GROUP, None) is None
+            lobby = (await say(fake, ANA, GROUP, "/gaple")).message_id
+            game = await service.active_game(GROUP, None)
+            assert game is not None
+            before = len(fake.bot_messages(GROUP))
+            await fake.send_on_behalf(GROUP, "/stop")
+            await fake.wait_for(lambda: len(fake.bot_messages(GROUP)) > before)
+            await fake.wait_idle(quiet=QUIET)
+            assert "write as yourself" in (fake.last_bot_text(GROUP) or "")
+            assert (await service.cache.get(game)).status is GameStatus.LOBBY
+            assert fake.message(GROUP, lobby).buttons()
+        fake.assert_no_violations()

@@ -152,6 +152,8 @@ def legal_command(world: World, user: int, chat: int, text: str) -> bool:
     if target is None:
         return False
     name, args = target
+    if user in (0, CHANNEL):
+        return False  # on behalf of a chat nobody can be told apart: refused
     if name == "gaple":
         return chat == UNSEEN
     if name == "stop":

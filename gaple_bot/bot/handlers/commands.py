@@ -18,7 +18,18 @@ from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..render.info import render_help, render_rules
 from ..timers import cancel_lobby_expiry
-from .common import chat_of, is_admin, is_group, person_of, reply_t, thread_of, user_of, user_t
+from .common import (
+    anonymous_text,
+    chat_of,
+    is_admin,
+    is_anonymous,
+    is_group,
+    person_of,
+    reply_t,
+    thread_of,
+    user_of,
+    user_t,
+)
 from .lobby_buttons import show_new_lobby
 
 
@@ -126,6 +137,9 @@ async def gaple(update: Update, context: GapleContext) -> None:
             reply_markup=add_to_group_markup(deps, t.gettext("👥 Add me to a group")),
         )
         return
+    if is_anonymous(update):
+        await reply(deps, update, anonymous_text(await reply_t(context, update)))
+        return
     thread_id = thread_of(update)
     try:
         lobby = await deps.service.lobbies.open(chat.id, chat.title, thread_id, person_of(update))
@@ -152,6 +166,9 @@ async def stop(update: Update, context: GapleContext) -> None:
     t = await reply_t(context, update)
     if not is_group(chat):
         await reply(deps, update, t.gettext("There is no game here to stop."))
+        return
+    if is_anonymous(update):
+        await reply(deps, update, anonymous_text(t))
         return
     game_id = await deps.service.active_game(chat.id, thread_of(update))
     if game_id is None:

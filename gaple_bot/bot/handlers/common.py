@@ -38,6 +38,20 @@ def thread_of(update: Update) -> int | None:
     return message.message_thread_id
 
 
+def is_anonymous(update: Update) -> bool:
+    """Whether the message was sent on behalf of a chat (an anonymous admin or a channel):
+    Telegram then names a placeholder account, not the person, so it must not act."""
+    message = update.effective_message
+    return message is not None and message.sender_chat is not None
+
+
+def anonymous_text(t: Translator) -> str:
+    """The reply to a command that acts for someone, sent on behalf of a chat."""
+    return t.gettext(
+        "I can't tell who you are when you write anonymously or as a channel: write as yourself."
+    )
+
+
 def person_of(update: Update) -> Person:
     """The person behind the update, with their app's language if the bot speaks it."""
     user = user_of(update)

@@ -11,7 +11,16 @@ from ..deps import GapleContext
 from ..refusals import refusal_text
 from ..render.settings import OPTIONS, choices, render_settings
 from .commands import reply
-from .common import chat_of, is_admin, is_group, reply_t, user_of, user_t
+from .common import (
+    anonymous_text,
+    chat_of,
+    is_admin,
+    is_anonymous,
+    is_group,
+    reply_t,
+    user_of,
+    user_t,
+)
 
 
 async def settings_command(update: Update, context: GapleContext) -> None:
@@ -20,6 +29,9 @@ async def settings_command(update: Update, context: GapleContext) -> None:
     t = await reply_t(context, update)
     if not is_group(chat):
         await reply(deps, update, t.gettext("Settings belong to a group: use /settings there."))
+        return
+    if is_anonymous(update):
+        await reply(deps, update, anonymous_text(t))
         return
     if not await is_admin(context, chat.id, user.id):
         await reply(deps, update, t.gettext("Only group admins can change the settings."))
