@@ -13,12 +13,14 @@ from .chats import ChatDefaults
 from .computer import ComputerPlayers
 from .live import LiveCache
 from .lobby import Lobbies
+from .outbox import GroupLedger
 from .play import Tables
 from .players import Players
 
 
 class GameService:
-    """Lobbies, tables and players on one store, with one cache of live games."""
+    """Lobbies, tables, players and the group outbox's ledger on one store, with one cache of
+    live games."""
 
     def __init__(
         self,
@@ -38,6 +40,7 @@ class GameService:
         defaults = defaults or ChatDefaults()
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock, defaults)
         self.players = Players(store, self.cache, defaults)
+        self.ledger = GroupLedger(store)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

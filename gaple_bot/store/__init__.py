@@ -35,6 +35,7 @@ from .outcome import SeatOutcome, places, seat_outcomes
 from .rating import Skill
 from .records import ChatSettings, GameRecord, GameResult, RoundSummary, SeatRecord, UserRecord
 from .repos.games import KEEP
+from .repos.outbox import QueuedSend
 from .store import Store
 from .unit import Transaction
 
@@ -61,6 +62,7 @@ __all__ = [
     "NotFound",
     "Period",
     "PlayerStats",
+    "QueuedSend",
     "RoundNotFound",
     "RoundSummary",
     "SeatNotFound",

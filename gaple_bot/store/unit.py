@@ -22,6 +22,7 @@ from .repos import (
     ChatRepository,
     GameRepository,
     MoveRepository,
+    OutboxRepository,
     RatingRepository,
     ResultRepository,
     RoundRepository,
@@ -51,6 +52,7 @@ class Transaction:
         self.results = ResultRepository(session)
         self.ratings = RatingRepository(session)
         self.boards = Boards(session)
+        self.outbox = OutboxRepository(session)
 
     async def record_move(
         self,
