@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
@@ -39,7 +38,7 @@ from .handlers.commands import gaple, help_command, rules, start, stop
 from .handlers.language import language_command
 from .handlers.members import on_my_chat_member
 from .handlers.settings import settings_command
-from .outbox import GroupOutbox
+from .outbox import GroupOutbox, OutboxClock
 from .present import Presenter
 from .resume import resume_games
 
@@ -73,8 +72,10 @@ def build_application(
     *,
     rng: random.Random | None = None,
     clock: Callable[[], datetime] = utc_now,
+    outbox_clock: OutboxClock | None = None,
 ) -> GapleApplication:
-    """The bot for `settings`; services start in post_init. `rng` fixes deals for tests."""
+    """The bot for `settings`; services start in post_init. `rng` fixes deals for tests,
+    `outbox_clock` the group budget's time."""
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         store = await Store.start(settings.database_url)
@@ -84,34 +85,37 @@ def build_application(
         defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
         service = GameService(store, rng=rng, executor=executor, clock=clock, defaults=defaults)
         translators = Translators(settings.default_language)
-        outbox = GroupOutbox(app.bot, settings.group_messages_per_minute)
+        outbox = GroupOutbox(
+            app.bot,
+            settings.group_messages_per_minute,
+            ledger=service.ledger,
+            clock=outbox_clock,
+        )
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
         deps = Deps(settings, service, translators, outbox, presenter, username)
         app.bot_data[DEPS_KEY] = deps
         await register_commands(app.bot, translators)
         assert app.job_queue is not None
+        # What the groups were not shown before the restart goes out first, in order.
+        await outbox.restore()
         await resume_games(deps, app.job_queue)
 
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
-            try:
-                await asyncio.wait_for(deps.outbox.drain(), OUTBOX_DRAIN_SECONDS)
-            except TimeoutError:
-                log.warning("group messages still queued at shutdown were dropped")
+            # What the budget does not allow now stays stored and goes out after the restart.
+            await deps.outbox.close(OUTBOX_DRAIN_SECONDS)
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         deps = app.bot_data.pop(DEPS_KEY, None)
         if isinstance(deps, Deps):
             await deps.service.close()
 
+    # The group budget is the outbox's (a sliding window kept across restarts); a second,
+    # leaky-bucket limit here would only delay group requests the outbox already allowed.
     rate_limiter = AIORateLimiter(
-        overall_max_rate=30,
-        overall_time_period=1,
-        group_max_rate=settings.group_messages_per_minute,
-        group_time_period=60,
-        max_retries=3,
+        overall_max_rate=30, overall_time_period=1, group_max_rate=0, max_retries=3
     )
     app: GapleApplication = (
         ApplicationBuilder()

@@ -1,4 +1,5 @@
-"""Group messages in order and within a per-minute budget, merging edits that wait in line."""
+"""Group messages in order and within a per-minute budget, merging edits that wait in line;
+sends wait in the database until Telegram accepts them, and the budget survives a restart."""
 
 from __future__ import annotations
 
@@ -11,11 +12,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot, Message
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+
+from ..service.outbox import GroupLedger
+from .outbox_json import params_from_json, params_to_json
 
 log = logging.getLogger(__name__)
 WINDOW_SECONDS = 60.0
+"""Telegram's window: at most `per_minute` group messages and edits in any 60 seconds."""
+MARGIN_SECONDS = 1.0
+"""Added to the window: Telegram's clock and ours need not agree to the millisecond."""
 RETRIES = 3
+NO_RIGHTS = ("not enough rights", "have no rights to send", "chat_write_forbidden")
+"""Parts of a 400 answer saying the bot may not write in the group."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxClock:
+    """Wall-clock seconds (stored request times must mean the same after a restart) and a
+    way to wait on that clock; tests inject their own."""
+
+    now: Callable[[], float] = time.time
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
 
 @dataclass(eq=False)
@@ -27,11 +45,11 @@ class MessageHandle:
     thread_id: int | None = None
     failed: bool = False
     on_sent: Callable[[Message], Awaitable[None]] | None = None
-    """Called once the message exists (to remember its id)."""
+    """Called once the message exists (to remember its id), and again if it is sent afresh."""
     settled: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def wait(self) -> int | None:
-        """The message id once the send has been made (None if it failed)."""
+        """The message id once the send has been made (None if it failed or is gone)."""
         await self.settled.wait()
         return self.message_id
 
@@ -41,22 +59,46 @@ class _Op:
     handle: MessageHandle
     kind: str  # "send" or "edit"
     kwargs: dict[str, Any]
+    saved: asyncio.Event | None = None
+    """For a stored send: set once it is in the database (or could not be stored)."""
+    row_id: int | None = None
 
 
 class GroupOutbox:
     """One queue per group chat; a worker sends its items in order, never more than
-    `per_minute` in any 60 seconds, so the game never waits on Telegram's group limit."""
+    `per_minute` in any 60 seconds as Telegram counts them, so the game never waits on
+    Telegram's group limit.
+
+    A send is stored in the `ledger` until Telegram accepts it and queued again by `restore`
+    after a restart; a send with `on_sent` (a table or lobby message the caller tracks) is not,
+    since the resume path shows those again from the database. Each request's time is taken
+    when its answer arrives and stored, so a restarted outbox knows the group's budget.
+    `on_unwritable(chat_id)` runs (in its own task) when the bot may not write in a group, once
+    until a request there succeeds again."""
 
     def __init__(
-        self, bot: Bot, per_minute: int, clock: Callable[[], float] = time.monotonic
+        self,
+        bot: Bot,
+        per_minute: int,
+        *,
+        ledger: GroupLedger | None = None,
+        clock: OutboxClock | None = None,
+        on_unwritable: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self._bot = bot
         self._per_minute = per_minute
-        self._clock = clock
+        self._ledger = ledger
+        self._clock = clock or OutboxClock()
+        self._on_unwritable = on_unwritable
         self._queues: dict[int, deque[_Op]] = {}
         self._sent_at: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._pending_edit: dict[MessageHandle, _Op] = {}
+        self._unsaved: list[_Op] = []
+        self._saver: asyncio.Task[None] | None = None
+        self._unwritable: set[int] = set()
+        self._hooks: set[asyncio.Task[None]] = set()
+        self._closed = asyncio.Event()
 
     def send(
         self,
@@ -66,7 +108,10 @@ class GroupOutbox:
     ) -> MessageHandle:
         """Queue a sendMessage; the handle learns the message id when it goes out."""
         handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
-        self._push(_Op(handle, "send", {"chat_id": chat_id, **kwargs}))
+        op = _Op(handle, "send", {"chat_id": chat_id, **kwargs})
+        if on_sent is None and self._ledger is not None:
+            self._store(op)
+        self._push(op)
         return handle
 
     def edit(self, handle: MessageHandle, **kwargs: Any) -> None:
@@ -81,19 +126,94 @@ class GroupOutbox:
 
     @property
     def busy(self) -> bool:
-        """Whether any group message is still waiting to go out."""
-        return bool(self._workers)
+        """Whether any group message is still waiting to go out (or to be stored)."""
+        saving = self._saver is not None and not self._saver.done()
+        return bool(self._workers) or saving or bool(self._hooks)
 
-    def existing(self, chat_id: int, message_id: int) -> MessageHandle:
-        """A handle for a message sent earlier (for instance before a restart)."""
-        handle = MessageHandle(chat_id, message_id)
+    def existing(
+        self,
+        chat_id: int,
+        message_id: int,
+        *,
+        thread_id: int | None = None,
+        on_sent: Callable[[Message], Awaitable[None]] | None = None,
+    ) -> MessageHandle:
+        """A handle for a message sent earlier (for instance before a restart); `on_sent` runs
+        if the message is gone and an edit sends it afresh."""
+        handle = MessageHandle(chat_id, message_id, thread_id=thread_id, on_sent=on_sent)
         handle.settled.set()
         return handle
 
+    async def restore(self) -> int:
+        """Queue again, in order, the stored sends Telegram has not accepted yet (at start,
+        before games resume); returns how many."""
+        if self._ledger is None:
+            return 0
+        pending = await self._ledger.pending()
+        for stored in pending:
+            handle = MessageHandle(stored.chat_id, thread_id=stored.thread_id)
+            kwargs = {"chat_id": stored.chat_id, **params_from_json(stored.params)}
+            op = _Op(handle, "send", kwargs, row_id=stored.id)
+            self._push(op)
+        return len(pending)
+
     async def drain(self) -> None:
-        """Wait until every queue is empty."""
-        while self._workers:
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        """Wait until every queue is empty (or, once closed, has stopped at the budget)."""
+        while self._workers or (self._saver is not None and not self._saver.done()):
+            tasks: list[asyncio.Task[None]] = list(self._workers.values())
+            if self._saver is not None:
+                tasks.append(self._saver)
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self, timeout: float) -> None:  # noqa: ASYNC109 - a shutdown bound
+        """At shutdown: store what is not stored yet, send what the budget allows right now,
+        and leave the rest in the database for the next start. Edits still waiting are dropped
+        (the resume path edits every table again)."""
+        self._closed.set()
+        try:
+            async with asyncio.timeout(timeout):
+                await self.drain()
+                await asyncio.gather(*self._hooks, return_exceptions=True)
+        except TimeoutError:
+            log.warning("group messages still in flight at shutdown were cut off")
+            for task in [*self._workers.values(), *self._hooks]:
+                task.cancel()
+
+    # Storing ------------------------------------------------------------------------------
+
+    def _store(self, op: _Op) -> None:
+        """Write the send to the database in the background, in queue order."""
+        op.saved = asyncio.Event()
+        self._unsaved.append(op)
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.create_task(self._save())
+
+    async def _save(self) -> None:
+        assert self._ledger is not None
+        while self._unsaved:
+            batch, self._unsaved = self._unsaved, []
+            rows: list[tuple[int, int | None, dict[str, Any]]] = []
+            storable: list[_Op] = []
+            for op in batch:
+                params = {k: v for k, v in op.kwargs.items() if k != "chat_id"}
+                try:
+                    rows.append((op.handle.chat_id, op.handle.thread_id, params_to_json(params)))
+                    storable.append(op)
+                except TypeError:
+                    log.exception("group %s: a message could not be stored", op.handle.chat_id)
+            try:
+                ids = await self._ledger.queue(rows)
+            except Exception:
+                # The messages still go out; only a restart before then would lose them.
+                log.exception("group messages could not be stored")
+            else:
+                for op, row_id in zip(storable, ids, strict=True):
+                    op.row_id = row_id
+            for op in batch:
+                assert op.saved is not None
+                op.saved.set()
+
+    # Sending ------------------------------------------------------------------------------
 
     def _push(self, op: _Op) -> None:
         chat_id = op.handle.chat_id
@@ -104,67 +224,180 @@ class GroupOutbox:
     async def _work(self, chat_id: int) -> None:
         queue = self._queues[chat_id]
         try:
+            await self._load_budget(chat_id)
             while queue:
-                await self._wait_for_budget(chat_id)
+                if not await self._wait_for_budget(chat_id):
+                    return  # closed: what is stored goes out after the restart
                 op = queue.popleft()
                 if op.kind == "edit":
                     self._pending_edit.pop(op.handle, None)
-                await self._run(op)
+                if await self._run(op) and op.handle not in self._pending_edit:
+                    # The message is gone: this change goes out as a fresh message, in turn.
+                    if op.kind == "edit":
+                        self._pending_edit[op.handle] = op
+                    queue.appendleft(op)
         finally:
             del self._workers[chat_id]
 
-    async def _wait_for_budget(self, chat_id: int) -> None:
-        """Sleep until fewer than `per_minute` items went out in the last 60 seconds."""
-        sent = self._sent_at.setdefault(chat_id, deque())
+    async def _load_budget(self, chat_id: int) -> None:
+        """The chat's recent request times, from the database the first time (a restart)."""
+        if chat_id in self._sent_at:
+            return
+        sent: deque[float] = deque()
+        self._sent_at[chat_id] = sent
+        if self._ledger is None:
+            return
+        try:
+            since = self._clock.now() - WINDOW_SECONDS - MARGIN_SECONDS
+            sent.extend(await self._ledger.recent(chat_id, since))
+        except Exception:
+            log.exception("group %s: its recent requests could not be read", chat_id)
+
+    async def _wait_for_budget(self, chat_id: int) -> bool:
+        """Wait until fewer than `per_minute` requests were answered in the last window;
+        False if the outbox closes first."""
+        sent = self._sent_at[chat_id]
+        window = WINDOW_SECONDS + MARGIN_SECONDS
         while True:
-            now = self._clock()
-            while sent and now - sent[0] >= WINDOW_SECONDS:
+            now = self._clock.now()
+            while sent and now - sent[0] >= window:
                 sent.popleft()
             if len(sent) < self._per_minute:
-                sent.append(now)
-                return
-            await asyncio.sleep(WINDOW_SECONDS - (now - sent[0]) + 0.01)
+                return True
+            # A request started now is received no earlier than now, and the oldest one in
+            # the window was received no later than its answer: the window holds.
+            if not await self._pause(window - (now - sent[0])):
+                return False
 
-    async def _run(self, op: _Op) -> None:
+    async def _pause(self, seconds: float) -> bool:
+        """Sleep on the clock; False if the outbox closes meanwhile."""
+        if self._closed.is_set():
+            return False
+        sleeper = asyncio.ensure_future(self._clock.sleep(seconds))
+        closer = asyncio.ensure_future(self._closed.wait())
+        try:
+            await asyncio.wait({sleeper, closer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            closer.cancel()
+        return not self._closed.is_set()
+
+    async def _run(self, op: _Op) -> bool:
+        """Make the request (with retries); True if the message is gone and the change should
+        be sent as a fresh message."""
         handle = op.handle
+        if op.saved is not None:
+            await op.saved.wait()
+        refused = False
         for attempt in range(RETRIES):
+            fresh = op.kind == "send" or (await handle.wait()) is None
             try:
-                if op.kind == "send" or (await handle.wait()) is None:
-                    # An edit of a message whose send failed sends it afresh instead.
-                    await self._send(handle, op)
-                else:
-                    await self._bot.edit_message_text(
-                        chat_id=handle.chat_id, message_id=handle.message_id, **op.kwargs
-                    )
-                return
+                message = await self._request(op, fresh)
             except RetryAfter as exc:
-                # Telegram's own limit was hit anyway (another client, a restart): wait as told.
-                await asyncio.sleep(_seconds(exc.retry_after))
+                # Telegram's own limit was hit anyway (another client): wait as told.
+                if not await self._pause(_seconds(exc.retry_after)):
+                    return False
+                continue
             except BadRequest as exc:
-                if "not modified" not in exc.message.lower():
+                await self._answered(handle.chat_id)
+                text = exc.message.lower()
+                if not fresh and "message to edit not found" in text:
+                    log.info("group %s: message %s is gone", handle.chat_id, handle.message_id)
+                    handle.message_id = None
+                    handle.failed = True
+                    return True
+                if any(part in text for part in NO_RIGHTS):
+                    self._lost_rights(handle.chat_id)
+                elif "not modified" not in text:
                     log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc.message)
+                refused = True
+                break
+            except Forbidden as exc:
+                await self._answered(handle.chat_id)
+                self._lost_rights(handle.chat_id)
+                log.warning("group %s: %s refused: %s", handle.chat_id, op.kind, exc.message)
+                refused = True
                 break
             except NetworkError as exc:
+                # It may have reached Telegram: count it.
+                await self._answered(handle.chat_id)
                 log.warning("group %s: %s failed, retrying: %s", handle.chat_id, op.kind, exc)
-                await asyncio.sleep(attempt + 1)
+                if not await self._pause(attempt + 1):
+                    return False
+                continue
             except TelegramError as exc:
+                await self._answered(handle.chat_id)
                 log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc)
+                refused = True
                 break
+            await self._answered(handle.chat_id, op.row_id)
+            self._unwritable.discard(handle.chat_id)
+            if message is not None:
+                handle.message_id = message.message_id
+                handle.failed = False
+                handle.settled.set()
+                if handle.on_sent is not None:
+                    await handle.on_sent(message)
+            return False
+        if refused and op.row_id is not None:
+            # Refused for good; a send that never got an answer stays stored for a restart.
+            await self._forget(op.row_id)
         if handle.message_id is None:
             handle.failed = True
             handle.settled.set()
+        return False
 
-    async def _send(self, handle: MessageHandle, op: _Op) -> None:
+    async def _request(self, op: _Op, fresh: bool) -> Message | None:
+        """Send the message (afresh, if it is an edit of a message that does not exist), or
+        edit it; returns the message sent, None after an edit."""
+        handle = op.handle
+        if not fresh:
+            await self._bot.edit_message_text(
+                chat_id=handle.chat_id, message_id=handle.message_id, **op.kwargs
+            )
+            return None
         kwargs = dict(op.kwargs)
         kwargs.setdefault("chat_id", handle.chat_id)
         if handle.thread_id is not None:
             kwargs.setdefault("message_thread_id", handle.thread_id)
-        message = await self._bot.send_message(**kwargs)
-        handle.message_id = message.message_id
-        handle.failed = False
-        handle.settled.set()
-        if handle.on_sent is not None:
-            await handle.on_sent(message)
+        return await self._bot.send_message(**kwargs)
+
+    async def _answered(self, chat_id: int, delivered: int | None = None) -> None:
+        """Telegram answered a request to the chat now: it counts in the chat's budget (in
+        memory and in the database), and a delivered stored send is forgotten."""
+        at = self._clock.now()
+        self._sent_at.setdefault(chat_id, deque()).append(at)
+        if self._ledger is None:
+            return
+        try:
+            window = WINDOW_SECONDS + MARGIN_SECONDS
+            await self._ledger.answered(chat_id, at, window=window, done=delivered)
+        except Exception:
+            log.exception("group %s: a request time could not be stored", chat_id)
+
+    async def _forget(self, row_id: int) -> None:
+        assert self._ledger is not None
+        try:
+            await self._ledger.drop(row_id)
+        except Exception:
+            log.exception("a refused group message could not be forgotten")
+
+    def _lost_rights(self, chat_id: int) -> None:
+        """The bot may not write in the group: tell the hook, once until it may again."""
+        if chat_id in self._unwritable:
+            return
+        self._unwritable.add(chat_id)
+        if self._on_unwritable is None:
+            return
+        task = asyncio.create_task(self._call_hook(self._on_unwritable, chat_id))
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
+
+    async def _call_hook(self, hook: Callable[[int], Awaitable[None]], chat_id: int) -> None:
+        try:
+            await hook(chat_id)
+        except Exception:
+            log.exception("group %s: the unwritable hook failed", chat_id)
 
 
 def _seconds(value: object) -> float:
