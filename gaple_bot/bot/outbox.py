@@ -290,6 +290,8 @@ class GroupOutbox:
             await op.saved.wait()
         refused = False
         for attempt in range(RETRIES):
+            if attempt and not await self._wait_for_budget(handle.chat_id):
+                return False  # a retry spends the budget too
             fresh = op.kind == "send" or (await handle.wait()) is None
             try:
                 message = await self._request(op, fresh)

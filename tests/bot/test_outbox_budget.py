@@ -128,3 +128,33 @@ async def test_a_restart_in_play_keeps_the_group_within_its_budget(tmp_path: Pat
             await settle(fake, clock, deps.outbox)
         assert len(group_receipts(fake, GROUP)) > 5
         assert_window_holds(fake, GROUP, 5)
+
+
+async def test_a_retry_waits_for_the_budget_like_any_request() -> None:
+    """A request that failed on the way may have reached Telegram: it counts, and its retry
+    waits for the budget instead of going out at once."""
+    clock = ManualClock()
+    start = clock.now()
+    async with (
+        running_fake(group_limit_per_minute=2, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        outbox = GroupOutbox(bot, 2, clock=outbox_clock(clock))
+        outbox.send(GROUP, text="first")
+        await outbox.drain()
+        fake.fail_next("sendMessage", 502, "Bad Gateway", chat_id=GROUP)
+        outbox.send(GROUP, text="second")
+        await settle(fake, clock, outbox)
+        assert [r.status for r in fake.requests_for("sendMessage")] == [200, 502]
+        clock.advance(1.0)  # the pause before the retry
+        await settle(fake, clock, outbox)
+        assert len(fake.requests_for("sendMessage")) == 2
+        wake = clock.next_wake
+        assert wake is not None and wake >= start + 60.0
+        while outbox.busy:
+            clock.advance(clock.next_wake - clock.now() if clock.next_wake else 0.0)
+            await settle(fake, clock, outbox)
+        assert [m.text for m in fake.bot_messages(GROUP)] == ["first", "second"]
+        assert fake.requests_for("sendMessage")[-1].time >= start + 60.0
