@@ -59,9 +59,10 @@ class _Op:
     handle: MessageHandle
     kind: str  # "send" or "edit"
     kwargs: dict[str, Any]
-    saved: asyncio.Event | None = None
-    """For a stored send: set once it is in the database (or could not be stored)."""
+    stored: bool = False
+    """A send kept in the database until Telegram accepts it (or refuses it for good)."""
     row_id: int | None = None
+    """Its row, once written."""
 
 
 class GroupOutbox:
@@ -95,7 +96,9 @@ class GroupOutbox:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._pending_edit: dict[MessageHandle, _Op] = {}
         self._unsaved: list[_Op] = []
-        self._saver: asyncio.Task[None] | None = None
+        self._answers: list[tuple[int, float]] = []
+        self._finished: list[_Op] = []
+        self._writer: asyncio.Task[None] | None = None
         self._unwritable: set[int] = set()
         self._hooks: set[asyncio.Task[None]] = set()
         self._closed = asyncio.Event()
@@ -127,8 +130,7 @@ class GroupOutbox:
     @property
     def busy(self) -> bool:
         """Whether any group message is still waiting to go out (or to be stored)."""
-        saving = self._saver is not None and not self._saver.done()
-        return bool(self._workers) or saving or bool(self._hooks)
+        return bool(self._workers) or self._writing or bool(self._hooks)
 
     def existing(
         self,
@@ -153,16 +155,16 @@ class GroupOutbox:
         for stored in pending:
             handle = MessageHandle(stored.chat_id, thread_id=stored.thread_id)
             kwargs = {"chat_id": stored.chat_id, **params_from_json(stored.params)}
-            op = _Op(handle, "send", kwargs, row_id=stored.id)
+            op = _Op(handle, "send", kwargs, stored=True, row_id=stored.id)
             self._push(op)
         return len(pending)
 
     async def drain(self) -> None:
         """Wait until every queue is empty (or, once closed, has stopped at the budget)."""
-        while self._workers or (self._saver is not None and not self._saver.done()):
+        while self._workers or self._writing:
             tasks: list[asyncio.Task[None]] = list(self._workers.values())
-            if self._saver is not None:
-                tasks.append(self._saver)
+            if self._writer is not None:
+                tasks.append(self._writer)
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self, timeout: float) -> None:  # noqa: ASYNC109 - a shutdown bound
@@ -172,46 +174,68 @@ class GroupOutbox:
         self._closed.set()
         try:
             async with asyncio.timeout(timeout):
-                await self.drain()
-                await asyncio.gather(*self._hooks, return_exceptions=True)
+                while self._workers or self._hooks:
+                    await asyncio.wait([*self._workers.values(), *self._hooks])
         except TimeoutError:
-            log.warning("group messages still in flight at shutdown were cut off")
-            for task in [*self._workers.values(), *self._hooks]:
+            log.warning("group requests still in flight at shutdown were cut off")
+            tasks = [*self._workers.values(), *self._hooks]
+            for task in tasks:
                 task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        # What was stored or answered reaches the database before the store closes.
+        while self._writer is not None and not self._writer.done():
+            await self._writer
 
-    # Storing ------------------------------------------------------------------------------
+    # The database ---------------------------------------------------------------------------
+    # One background writer keeps the database in step, in order, so no request waits on it:
+    # new sends first, then request times and the stored sends that are done.
+
+    @property
+    def _writing(self) -> bool:
+        return self._writer is not None and not self._writer.done()
 
     def _store(self, op: _Op) -> None:
-        """Write the send to the database in the background, in queue order."""
-        op.saved = asyncio.Event()
+        op.stored = True
         self._unsaved.append(op)
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.create_task(self._save())
+        self._write_soon()
 
-    async def _save(self) -> None:
+    def _write_soon(self) -> None:
+        if self._ledger is not None and not self._writing:
+            self._writer = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
         assert self._ledger is not None
-        while self._unsaved:
-            batch, self._unsaved = self._unsaved, []
-            rows: list[tuple[int, int | None, dict[str, Any]]] = []
-            storable: list[_Op] = []
-            for op in batch:
-                params = {k: v for k, v in op.kwargs.items() if k != "chat_id"}
-                try:
-                    rows.append((op.handle.chat_id, op.handle.thread_id, params_to_json(params)))
-                    storable.append(op)
-                except TypeError:
-                    log.exception("group %s: a message could not be stored", op.handle.chat_id)
+        while self._unsaved or self._answers or self._finished:
+            if self._unsaved:
+                await self._write_sends(self._ledger)
+                continue
+            answers, self._answers = self._answers, []
+            finished, self._finished = self._finished, []
+            done = [op.row_id for op in finished if op.row_id is not None]
             try:
-                ids = await self._ledger.queue(rows)
+                await self._ledger.answered(answers, window=_window(), done=done)
             except Exception:
-                # The messages still go out; only a restart before then would lose them.
-                log.exception("group messages could not be stored")
-            else:
-                for op, row_id in zip(storable, ids, strict=True):
-                    op.row_id = row_id
-            for op in batch:
-                assert op.saved is not None
-                op.saved.set()
+                log.exception("group request times could not be stored")
+
+    async def _write_sends(self, ledger: GroupLedger) -> None:
+        batch, self._unsaved = self._unsaved, []
+        rows: list[tuple[int, int | None, dict[str, Any]]] = []
+        storable: list[_Op] = []
+        for op in batch:
+            params = {k: v for k, v in op.kwargs.items() if k != "chat_id"}
+            try:
+                rows.append((op.handle.chat_id, op.handle.thread_id, params_to_json(params)))
+                storable.append(op)
+            except TypeError:
+                log.exception("group %s: a message could not be stored", op.handle.chat_id)
+        try:
+            ids = await ledger.queue(rows)
+        except Exception:
+            # The messages still go out; only a restart before then would lose them.
+            log.exception("group messages could not be stored")
+            return
+        for op, row_id in zip(storable, ids, strict=True):
+            op.row_id = row_id
 
     # Sending ------------------------------------------------------------------------------
 
@@ -248,7 +272,7 @@ class GroupOutbox:
         if self._ledger is None:
             return
         try:
-            since = self._clock.now() - WINDOW_SECONDS - MARGIN_SECONDS
+            since = self._clock.now() - _window()
             sent.extend(await self._ledger.recent(chat_id, since))
         except Exception:
             log.exception("group %s: its recent requests could not be read", chat_id)
@@ -257,7 +281,7 @@ class GroupOutbox:
         """Wait until fewer than `per_minute` requests were answered in the last window;
         False if the outbox closes first."""
         sent = self._sent_at[chat_id]
-        window = WINDOW_SECONDS + MARGIN_SECONDS
+        window = _window()
         while True:
             now = self._clock.now()
             while sent and now - sent[0] >= window:
@@ -286,8 +310,6 @@ class GroupOutbox:
         """Make the request (with retries); True if the message is gone and the change should
         be sent as a fresh message."""
         handle = op.handle
-        if op.saved is not None:
-            await op.saved.wait()
         refused = False
         for attempt in range(RETRIES):
             if attempt and not await self._wait_for_budget(handle.chat_id):
@@ -301,7 +323,7 @@ class GroupOutbox:
                     return False
                 continue
             except BadRequest as exc:
-                await self._answered(handle.chat_id)
+                self._answered(handle.chat_id)
                 text = exc.message.lower()
                 if not fresh and "message to edit not found" in text:
                     log.info("group %s: message %s is gone", handle.chat_id, handle.message_id)
@@ -315,24 +337,24 @@ class GroupOutbox:
                 refused = True
                 break
             except Forbidden as exc:
-                await self._answered(handle.chat_id)
+                self._answered(handle.chat_id)
                 self._lost_rights(handle.chat_id)
                 log.warning("group %s: %s refused: %s", handle.chat_id, op.kind, exc.message)
                 refused = True
                 break
             except NetworkError as exc:
                 # It may have reached Telegram: count it.
-                await self._answered(handle.chat_id)
+                self._answered(handle.chat_id)
                 log.warning("group %s: %s failed, retrying: %s", handle.chat_id, op.kind, exc)
                 if not await self._pause(attempt + 1):
                     return False
                 continue
             except TelegramError as exc:
-                await self._answered(handle.chat_id)
+                self._answered(handle.chat_id)
                 log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc)
                 refused = True
                 break
-            await self._answered(handle.chat_id, op.row_id)
+            self._answered(handle.chat_id, op)
             self._unwritable.discard(handle.chat_id)
             if message is not None:
                 handle.message_id = message.message_id
@@ -341,9 +363,10 @@ class GroupOutbox:
                 if handle.on_sent is not None:
                     await handle.on_sent(message)
             return False
-        if refused and op.row_id is not None:
+        if refused and op.stored:
             # Refused for good; a send that never got an answer stays stored for a restart.
-            await self._forget(op.row_id)
+            self._finished.append(op)
+            self._write_soon()
         if handle.message_id is None:
             handle.failed = True
             handle.settled.set()
@@ -364,25 +387,15 @@ class GroupOutbox:
             kwargs.setdefault("message_thread_id", handle.thread_id)
         return await self._bot.send_message(**kwargs)
 
-    async def _answered(self, chat_id: int, delivered: int | None = None) -> None:
-        """Telegram answered a request to the chat now: it counts in the chat's budget (in
-        memory and in the database), and a delivered stored send is forgotten."""
+    def _answered(self, chat_id: int, delivered: _Op | None = None) -> None:
+        """Telegram answered a request to the chat now: it counts in the chat's budget at
+        once, in the database soon; a delivered stored send is forgotten there."""
         at = self._clock.now()
         self._sent_at.setdefault(chat_id, deque()).append(at)
-        if self._ledger is None:
-            return
-        try:
-            window = WINDOW_SECONDS + MARGIN_SECONDS
-            await self._ledger.answered(chat_id, at, window=window, done=delivered)
-        except Exception:
-            log.exception("group %s: a request time could not be stored", chat_id)
-
-    async def _forget(self, row_id: int) -> None:
-        assert self._ledger is not None
-        try:
-            await self._ledger.drop(row_id)
-        except Exception:
-            log.exception("a refused group message could not be forgotten")
+        self._answers.append((chat_id, at))
+        if delivered is not None and delivered.stored:
+            self._finished.append(delivered)
+        self._write_soon()
 
     def _lost_rights(self, chat_id: int) -> None:
         """The bot may not write in the group: tell the hook, once until it may again."""
@@ -400,6 +413,11 @@ class GroupOutbox:
             await hook(chat_id)
         except Exception:
             log.exception("group %s: the unwritable hook failed", chat_id)
+
+
+def _window() -> float:
+    """How long a request counts in the budget: Telegram's window and our margin."""
+    return WINDOW_SECONDS + MARGIN_SECONDS
 
 
 def _seconds(value: object) -> float:

@@ -25,20 +25,18 @@ class GroupLedger:
             return await tx.outbox.pending()
 
     async def answered(
-        self, chat_id: int, at: float, *, window: float, done: int | None = None
+        self, answers: list[tuple[int, float]], *, window: float, done: list[int]
     ) -> None:
-        """Telegram answered a request to the chat at `at`: count it in the chat's budget,
-        forget times older than `window`, and drop the stored send `done` if there is one."""
+        """Telegram answered requests (chat, time): count them in their chats' budgets, forget
+        times older than `window` before the newest, and drop the stored sends in `done`
+        (delivered, or refused for good)."""
         async with self.store.transaction() as tx:
-            await tx.outbox.stamp(chat_id, at)
-            await tx.outbox.prune_stamps(at - window)
-            if done is not None:
-                await tx.outbox.remove(done)
-
-    async def drop(self, send_id: int) -> None:
-        """Forget a stored send that Telegram refused for good."""
-        async with self.store.transaction() as tx:
-            await tx.outbox.remove(send_id)
+            for chat_id, at in answers:
+                await tx.outbox.stamp(chat_id, at)
+            if answers:
+                await tx.outbox.prune_stamps(max(at for _, at in answers) - window)
+            for send_id in done:
+                await tx.outbox.remove(send_id)
 
     async def recent(self, chat_id: int, since: float) -> list[float]:
         """The chat's request times from `since` on, oldest first."""

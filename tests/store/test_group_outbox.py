@@ -17,19 +17,18 @@ async def test_stored_sends_come_back_in_order_until_delivered(store: Store) -> 
         QueuedSend(first[1], OTHER, 7, {"text": "two"}),
         QueuedSend(second[0], CHAT, None, {"text": "three", "reply_markup": {"a": [1]}}),
     ]
-    await ledger.answered(CHAT, 100.0, window=61.0, done=first[0])
-    await ledger.drop(first[1])
+    await ledger.answered([(CHAT, 100.0)], window=61.0, done=[first[0]])
+    await ledger.answered([], window=61.0, done=[first[1]])
     assert [s.id for s in await ledger.pending()] == second
 
 
 async def test_request_times_are_kept_for_one_window_only(store: Store) -> None:
     ledger = GroupLedger(store)
-    for at in (10.0, 20.0, 30.0):
-        await ledger.answered(CHAT, at, window=61.0)
-    await ledger.answered(OTHER, 40.0, window=61.0)
+    await ledger.answered([(CHAT, 10.0), (CHAT, 20.0)], window=61.0, done=[])
+    await ledger.answered([(CHAT, 30.0), (OTHER, 40.0)], window=61.0, done=[])
     assert await ledger.recent(CHAT, 15.0) == [20.0, 30.0]
     # A request at 85 prunes every chat's times older than 85 - 61 = 24.
-    await ledger.answered(OTHER, 85.0, window=61.0)
+    await ledger.answered([(OTHER, 85.0)], window=61.0, done=[])
     assert await ledger.recent(CHAT, 0.0) == [30.0]
     async with store.read() as tx:
         assert await tx.outbox.stamps(OTHER, 0.0) == [40.0, 85.0]
@@ -38,7 +37,7 @@ async def test_request_times_are_kept_for_one_window_only(store: Store) -> None:
 async def test_a_chat_that_moves_or_goes_takes_its_queue_and_budget_along(store: Store) -> None:
     ledger = GroupLedger(store)
     await ledger.queue([(CHAT, None, {"text": "one"}), (OTHER, None, {"text": "two"})])
-    await ledger.answered(CHAT, 10.0, window=61.0)
+    await ledger.answered([(CHAT, 10.0)], window=61.0, done=[])
     await ledger.move_chat(CHAT, NEW)
     assert [s.chat_id for s in await ledger.pending()] == [NEW, OTHER]
     assert await ledger.recent(NEW, 0.0) == [10.0]
