@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -183,6 +183,10 @@ class GroupOutbox:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         # What was stored or answered reaches the database before the store closes.
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Wait until the database holds every send and request time this outbox knows."""
         while self._writer is not None and not self._writer.done():
             await self._writer
 
@@ -264,18 +268,20 @@ class GroupOutbox:
             del self._workers[chat_id]
 
     async def _load_budget(self, chat_id: int) -> None:
-        """The chat's recent request times, from the database the first time (a restart)."""
-        if chat_id in self._sent_at:
-            return
-        sent: deque[float] = deque()
-        self._sent_at[chat_id] = sent
+        """Add the chat's recent request times from the database (those of a process that ran
+        before a restart, or of another worker) to the ones this outbox knows."""
+        sent = self._sent_at.setdefault(chat_id, deque())
         if self._ledger is None:
             return
         try:
-            since = self._clock.now() - _window()
-            sent.extend(await self._ledger.recent(chat_id, since))
+            stored = await self._ledger.recent(chat_id, self._clock.now() - _window())
         except Exception:
             log.exception("group %s: its recent requests could not be read", chat_id)
+            return
+        # Each time counts as often as the fuller of the two lists has it (most are in both).
+        merged = Counter(sent) | Counter(stored)
+        sent.clear()
+        sent.extend(sorted(merged.elements()))
 
     async def _wait_for_budget(self, chat_id: int) -> bool:
         """Wait until fewer than `per_minute` requests were answered in the last window;
