@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,20 +268,19 @@ class GroupOutbox:
             del self._workers[chat_id]
 
     async def _load_budget(self, chat_id: int) -> None:
-        """Add the chat's recent request times from the database (those of a process that ran
-        before a restart, or of another worker) to the ones this outbox knows."""
-        sent = self._sent_at.setdefault(chat_id, deque())
+        """The chat's recent request times, from the database the first time (a restart).
+        Only then: a read before every burst would delay the group's messages behind their
+        players' private ones."""
+        if chat_id in self._sent_at:
+            return
+        sent: deque[float] = deque()
+        self._sent_at[chat_id] = sent
         if self._ledger is None:
             return
         try:
-            stored = await self._ledger.recent(chat_id, self._clock.now() - _window())
+            sent.extend(await self._ledger.recent(chat_id, self._clock.now() - _window()))
         except Exception:
             log.exception("group %s: its recent requests could not be read", chat_id)
-            return
-        # Each time counts as often as the fuller of the two lists has it (most are in both).
-        merged = Counter(sent) | Counter(stored)
-        sent.clear()
-        sent.extend(sorted(merged.elements()))
 
     async def _wait_for_budget(self, chat_id: int) -> bool:
         """Wait until fewer than `per_minute` requests were answered in the last window;

@@ -158,35 +158,3 @@ async def test_a_retry_waits_for_the_budget_like_any_request() -> None:
             await settle(fake, clock, outbox)
         assert [m.text for m in fake.bot_messages(GROUP)] == ["first", "second"]
         assert fake.requests_for("sendMessage")[-1].time >= start + 60.0
-
-
-async def test_two_workers_on_one_database_share_the_budget(tmp_path: Path) -> None:
-    clock = ManualClock()
-    async with (
-        running_fake(group_limit_per_minute=5, clock=clock.now, sleep=clock.sleep) as fake,
-        migrated_store(tmp_path / "db.sqlite3") as store,
-        fake.make_bot() as bot,
-    ):
-        fake.add_user(ANA, "Ana")
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        one = GroupOutbox(bot, 5, ledger=GroupLedger(store), clock=outbox_clock(clock))
-        two = GroupOutbox(bot, 5, ledger=GroupLedger(store), clock=outbox_clock(clock))
-        for n in range(3):
-            one.send(GROUP, text=f"one {n}")
-        await one.drain()
-        clock.advance(1.0)
-        for n in range(3):
-            two.send(GROUP, text=f"two {n}")
-        await settle(fake, clock, two)
-        await two.flush()
-        assert len(group_receipts(fake, GROUP)) == 5
-        clock.advance(1.0)
-        one.send(GROUP, text="one again")
-        await settle(fake, clock, one)
-        assert len(group_receipts(fake, GROUP)) == 5
-        while one.busy or two.busy:
-            clock.advance(61.0)
-            await settle(fake, clock, one)
-            await settle(fake, clock, two)
-        assert len(group_receipts(fake, GROUP)) == 7
-        assert_window_holds(fake, GROUP, 5)
