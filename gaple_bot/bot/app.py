@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
@@ -10,7 +9,7 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
@@ -24,6 +23,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    JobQueue,
     MessageHandler,
     filters,
 )
@@ -36,6 +36,7 @@ from ..service.runtime import GameService
 from ..settings import Settings
 from ..store import Store
 from ..store.types import utc_now
+from .chat_changes import chat_migrated, chat_unwritable
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .doors import Membership
 from .handlers.boards import stats, top
@@ -45,7 +46,7 @@ from .handlers.language import language_command
 from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
-from .outbox import GroupOutbox
+from .outbox import GroupOutbox, OutboxClock
 from .present import Presenter
 from .resume import resume_games
 
@@ -81,9 +82,11 @@ def build_application(
     *,
     rng: random.Random | None = None,
     clock: Callable[[], datetime] = utc_now,
+    outbox_clock: OutboxClock | None = None,
 ) -> GapleApplication:
     """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
-    the time of deadlines, lobby expiry and the group budget, for tests."""
+    the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
+    default `clock` in seconds, sleeping in real time) is the group budget's own."""
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         store = await Store.start(settings.database_url)
@@ -93,9 +96,23 @@ def build_application(
         defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
         service = GameService(store, rng=rng, executor=executor, clock=clock, defaults=defaults)
         translators = Translators(settings.default_language)
-        # The group budget counts on the same clock as everything else (tests move it).
+        assert app.job_queue is not None
+        job_queue = cast("JobQueue[GapleContext]", app.job_queue)
+
+        async def unwritable(chat_id: int) -> None:
+            await chat_unwritable(deps, job_queue, chat_id)
+
+        async def migrated(old_chat_id: int, new_chat_id: int) -> None:
+            await chat_migrated(deps, job_queue, old_chat_id, new_chat_id)
+
+        # The group budget counts on the same clock as everything else unless told otherwise.
         outbox = GroupOutbox(
-            app.bot, settings.group_messages_per_minute, clock=lambda: clock().timestamp()
+            app.bot,
+            settings.group_messages_per_minute,
+            ledger=service.ledger,
+            clock=outbox_clock or OutboxClock(now=lambda: clock().timestamp()),
+            on_unwritable=unwritable,
+            on_migrated=migrated,
         )
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
@@ -103,28 +120,25 @@ def build_application(
         deps = Deps(settings, service, translators, outbox, presenter, username, members)
         app.bot_data[DEPS_KEY] = deps
         await register_commands(app.bot, translators)
-        assert app.job_queue is not None
-        await resume_games(deps, app.job_queue)
+        # What the groups were not shown before the restart goes out first, in order.
+        await outbox.restore()
+        await resume_games(deps, job_queue)
 
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
-            try:
-                await asyncio.wait_for(deps.outbox.drain(), OUTBOX_DRAIN_SECONDS)
-            except TimeoutError:
-                log.warning("group messages still queued at shutdown were dropped")
+            # What the budget does not allow now stays stored and goes out after the restart.
+            await deps.outbox.close(OUTBOX_DRAIN_SECONDS)
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         deps = app.bot_data.pop(DEPS_KEY, None)
         if isinstance(deps, Deps):
             await deps.service.close()
 
+    # The group budget is the outbox's (a sliding window kept across restarts); a second,
+    # leaky-bucket limit here would only delay group requests the outbox already allowed.
     rate_limiter = AIORateLimiter(
-        overall_max_rate=30,
-        overall_time_period=1,
-        group_max_rate=settings.group_messages_per_minute,
-        group_time_period=60,
-        max_retries=3,
+        overall_max_rate=30, overall_time_period=1, group_max_rate=0, max_retries=3
     )
     app: GapleApplication = (
         ApplicationBuilder()

@@ -32,6 +32,8 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
     """The bot was removed or banned from the group: its lobby and game there end as aborted,
     their timers stop and nothing more goes to the group; the players hear it privately."""
     changes = deps.service.chat_changes
+    # Nothing waiting for the group goes out any more, now or after a restart.
+    await deps.outbox.forget_chat(chat_id)
     for game_id in await changes.active_in(chat_id):
         async with deps.service.cache.lock(game_id):
             cancel_game_jobs(job_queue, game_id)
@@ -120,6 +122,8 @@ async def chat_migrated(
         for game_id in await changes.active_in(old_id):
             await stack.enter_async_context(deps.service.cache.lock(game_id))
         moved = await changes.move(old_id, new_id)
+        # Round results and notices still waiting for the old chat go to the new one.
+        await deps.outbox.move_chat(old_id, new_id)
         for game_id in moved:
             # Message ids do not carry over to the new chat: post the lobby or table afresh.
             deps.presenter.forget_table(game_id)

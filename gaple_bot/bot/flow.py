@@ -13,7 +13,7 @@ from telegram.ext import JobQueue
 
 from ..service.errors import ServiceError
 from ..service.progress import Progress
-from ..service.views import TableView
+from ..service.views import SeatInfo, TableView
 from ..store import GameStatus
 from .deps import Deps, GapleContext
 from .render.common import Rendered, seconds_count
@@ -36,20 +36,11 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
             deps.presenter.timeout_notices(progress, table)
         unreachable = await deps.presenter.progress(progress)
         arm_turn_timers(deps, job_queue, progress)
-        if not unreachable:
-            return
-        user_id = unreachable[0]
-        seats = await deps.service.players.unreachable(user_id)
-        if table is not None and any(s.game_id == progress.game_id for s in seats):
-            seat = next(s for s in table.seats if s.user_id == user_id)
-            t = deps.presenter.group_t(table.language)
-            deps.presenter.group_notice(
-                table,
-                t.gettext(
-                    "📵 I can't reach {name} in a private chat, so the computer plays their "
-                    "seat. Open a private chat with me to take it back."
-                ).format(name=html.escape(seat.name)),
-            )
+        seat = await _newly_unreachable(deps, progress.game_id, table, unreachable)
+        if seat is not None and table is not None:
+            user_id = seat.user_id
+            assert user_id is not None
+            announce_unreachable(deps, table, seat)
             progress = await deps.service.tables.set_autoplay(progress.game_id, user_id, True)
             if progress.abandoned is not None:
                 cancel_turn_timers(job_queue, progress.game_id)
@@ -60,6 +51,41 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
     log.warning(
         "game %s: stopped handing seats over after %s tries", progress.game_id, MAX_HANDOVERS
     )
+
+
+def announce_unreachable(deps: Deps, table: TableView, seat: SeatInfo) -> None:
+    """Tell the group the computer now plays the seat of someone the bot cannot reach
+    privately (once per hand-over)."""
+    t = deps.presenter.group_t(table.language)
+    deps.presenter.group_notice(
+        table,
+        t.gettext(
+            "📵 I can't reach {name} in a private chat, so the computer plays their "
+            "seat. Open a private chat with me to take it back."
+        ).format(name=html.escape(seat.name)),
+    )
+
+
+def progress_table(progress: Progress) -> TableView | None:
+    """The table as `progress` leaves it (the last step's if the game is over)."""
+    return progress.table or _last_table(progress)
+
+
+async def _newly_unreachable(
+    deps: Deps, game_id: int, table: TableView | None, unreachable: list[int]
+) -> SeatInfo | None:
+    """Mark everyone the bot could not reach; return the first of them whose seat at this
+    game the computer does not play yet. A seat already handed over is not announced again
+    (its hand fails to arrive at every new round, and each notice spends the group's budget)."""
+    found: SeatInfo | None = None
+    for user_id in unreachable:
+        seats = await deps.service.players.unreachable(user_id)
+        if found is not None or table is None or all(s.game_id != game_id for s in seats):
+            continue
+        seat = next((s for s in table.seats if s.user_id == user_id), None)
+        if seat is not None and not seat.autoplay:
+            found = seat
+    return found
 
 
 RECOVERY_DELAYS = (2.0, 5.0, 15.0, 60.0)

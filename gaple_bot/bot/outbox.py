@@ -1,4 +1,5 @@
-"""Group messages in order and within a per-minute budget, merging edits that wait in line."""
+"""Group messages in order and within a per-minute budget, merging edits that wait in line;
+sends wait in the database until Telegram accepts them, and the budget survives a restart."""
 
 from __future__ import annotations
 
@@ -11,11 +12,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot, Message
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
+
+from ..service.outbox import GroupLedger
+from .outbox_json import params_from_json, params_to_json
 
 log = logging.getLogger(__name__)
 WINDOW_SECONDS = 60.0
+"""Telegram's window: at most `per_minute` group messages and edits in any 60 seconds."""
+MARGIN_SECONDS = 1.0
+"""Added to the window: Telegram's clock and ours need not agree to the millisecond."""
 RETRIES = 3
+NO_RIGHTS = ("not enough rights", "have no rights to send", "chat_write_forbidden")
+"""Parts of a 400 answer saying the bot may not write in the group."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxClock:
+    """Wall-clock seconds (stored request times must mean the same after a restart) and a
+    way to wait on that clock; tests inject their own."""
+
+    now: Callable[[], float] = time.time
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
 
 @dataclass(eq=False)
@@ -27,11 +52,11 @@ class MessageHandle:
     thread_id: int | None = None
     failed: bool = False
     on_sent: Callable[[Message], Awaitable[None]] | None = None
-    """Called once the message exists (to remember its id)."""
+    """Called once the message exists (to remember its id), and again if it is sent afresh."""
     settled: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def wait(self) -> int | None:
-        """The message id once the send has been made (None if it failed)."""
+        """The message id once the send has been made (None if it failed or is gone)."""
         await self.settled.wait()
         return self.message_id
 
@@ -41,22 +66,52 @@ class _Op:
     handle: MessageHandle
     kind: str  # "send" or "edit"
     kwargs: dict[str, Any]
+    stored: bool = False
+    """A send kept in the database until Telegram accepts it (or refuses it for good)."""
+    row_id: int | None = None
+    """Its row, once written."""
 
 
 class GroupOutbox:
     """One queue per group chat; a worker sends its items in order, never more than
-    `per_minute` in any 60 seconds, so the game never waits on Telegram's group limit."""
+    `per_minute` in any 60 seconds as Telegram counts them, so the game never waits on
+    Telegram's group limit.
+
+    A send is stored in the `ledger` until Telegram accepts it and queued again by `restore`
+    after a restart; a send with `on_sent` (a table or lobby message the caller tracks) is not,
+    since the resume path shows those again from the database. Each request's time is taken
+    when its answer arrives and stored, so a restarted outbox knows the group's budget.
+    `on_unwritable(chat_id)` runs (in its own task) when the bot may not write in a group, once
+    until a request there succeeds again; `on_migrated(old, new)` when Telegram answers that a
+    group became a supergroup (its stored sends then go to the new chat)."""
 
     def __init__(
-        self, bot: Bot, per_minute: int, clock: Callable[[], float] = time.monotonic
+        self,
+        bot: Bot,
+        per_minute: int,
+        *,
+        ledger: GroupLedger | None = None,
+        clock: OutboxClock | None = None,
+        on_unwritable: Callable[[int], Awaitable[None]] | None = None,
+        on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self._bot = bot
         self._per_minute = per_minute
-        self._clock = clock
+        self._ledger = ledger
+        self._clock = clock or OutboxClock()
+        self._on_unwritable = on_unwritable
+        self._on_migrated = on_migrated
         self._queues: dict[int, deque[_Op]] = {}
         self._sent_at: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._pending_edit: dict[MessageHandle, _Op] = {}
+        self._unsaved: list[_Op] = []
+        self._answers: list[tuple[int, float]] = []
+        self._finished: list[_Op] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._unwritable: set[int] = set()
+        self._hooks: set[asyncio.Task[None]] = set()
+        self._closed = asyncio.Event()
 
     def send(
         self,
@@ -66,7 +121,10 @@ class GroupOutbox:
     ) -> MessageHandle:
         """Queue a sendMessage; the handle learns the message id when it goes out."""
         handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
-        self._push(_Op(handle, "send", {"chat_id": chat_id, **kwargs}))
+        op = _Op(handle, "send", {"chat_id": chat_id, **kwargs})
+        if on_sent is None and self._ledger is not None:
+            self._store(op)
+        self._push(op)
         return handle
 
     def edit(self, handle: MessageHandle, **kwargs: Any) -> None:
@@ -81,19 +139,137 @@ class GroupOutbox:
 
     @property
     def busy(self) -> bool:
-        """Whether any group message is still waiting to go out."""
-        return bool(self._workers)
+        """Whether any group message is still waiting to go out (or to be stored)."""
+        return bool(self._workers) or self._writing or bool(self._hooks)
 
-    def existing(self, chat_id: int, message_id: int) -> MessageHandle:
-        """A handle for a message sent earlier (for instance before a restart)."""
-        handle = MessageHandle(chat_id, message_id)
+    def existing(
+        self,
+        chat_id: int,
+        message_id: int,
+        *,
+        thread_id: int | None = None,
+        on_sent: Callable[[Message], Awaitable[None]] | None = None,
+    ) -> MessageHandle:
+        """A handle for a message sent earlier (for instance before a restart); `on_sent` runs
+        if the message is gone and an edit sends it afresh."""
+        handle = MessageHandle(chat_id, message_id, thread_id=thread_id, on_sent=on_sent)
         handle.settled.set()
         return handle
 
+    async def restore(self) -> int:
+        """Queue again, in order, the stored sends Telegram has not accepted yet (at start,
+        before games resume); returns how many."""
+        if self._ledger is None:
+            return 0
+        pending = await self._ledger.pending()
+        for stored in pending:
+            handle = MessageHandle(stored.chat_id, thread_id=stored.thread_id)
+            kwargs = {"chat_id": stored.chat_id, **params_from_json(stored.params)}
+            op = _Op(handle, "send", kwargs, stored=True, row_id=stored.id)
+            self._push(op)
+        return len(pending)
+
     async def drain(self) -> None:
-        """Wait until every queue is empty."""
-        while self._workers:
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        """Wait until every queue is empty (or, once closed, has stopped at the budget)."""
+        while self._workers or self._writing:
+            tasks: list[asyncio.Task[None]] = list(self._workers.values())
+            if self._writer is not None:
+                tasks.append(self._writer)
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self, timeout: float) -> None:  # noqa: ASYNC109 - a shutdown bound
+        """At shutdown: store what is not stored yet, send what the budget allows right now,
+        and leave the rest in the database for the next start. Edits still waiting are dropped
+        (the resume path edits every table again)."""
+        self._closed.set()
+        try:
+            async with asyncio.timeout(timeout):
+                while self._workers or self._hooks:
+                    await asyncio.wait([*self._workers.values(), *self._hooks])
+        except TimeoutError:
+            log.warning("group requests still in flight at shutdown were cut off")
+            tasks = [*self._workers.values(), *self._hooks]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        # What was stored or answered reaches the database before the store closes.
+        await self.flush()
+
+    async def forget_chat(self, chat_id: int) -> None:
+        """The bot left the group: drop whatever waits for it, here and in the database."""
+        self._drop_queue(chat_id)
+        await self.flush()
+        if self._ledger is not None:
+            await self._ledger.forget_chat(chat_id)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group became a supergroup: the stored sends waiting for it (round results,
+        notices) go to the new chat, in order; tracked messages and edits are dropped, since
+        the tables and lobbies are posted afresh there."""
+        moving = [op for op in self._drop_queue(old_chat_id) if op.stored]
+        await self.flush()
+        if self._ledger is not None:
+            await self._ledger.move_chat(old_chat_id, new_chat_id)
+        for op in moving:
+            self._repoint(op, new_chat_id)
+
+    async def flush(self) -> None:
+        """Wait until the database holds every send and request time this outbox knows."""
+        while self._writer is not None and not self._writer.done():
+            await self._writer
+
+    # The database ---------------------------------------------------------------------------
+    # One background writer keeps the database in step, in order, so no request waits on it:
+    # new sends first, then request times and the stored sends that are done.
+
+    @property
+    def _writing(self) -> bool:
+        return self._writer is not None and not self._writer.done()
+
+    def _store(self, op: _Op) -> None:
+        op.stored = True
+        self._unsaved.append(op)
+        self._write_soon()
+
+    def _write_soon(self) -> None:
+        if self._ledger is not None and not self._writing:
+            self._writer = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        assert self._ledger is not None
+        while self._unsaved or self._answers or self._finished:
+            if self._unsaved:
+                await self._write_sends(self._ledger)
+                continue
+            answers, self._answers = self._answers, []
+            finished, self._finished = self._finished, []
+            done = [op.row_id for op in finished if op.row_id is not None]
+            try:
+                await self._ledger.answered(answers, window=_window(), done=done)
+            except Exception:
+                log.exception("group request times could not be stored")
+
+    async def _write_sends(self, ledger: GroupLedger) -> None:
+        batch, self._unsaved = self._unsaved, []
+        rows: list[tuple[int, int | None, dict[str, Any]]] = []
+        storable: list[_Op] = []
+        for op in batch:
+            params = {k: v for k, v in op.kwargs.items() if k != "chat_id"}
+            try:
+                rows.append((op.handle.chat_id, op.handle.thread_id, params_to_json(params)))
+                storable.append(op)
+            except TypeError:
+                log.exception("group %s: a message could not be stored", op.handle.chat_id)
+        try:
+            ids = await ledger.queue(rows)
+        except Exception:
+            # The messages still go out; only a restart before then would lose them.
+            log.exception("group messages could not be stored")
+            return
+        for op, row_id in zip(storable, ids, strict=True):
+            op.row_id = row_id
+
+    # Sending ------------------------------------------------------------------------------
 
     def _push(self, op: _Op) -> None:
         chat_id = op.handle.chat_id
@@ -104,67 +280,231 @@ class GroupOutbox:
     async def _work(self, chat_id: int) -> None:
         queue = self._queues[chat_id]
         try:
+            await self._load_budget(chat_id)
             while queue:
-                await self._wait_for_budget(chat_id)
+                if not await self._wait_for_budget(chat_id):
+                    return  # closed: what is stored goes out after the restart
                 op = queue.popleft()
                 if op.kind == "edit":
                     self._pending_edit.pop(op.handle, None)
-                await self._run(op)
+                if await self._run(op) and op.handle not in self._pending_edit:
+                    # The message is gone: this change goes out as a fresh message, in turn.
+                    if op.kind == "edit":
+                        self._pending_edit[op.handle] = op
+                    queue.appendleft(op)
         finally:
             del self._workers[chat_id]
 
-    async def _wait_for_budget(self, chat_id: int) -> None:
-        """Sleep until fewer than `per_minute` items went out in the last 60 seconds."""
-        sent = self._sent_at.setdefault(chat_id, deque())
+    async def _load_budget(self, chat_id: int) -> None:
+        """The chat's recent request times, from the database the first time (a restart).
+        Only then: a read before every burst would delay the group's messages behind their
+        players' private ones."""
+        if chat_id in self._sent_at:
+            return
+        sent: deque[float] = deque()
+        self._sent_at[chat_id] = sent
+        if self._ledger is None:
+            return
+        try:
+            sent.extend(await self._ledger.recent(chat_id, self._clock.now() - _window()))
+        except Exception:
+            log.exception("group %s: its recent requests could not be read", chat_id)
+
+    async def _wait_for_budget(self, chat_id: int) -> bool:
+        """Wait until fewer than `per_minute` requests were answered in the last window;
+        False if the outbox closes first."""
+        sent = self._sent_at[chat_id]
+        window = _window()
         while True:
-            now = self._clock()
-            while sent and now - sent[0] >= WINDOW_SECONDS:
+            now = self._clock.now()
+            while sent and now - sent[0] >= window:
                 sent.popleft()
             if len(sent) < self._per_minute:
-                sent.append(now)
-                return
-            await asyncio.sleep(WINDOW_SECONDS - (now - sent[0]) + 0.01)
+                return True
+            # A request started now is received no earlier than now, and the oldest one in
+            # the window was received no later than its answer: the window holds.
+            if not await self._pause(window - (now - sent[0])):
+                return False
 
-    async def _run(self, op: _Op) -> None:
+    async def _pause(self, seconds: float) -> bool:
+        """Sleep on the clock; False if the outbox closes meanwhile."""
+        if self._closed.is_set():
+            return False
+        sleeper = asyncio.ensure_future(self._clock.sleep(seconds))
+        closer = asyncio.ensure_future(self._closed.wait())
+        try:
+            await asyncio.wait({sleeper, closer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            closer.cancel()
+        return not self._closed.is_set()
+
+    async def _run(self, op: _Op) -> bool:
+        """Make the request (with retries); True if the message is gone and the change should
+        be sent as a fresh message."""
         handle = op.handle
+        refused = False
         for attempt in range(RETRIES):
+            if attempt and not await self._wait_for_budget(handle.chat_id):
+                return False  # a retry spends the budget too
+            fresh = op.kind == "send" or (await handle.wait()) is None
             try:
-                if op.kind == "send" or (await handle.wait()) is None:
-                    # An edit of a message whose send failed sends it afresh instead.
-                    await self._send(handle, op)
-                else:
-                    await self._bot.edit_message_text(
-                        chat_id=handle.chat_id, message_id=handle.message_id, **op.kwargs
-                    )
-                return
+                message = await self._request(op, fresh)
             except RetryAfter as exc:
-                # Telegram's own limit was hit anyway (another client, a restart): wait as told.
-                await asyncio.sleep(_seconds(exc.retry_after))
+                # Telegram's own limit was hit anyway (another client): wait as told.
+                if not await self._pause(_seconds(exc.retry_after)):
+                    return False
+                continue
             except BadRequest as exc:
-                if "not modified" not in exc.message.lower():
+                self._answered(handle.chat_id)
+                text = exc.message.lower()
+                if not fresh and "message to edit not found" in text:
+                    log.info("group %s: message %s is gone", handle.chat_id, handle.message_id)
+                    handle.message_id = None
+                    handle.failed = True
+                    return True
+                if any(part in text for part in NO_RIGHTS):
+                    self._lost_rights(handle.chat_id)
+                elif "not modified" not in text:
                     log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc.message)
+                refused = True
+                break
+            except Forbidden as exc:
+                self._answered(handle.chat_id)
+                self._lost_rights(handle.chat_id)
+                log.warning("group %s: %s refused: %s", handle.chat_id, op.kind, exc.message)
+                refused = True
                 break
             except NetworkError as exc:
+                # It may have reached Telegram: count it.
+                self._answered(handle.chat_id)
                 log.warning("group %s: %s failed, retrying: %s", handle.chat_id, op.kind, exc)
-                await asyncio.sleep(attempt + 1)
-            except TelegramError as exc:
-                log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc)
+                if not await self._pause(attempt + 1):
+                    return False
+                continue
+            except ChatMigrated as exc:
+                self._answered(handle.chat_id)
+                if self._follow_migration(op, exc.new_chat_id):
+                    return False
+                refused = True
                 break
+            except TelegramError as exc:
+                self._answered(handle.chat_id)
+                log.warning("group %s: %s failed: %s", handle.chat_id, op.kind, exc)
+                refused = True
+                break
+            self._answered(handle.chat_id, op)
+            self._unwritable.discard(handle.chat_id)
+            if message is not None:
+                handle.message_id = message.message_id
+                handle.failed = False
+                handle.settled.set()
+                if handle.on_sent is not None:
+                    await handle.on_sent(message)
+            return False
+        if refused and op.stored:
+            # Refused for good; a send that never got an answer stays stored for a restart.
+            self._finished.append(op)
+            self._write_soon()
         if handle.message_id is None:
             handle.failed = True
             handle.settled.set()
+        return False
 
-    async def _send(self, handle: MessageHandle, op: _Op) -> None:
+    async def _request(self, op: _Op, fresh: bool) -> Message | None:
+        """Send the message (afresh, if it is an edit of a message that does not exist), or
+        edit it; returns the message sent, None after an edit."""
+        handle = op.handle
+        if not fresh:
+            await self._bot.edit_message_text(
+                chat_id=handle.chat_id, message_id=handle.message_id, **op.kwargs
+            )
+            return None
         kwargs = dict(op.kwargs)
         kwargs.setdefault("chat_id", handle.chat_id)
         if handle.thread_id is not None:
             kwargs.setdefault("message_thread_id", handle.thread_id)
-        message = await self._bot.send_message(**kwargs)
-        handle.message_id = message.message_id
-        handle.failed = False
-        handle.settled.set()
-        if handle.on_sent is not None:
-            await handle.on_sent(message)
+        return await self._bot.send_message(**kwargs)
+
+    def _answered(self, chat_id: int, delivered: _Op | None = None) -> None:
+        """Telegram answered a request to the chat now: it counts in the chat's budget at
+        once, in the database soon; a delivered stored send is forgotten there."""
+        at = self._clock.now()
+        self._sent_at.setdefault(chat_id, deque()).append(at)
+        self._answers.append((chat_id, at))
+        if delivered is not None and delivered.stored:
+            self._finished.append(delivered)
+        self._write_soon()
+
+    def _drop_queue(self, chat_id: int) -> list[_Op]:
+        """Take every request still queued for the chat; their handles settle as not sent."""
+        queue = self._queues.get(chat_id)
+        dropped = list(queue or ())
+        if queue:
+            queue.clear()
+        for op in dropped:
+            self._pending_edit.pop(op.handle, None)
+            if op.handle.message_id is None:
+                op.handle.failed = True
+                op.handle.settled.set()
+        return dropped
+
+    def _repoint(self, op: _Op, chat_id: int) -> None:
+        """Queue a stored send again for another chat (a group's new supergroup id)."""
+        op.handle.chat_id = chat_id
+        op.handle.thread_id = None
+        op.handle.failed = False
+        op.handle.settled.clear()
+        op.kwargs = {**op.kwargs, "chat_id": chat_id}
+        op.kwargs.pop("message_thread_id", None)
+        op.kwargs.pop("reply_parameters", None)  # the message replied to stayed behind
+        self._push(op)
+
+    def _follow_migration(self, op: _Op, new_chat_id: int) -> bool:
+        """Telegram says the group moved: tell the hook (which moves the games and what waits
+        in the database) and send a stored message in the new chat; whether it was resent."""
+        old_chat_id = op.handle.chat_id
+        log.info("group %s became %s", old_chat_id, new_chat_id)
+        if self._on_migrated is not None:
+            task = asyncio.create_task(
+                self._call_migrated(self._on_migrated, old_chat_id, new_chat_id)
+            )
+            self._hooks.add(task)
+            task.add_done_callback(self._hooks.discard)
+        if not op.stored:
+            return False
+        self._repoint(op, new_chat_id)
+        return True
+
+    async def _call_migrated(
+        self, hook: Callable[[int, int], Awaitable[None]], old_chat_id: int, new_chat_id: int
+    ) -> None:
+        try:
+            await hook(old_chat_id, new_chat_id)
+        except Exception:
+            log.exception("group %s: the migration hook failed", old_chat_id)
+
+    def _lost_rights(self, chat_id: int) -> None:
+        """The bot may not write in the group: tell the hook, once until it may again."""
+        if chat_id in self._unwritable:
+            return
+        self._unwritable.add(chat_id)
+        if self._on_unwritable is None:
+            return
+        task = asyncio.create_task(self._call_hook(self._on_unwritable, chat_id))
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
+
+    async def _call_hook(self, hook: Callable[[int], Awaitable[None]], chat_id: int) -> None:
+        try:
+            await hook(chat_id)
+        except Exception:
+            log.exception("group %s: the unwritable hook failed", chat_id)
+
+
+def _window() -> float:
+    """How long a request counts in the budget: Telegram's window and our margin."""
+    return WINDOW_SECONDS + MARGIN_SECONDS
 
 
 def _seconds(value: object) -> float:

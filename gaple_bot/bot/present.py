@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -86,10 +86,9 @@ class Presenter:
         handle = None if new else self._lobbies.get(lobby.game_id)
         kwargs = _message_kwargs(rendered)
         if handle is None:
-            gid = lobby.game_id
-            self._lobbies[gid] = self.outbox.send(
+            self._lobbies[lobby.game_id] = self.outbox.send(
                 lobby.chat_id,
-                on_sent=lambda m: self.service.tables.remember_table_message(gid, m.message_id),
+                on_sent=self._remember(lobby.game_id),
                 message_thread_id=lobby.thread_id,
                 **kwargs,
             )
@@ -108,13 +107,26 @@ class Presenter:
         """Whether someone failed to join for want of a private chat."""
         return game_id in self._join_links
 
-    def adopt_lobby(self, game_id: int, chat_id: int, message_id: int) -> None:
+    def adopt_lobby(
+        self, game_id: int, chat_id: int, message_id: int, thread_id: int | None = None
+    ) -> None:
         """After a restart: the lobby message sent earlier."""
-        self._lobbies[game_id] = self.outbox.existing(chat_id, message_id)
+        self._lobbies[game_id] = self.outbox.existing(
+            chat_id, message_id, thread_id=thread_id, on_sent=self._remember(game_id)
+        )
 
-    def adopt_table(self, game_id: int, chat_id: int, message_id: int) -> None:
+    def adopt_table(
+        self, game_id: int, chat_id: int, message_id: int, thread_id: int | None = None
+    ) -> None:
         """After a restart: the table message sent earlier."""
-        self._tables[game_id] = self.outbox.existing(chat_id, message_id)
+        self._tables[game_id] = self.outbox.existing(
+            chat_id, message_id, thread_id=thread_id, on_sent=self._remember(game_id)
+        )
+
+    def _remember(self, game_id: int) -> Callable[[Message], Awaitable[None]]:
+        """Store the id of the game's group message once it exists (a fresh one replaces a
+        message an admin deleted)."""
+        return lambda m: self.service.tables.remember_table_message(game_id, m.message_id)
 
     def render_lobby(self, lobby: LobbyView, bot_username: str, link: bool) -> Rendered:
         """The lobby in the chat's language."""
@@ -133,11 +145,10 @@ class Presenter:
         )
 
     def _send_table(self, table: TableView) -> None:
-        gid = table.game_id
         rendered = render_table(self.group_t(table.language), table, self.clock())
-        self._tables[gid] = self.outbox.send(
+        self._tables[table.game_id] = self.outbox.send(
             table.chat_id,
-            on_sent=lambda m: self.service.tables.remember_table_message(gid, m.message_id),
+            on_sent=self._remember(table.game_id),
             message_thread_id=table.thread_id,
             **_message_kwargs(rendered),
         )

@@ -30,7 +30,7 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
     presenter = deps.presenter
     if live.status is GameStatus.LOBBY:
         if live.message_id is not None:
-            presenter.adopt_lobby(game_id, live.chat_id, live.message_id)
+            presenter.adopt_lobby(game_id, live.chat_id, live.message_id, live.thread_id)
         lobby = deps.service.lobbies.view(live)
         presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
         # The lobby keeps the time it had left before the restart.
@@ -38,7 +38,7 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
         arm_lobby_expiry(job_queue, game_id, max(1.0, deps.settings.lobby_timeout_seconds - age))
         return
     if live.message_id is not None:
-        presenter.adopt_table(game_id, live.chat_id, live.message_id)
+        presenter.adopt_table(game_id, live.chat_id, live.message_id, live.thread_id)
     progress = await deps.service.tables.resume(game_id)
     turn = progress.turn
     if turn is not None:

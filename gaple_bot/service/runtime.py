@@ -15,12 +15,14 @@ from .computer import ComputerPlayers
 from .forgetting import Forgetting
 from .live import LiveCache
 from .lobby import Lobbies
+from .outbox import GroupLedger
 from .play import Tables
 from .players import Players
 
 
 class GameService:
-    """Lobbies, tables and players on one store, with one cache of live games."""
+    """Lobbies, tables, players and the group outbox's ledger on one store, with one cache of
+    live games."""
 
     def __init__(
         self,
@@ -42,6 +44,7 @@ class GameService:
         self.players = Players(store, self.cache, defaults)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
         self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
+        self.ledger = GroupLedger(store)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

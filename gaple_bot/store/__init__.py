@@ -37,6 +37,7 @@ from .outcome import SeatOutcome, places, seat_outcomes
 from .rating import Skill
 from .records import ChatSettings, GameRecord, GameResult, RoundSummary, SeatRecord, UserRecord
 from .repos.games import KEEP
+from .repos.outbox import QueuedSend
 from .store import Store
 from .unit import Transaction
 
@@ -64,6 +65,7 @@ __all__ = [
     "NotFound",
     "Period",
     "PlayerStats",
+    "QueuedSend",
     "RoundNotFound",
     "RoundSummary",
     "SeatNotFound",

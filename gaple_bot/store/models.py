@@ -322,3 +322,35 @@ class PlayerTotal(Base):
     gaples: Mapped[int] = mapped_column(Integer)
     best_round: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime]
+
+
+class GroupSend(Base):
+    """A group message queued for Telegram and not yet accepted: sent again after a restart,
+    deleted once delivered."""
+
+    __tablename__ = "group_sends"
+    __table_args__ = (Index("ix_group_sends_chat_id", "chat_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The queue's order: rows are sent in id order."""
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    params: Mapped[dict[str, Any]]
+    """The sendMessage parameters as JSON (Telegram objects tagged with their type)."""
+    queued_at: Mapped[datetime]
+
+
+class GroupStamp(Base):
+    """When Telegram answered one group send or edit: the group's budget of the last minute,
+    known again after a restart (rows older than the window are deleted)."""
+
+    __tablename__ = "group_stamps"
+    __table_args__ = (
+        Index("ix_group_stamps_chat_id_at", "chat_id", "at"),
+        Index("ix_group_stamps_at", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch (the outbox's clock), taken after the answer arrived."""

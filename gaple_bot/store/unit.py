@@ -24,6 +24,7 @@ from .repos import (
     ChatRepository,
     GameRepository,
     MoveRepository,
+    OutboxRepository,
     RatingRepository,
     ResultRepository,
     RoundRepository,
@@ -53,6 +54,7 @@ class Transaction:
         self.results = ResultRepository(session)
         self.ratings = RatingRepository(session)
         self.boards = Boards(session)
+        self.outbox = OutboxRepository(session)
 
     async def record_move(
         self,

@@ -14,6 +14,7 @@ from pathlib import Path
 from gaple_bot.bot.app import build_application, start_application, stop_application
 from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
+from gaple_bot.bot.outbox import OutboxClock
 from gaple_bot.settings import settings_from
 from gaple_bot.store.types import utc_now
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram
@@ -29,6 +30,7 @@ async def running_bot(
     *,
     seed: int = 1,
     clock: Callable[[], datetime] = utc_now,
+    outbox_clock: OutboxClock | None = None,
     **settings: str,
 ) -> AsyncIterator[GapleApplication]:
     """The bot, started as `gaple-bot` would start it but inside the test's event loop, with
@@ -41,7 +43,9 @@ async def running_bot(
         "GROUP_MESSAGES_PER_MINUTE": "1000",
         **settings,
     }
-    app = build_application(settings_from(values), rng=random.Random(seed), clock=clock)
+    app = build_application(
+        settings_from(values), rng=random.Random(seed), clock=clock, outbox_clock=outbox_clock
+    )
     await start_application(app, poll_timeout=1)
 
     def busy() -> bool:

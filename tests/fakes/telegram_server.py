@@ -267,6 +267,14 @@ class _Call:
 
 
 @dataclass
+class _Delay:
+    method: str
+    seconds: float
+    count: int
+    chat_id: int | None
+
+
+@dataclass
 class _Failure:
     method: str
     error_code: int
@@ -285,6 +293,7 @@ class FakeOptions(TypedDict, total=False):
     group_limit_per_minute: int
     privacy_mode: bool
     clock: Callable[[], float]
+    sleep: Callable[[float], Awaitable[None]]
     spec: BotApiSpec
 
 
@@ -300,15 +309,17 @@ class FakeTelegram:
 
     Test side: ``add_user``/``add_group``/``add_topic``/``add_channel`` build the world;
     ``send_message``, ``start_private``, ``press``/``press_button``, ``block_user``,
-    ``leave_group``, ``restrict_user``, ``kick_bot`` act; ``edit_message``, ``send_on_behalf``,
-    ``post_in_channel``, ``edit_channel_post``, ``inline_query`` and ``press_any`` (forged data,
-    inline buttons) act oddly; ``messages``, ``last_bot_message``, ``all_texts_sent_to``,
-    ``requests``, ``callback_answer`` read;
-    ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors.
+    ``leave_group``, ``restrict_user``, ``kick_bot``, ``delete_message`` act; ``edit_message``,
+    ``send_on_behalf``, ``post_in_channel``, ``edit_channel_post``, ``inline_query`` and
+    ``press_any`` (forged data, inline buttons) act oddly; ``messages``, ``last_bot_message``,
+    ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
+    ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors,
+    ``delay_next`` slow requests.
 
     ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
     429. ``privacy_mode``: in groups the bot only gets commands, replies to it and @mentions
-    (unless it is an admin there). ``clock``: time source of the rate limit and request log.
+    (unless it is an admin there). ``clock``: time source of the rate limit and request log;
+    ``sleep``: how ``delay_next`` waits (pair it with ``clock``).
     """
 
     def __init__(
@@ -320,6 +331,7 @@ class FakeTelegram:
         group_limit_per_minute: int = 20,
         privacy_mode: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         spec: BotApiSpec | None = None,
     ) -> None:
         bot_id, sep, _ = token.partition(":")
@@ -332,6 +344,7 @@ class FakeTelegram:
         self.group_limit_per_minute = group_limit_per_minute
         self.privacy_mode = privacy_mode
         self.clock = clock
+        self.sleep = sleep
         self.spec = spec if spec is not None else default_spec()
 
         self.violations: list[str] = []
@@ -350,6 +363,7 @@ class FakeTelegram:
         self._poll_generation = 0
         self._group_events: dict[int, deque[float]] = {}
         self._failures: list[_Failure] = []
+        self._delays: list[_Delay] = []
         self._active_requests = 0
         self.busy_checks: list[Callable[[], bool]] = []
         """Extra signs that the bot is still working (e.g. an update being handled with no
@@ -896,6 +910,23 @@ class FakeTelegram:
             _Failure(canonical, error_code, description, retry_after, count, chat_id)
         )
 
+    def delay_next(
+        self, method: str, seconds: float, count: int = 1, *, chat_id: int | None = None
+    ) -> None:
+        """The next ``count`` calls of ``method`` (to ``chat_id``, if given) reach the server
+        ``seconds`` late (waited with ``sleep``): like a slow network, Telegram receives them at
+        the end of the delay and answers at once."""
+        canonical = self.spec.canonical_method(method)
+        if canonical is None:
+            raise ValueError(f"unknown Bot API method {method!r}")
+        self._delays.append(_Delay(canonical, seconds, count, chat_id))
+
+    def delete_message(self, chat_id: int, message_id: int) -> None:
+        """Someone (an admin, for a bot's message in a group) deletes a message: editing it
+        fails with "message to edit not found" from then on."""
+        self.message(chat_id, message_id).deleted = True
+        self._touch()
+
     # ================================================================== test-side: reading
 
     def message(self, chat_id: int, message_id: int) -> FakeMessage:
@@ -964,6 +995,11 @@ class FakeTelegram:
     def polls_received(self) -> int:
         """getUpdates calls received so far (a long poll counted here is already waiting)."""
         return self._poll_generation
+
+    @property
+    def requests_in_flight(self) -> int:
+        """Bot API calls being handled right now (long polls not counted)."""
+        return self._active_requests
 
     @property
     def pending_updates(self) -> int:
@@ -1093,6 +1129,7 @@ class FakeTelegram:
                 self._violation(error)
             raise ApiError(400, "Bad Request: fake Bot API check failed: " + "; ".join(errors))
         call.params = params
+        await self._maybe_delay(method, params)
         self._maybe_fail(method, params)
         handler = self._handlers.get(method)
         if handler is None:
@@ -1101,6 +1138,18 @@ class FakeTelegram:
         result = await handler(params)
         self._self_check(result, self.spec.methods[method].returns, f"{method} result")
         return result
+
+    async def _maybe_delay(self, method: str, params: JsonDict) -> None:
+        for delay in self._delays:
+            if delay.method != method:
+                continue
+            if delay.chat_id is not None and params.get("chat_id") != delay.chat_id:
+                continue
+            delay.count -= 1
+            if delay.count <= 0:
+                self._delays.remove(delay)
+            await self.sleep(delay.seconds)
+            return
 
     def _maybe_fail(self, method: str, params: JsonDict) -> None:
         for failure in self._failures:

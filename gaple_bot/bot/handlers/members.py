@@ -9,7 +9,14 @@ from telegram.error import TelegramError
 
 from ..chat_changes import chat_migrated, chat_muted, chat_removed, chat_writable
 from ..deps import GapleContext
-from ..flow import job_queue, offer_seats_back, recovering, show_progress
+from ..flow import (
+    announce_unreachable,
+    job_queue,
+    offer_seats_back,
+    progress_table,
+    recovering,
+    show_progress,
+)
 from .common import is_group, person_of
 
 
@@ -38,6 +45,9 @@ async def on_my_chat_member(update: Update, context: GapleContext) -> None:
             recovering(deps, job_queue(context), seat.game_id),
         ):
             progress = await deps.service.tables.set_autoplay(seat.game_id, user.id, True)
+            table = progress_table(progress)
+            if seat.seat in progress.autoplay_started and table is not None:
+                announce_unreachable(deps, table, table.seats[seat.seat])
             await show_progress(deps, job_queue(context), progress)
 
 

@@ -3,6 +3,7 @@
 from .chats import ChatRepository
 from .games import GameRepository
 from .moves import MoveRepository
+from .outbox import OutboxRepository, QueuedSend
 from .ratings import RatingRepository
 from .results import ResultRepository
 from .rounds import RoundRepository
@@ -13,6 +14,8 @@ __all__ = [
     "ChatRepository",
     "GameRepository",
     "MoveRepository",
+    "OutboxRepository",
+    "QueuedSend",
     "RatingRepository",
     "ResultRepository",
     "RoundRepository",

@@ -1,0 +1,54 @@
+"""The group outbox's memory in the database: what the groups have not been shown yet, and
+when each group was last written to (its budget survives a restart)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..store import QueuedSend, Store
+
+
+class GroupLedger:
+    """Stores queued group sends until Telegram accepts them, and recent group request times."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def queue(self, sends: list[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
+        """Store sends (chat, topic, JSON parameters) in this order; returns their ids."""
+        async with self.store.transaction() as tx:
+            return [await tx.outbox.add(chat, thread, params) for chat, thread, params in sends]
+
+    async def pending(self) -> list[QueuedSend]:
+        """Every send still waiting, oldest first (to queue again after a restart)."""
+        async with self.store.read() as tx:
+            return await tx.outbox.pending()
+
+    async def answered(
+        self, answers: list[tuple[int, float]], *, window: float, done: list[int]
+    ) -> None:
+        """Telegram answered requests (chat, time): count them in their chats' budgets, forget
+        times older than `window` before the newest, and drop the stored sends in `done`
+        (delivered, or refused for good)."""
+        async with self.store.transaction() as tx:
+            for chat_id, at in answers:
+                await tx.outbox.stamp(chat_id, at)
+            if answers:
+                await tx.outbox.prune_stamps(max(at for _, at in answers) - window)
+            for send_id in done:
+                await tx.outbox.remove(send_id)
+
+    async def recent(self, chat_id: int, since: float) -> list[float]:
+        """The chat's request times from `since` on, oldest first."""
+        async with self.store.read() as tx:
+            return await tx.outbox.stamps(chat_id, since)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its waiting sends and budget follow it."""
+        async with self.store.transaction() as tx:
+            await tx.outbox.move_chat(old_chat_id, new_chat_id)
+
+    async def forget_chat(self, chat_id: int) -> None:
+        """The bot may not write in the group any more: drop its waiting sends and budget."""
+        async with self.store.transaction() as tx:
+            await tx.outbox.forget_chat(chat_id)

@@ -1,0 +1,88 @@
+"""The group outbox: queued group messages and the times of recent group requests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..models import GroupSend, GroupStamp
+from ..types import utc_now
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedSend:
+    """A stored group send: its row id (the queue's order), chat, topic and parameters."""
+
+    id: int
+    chat_id: int
+    thread_id: int | None
+    params: dict[str, Any]
+
+
+class OutboxRepository:
+    """Reads and writes `group_sends` and `group_stamps`."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def add(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        params: dict[str, Any],
+        *,
+        now: datetime | None = None,
+    ) -> int:
+        """Store a send waiting for Telegram; returns its id."""
+        stmt = (
+            insert(GroupSend)
+            .values(chat_id=chat_id, thread_id=thread_id, params=params, queued_at=now or utc_now())
+            .returning(GroupSend.id)
+        )
+        return int((await self._session.execute(stmt)).scalar_one())
+
+    async def remove(self, send_id: int) -> None:
+        """Forget a send (delivered, or refused for good)."""
+        await self._session.execute(delete(GroupSend).where(GroupSend.id == send_id))
+
+    async def pending(self) -> list[QueuedSend]:
+        """Every stored send, oldest first."""
+        rows = await self._session.execute(
+            select(GroupSend.id, GroupSend.chat_id, GroupSend.thread_id, GroupSend.params).order_by(
+                GroupSend.id
+            )
+        )
+        return [QueuedSend(*row) for row in rows]
+
+    async def stamp(self, chat_id: int, at: float) -> None:
+        """Record a group request Telegram answered at `at`."""
+        await self._session.execute(insert(GroupStamp).values(chat_id=chat_id, at=at))
+
+    async def stamps(self, chat_id: int, since: float) -> list[float]:
+        """The chat's request times from `since` on, oldest first."""
+        rows = await self._session.execute(
+            select(GroupStamp.at)
+            .where(GroupStamp.chat_id == chat_id, GroupStamp.at >= since)
+            .order_by(GroupStamp.at)
+        )
+        return [float(at) for at in rows.scalars()]
+
+    async def prune_stamps(self, before: float) -> None:
+        """Delete every chat's request times older than `before`."""
+        await self._session.execute(delete(GroupStamp).where(GroupStamp.at < before))
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its queue and budget follow it."""
+        for model in (GroupSend, GroupStamp):
+            await self._session.execute(
+                update(model).where(model.chat_id == old_chat_id).values(chat_id=new_chat_id)
+            )
+
+    async def forget_chat(self, chat_id: int) -> None:
+        """The bot left the group: drop what was queued for it and its budget."""
+        for model in (GroupSend, GroupStamp):
+            await self._session.execute(delete(model).where(model.chat_id == chat_id))
