@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import case, delete, insert, select, text, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .enums import GameStatus
 from .models import ACTIVE_GAME, Chat, Game, PlayerTotal, Rating, RatingChange, Result
-from .repos._sql import upsert_insert
+from .repos.results import add_to_totals
 
 _SETTINGS = (
     Chat.title,
@@ -106,21 +106,6 @@ async def _move_totals(session: AsyncSession, old_id: int, new_id: int) -> None:
     ]
     if not rows:
         return
-    stmt = upsert_insert(session, PlayerTotal)
-    new = stmt.excluded
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["scope", "player_id"],
-        set_={
-            "games": PlayerTotal.games + new.games,
-            "wins": PlayerTotal.wins + new.wins,
-            "points": PlayerTotal.points + new.points,
-            "rounds_won": PlayerTotal.rounds_won + new.rounds_won,
-            "gaples": PlayerTotal.gaples + new.gaples,
-            "best_round": case(
-                (new.best_round > PlayerTotal.best_round, new.best_round),
-                else_=PlayerTotal.best_round,
-            ),
-        },
-    )
+    stmt = add_to_totals(session)
     await session.execute(stmt, rows)
     await session.execute(delete(PlayerTotal).where(PlayerTotal.scope == old_id))

@@ -400,6 +400,11 @@ def snapshot(database: Path) -> Rows:
     return found
 
 
+OUTBOX_BOOKKEEPING = frozenset({"group_stamps", "group_sends"})
+"""The group outbox's own records of requests made and waiting (a refusal in a group is a
+message too); they are not game state."""
+
+
 def differences(before: Rows, after: Rows, chats: set[int], refreshed: set[int]) -> list[str]:
     """What changed beyond what commands may do: a command creates its chat's default settings
     (or notes it saw the chat again), and /start refreshes its sender."""
@@ -407,6 +412,8 @@ def differences(before: Rows, after: Rows, chats: set[int], refreshed: set[int])
     empty = Table((), frozenset())
     for name in sorted(before.keys() | after.keys()):
         old, new = before.get(name, empty), after.get(name, empty)
+        if name in OUTBOX_BOOKKEEPING:
+            continue
         if name == "chats":
             old_rows, new_rows = old.without(chats, "updated_at"), new.without(chats, "updated_at")
             # A chat first seen by this command: it may appear.

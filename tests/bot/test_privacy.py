@@ -4,11 +4,13 @@ move, and a running game plays on with the computer in their seat."""
 from __future__ import annotations
 
 import html
+import logging
 import random
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from gaple_bot.bot.callback_data import Action, encode
@@ -353,3 +355,27 @@ async def test_play_again_does_not_seat_a_former_player(tmp_path: Path) -> None:
             assert former not in seated
             assert seated[:2] == [ANA, BUDI]
             assert "a former player" not in lobby_message(fake).text
+
+
+async def test_a_second_tap_on_the_answered_question_fails_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Cancel (or Delete) tapped twice: the answer is already in place, and that is fine."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(LEAVER, "Zaskia", last_name="Quintessa", language_code="en")
+        async with running_bot(fake, tmp_path / "gaple.sqlite3"):
+            await fake.start_private(LEAVER)
+            await _ask(fake, LEAVER, LEAVER, "/deletemydata")
+            question = fake.last_bot_message(LEAVER)
+            assert question is not None
+            with caplog.at_level(logging.ERROR):
+                for choice in (0, 0, 1, 1):
+                    data = encode(Action.FORGET, choice)
+                    query = await fake.press(
+                        LEAVER, LEAVER, question.message_id, data, check_button=False
+                    )
+                    assert await fake.wait_callback_answer(query, timeout=ROOMY) is not None
+                    await fake.wait_idle(timeout=ROOMY)
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+            assert fake.message(LEAVER, question.message_id).text.startswith("Done:")
+        fake.assert_no_violations()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import Update
+from telegram import CallbackQuery, Update
+from telegram.error import BadRequest
 
 from ...service.errors import ServiceError
 from ...service.progress import Progress
@@ -54,16 +55,26 @@ async def on_forget_button(update: Update, context: GapleContext, callback: Call
     # CallbackQueries need to be answered; leaving the tables may take a moment.
     await query.answer()
     if callback.field("confirm") != CONFIRM:
-        await query.edit_message_text(t.gettext("Nothing was deleted."))
+        await _replace_question(query, t.gettext("Nothing was deleted."))
         return
     await forget_person(context.deps, context, user.id)
     log.info("user data deleted on request")
-    await query.edit_message_text(
+    await _replace_question(
+        query,
         t.gettext(
             "Done: I deleted your data. If you write to me again, I will start afresh "
             "and know nothing of you."
-        )
+        ),
     )
+
+
+async def _replace_question(query: CallbackQuery, text: str) -> None:
+    """Put the answer where the question was; a second tap finds it there already."""
+    try:
+        await query.edit_message_text(text)
+    except BadRequest as error:
+        if "not modified" not in error.message.lower():
+            raise
 
 
 async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import case, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..enums import GLOBAL_SCOPE
@@ -14,6 +15,28 @@ from ..models import PlayerTotal, Result
 from ..outcome import SeatOutcome
 from ..records import GameResult, SeatRecord
 from ._sql import upsert_insert
+
+
+def add_to_totals(session: AsyncSession) -> sqlite.Insert | postgresql.Insert:
+    """An insert of player_totals rows that adds each row to the player's totals in its scope
+    if they have some (counts and points add up; the best round is the larger)."""
+    stmt = upsert_insert(session, PlayerTotal)
+    new = stmt.excluded
+    return stmt.on_conflict_do_update(
+        index_elements=["scope", "player_id"],
+        set_={
+            "games": PlayerTotal.games + new.games,
+            "wins": PlayerTotal.wins + new.wins,
+            "points": PlayerTotal.points + new.points,
+            "rounds_won": PlayerTotal.rounds_won + new.rounds_won,
+            "gaples": PlayerTotal.gaples + new.gaples,
+            "best_round": case(
+                (new.best_round > PlayerTotal.best_round, new.best_round),
+                else_=PlayerTotal.best_round,
+            ),
+            "updated_at": new.updated_at,
+        },
+    )
 
 
 @dataclass(slots=True)
@@ -108,23 +131,7 @@ class ResultRepository:
             totals.rounds_won += r.rounds_won
             totals.gaples += r.gaples
             totals.best_round = max(totals.best_round, r.best_round)
-        stmt = upsert_insert(self._session, PlayerTotal)
-        new = stmt.excluded
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["scope", "player_id"],
-            set_={
-                "games": PlayerTotal.games + new.games,
-                "wins": PlayerTotal.wins + new.wins,
-                "points": PlayerTotal.points + new.points,
-                "rounds_won": PlayerTotal.rounds_won + new.rounds_won,
-                "gaples": PlayerTotal.gaples + new.gaples,
-                "best_round": case(
-                    (new.best_round > PlayerTotal.best_round, new.best_round),
-                    else_=PlayerTotal.best_round,
-                ),
-                "updated_at": new.updated_at,
-            },
-        )
+        stmt = add_to_totals(self._session)
         rows = [
             {
                 "scope": scope,
