@@ -27,6 +27,7 @@ class Settings:
     log_level: str = "INFO"
     webhook_url: str = ""
     webhook_port: int = 8443
+    webhook_listen: str = "0.0.0.0"
     webhook_secret: str = ""
     default_language: str = "en"
     default_turn_seconds: int = 60
@@ -80,6 +81,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         log_level=log_level,
         webhook_url=text("WEBHOOK_URL", ""),
         webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1),
+        webhook_listen=text("WEBHOOK_LISTEN", "0.0.0.0"),
         webhook_secret=text("WEBHOOK_SECRET", ""),
         default_language=text("DEFAULT_LANGUAGE", "en"),
         default_turn_seconds=_int(values, "DEFAULT_TURN_SECONDS", 60, 1),

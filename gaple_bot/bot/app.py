@@ -253,7 +253,7 @@ def run(settings: Settings) -> None:
     app = build_application(settings)
     if settings.webhook_url:
         app.run_webhook(
-            listen="0.0.0.0",
+            listen=settings.webhook_listen,
             port=settings.webhook_port,
             url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
             webhook_url=settings.webhook_url,

@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict, TypeVar, Unpack
 
+import aiohttp
 import telegram
 from aiohttp import web
 
@@ -301,9 +302,10 @@ class FakeTelegram:
     """In-process fake of the Telegram Bot API, driven by tests acting as users.
 
     Bot side (HTTP): getMe, getUpdates (offset, limit, long-poll timeout, allowed_updates, 409
-    when a newer poll starts), deleteWebhook, getWebhookInfo, set/get/deleteMyCommands (per
-    scope + language_code), sendMessage (parse_mode HTML/MarkdownV2/Markdown parsed like
-    Telegram, message_thread_id, reply_parameters), editMessageText, editMessageReplyMarkup,
+    when a newer poll starts), setWebhook (updates then go out with ``deliver_to_webhook``),
+    deleteWebhook, getWebhookInfo, set/get/deleteMyCommands (per scope + language_code),
+    sendMessage (parse_mode HTML/MarkdownV2/Markdown parsed like Telegram, message_thread_id,
+    reply_parameters), editMessageText, editMessageReplyMarkup,
     deleteMessage, answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
     pin/unpinChatMessage, sendChatAction. Any other method is a violation.
 
@@ -356,6 +358,7 @@ class FakeTelegram:
         self._commands: dict[tuple[str, int | None, int | None, str], list[JsonDict]] = {}
 
         self._updates: list[JsonDict] = []  # unconfirmed updates, oldest first
+        self.webhook: JsonDict | None = None  # setWebhook's parameters while one is set
         self._next_update_id = 1
         self._next_query_id = 1
         self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
@@ -375,6 +378,7 @@ class FakeTelegram:
         self._handlers: dict[str, Callable[[JsonDict], Awaitable[Any]]] = {
             "getMe": self._api_get_me,
             "getUpdates": self._api_get_updates,
+            "setWebhook": self._api_set_webhook,
             "deleteWebhook": self._api_delete_webhook,
             "getWebhookInfo": self._api_get_webhook_info,
             "setMyCommands": self._api_set_my_commands,
@@ -1211,14 +1215,25 @@ class FakeTelegram:
             if generation != self._poll_generation:
                 raise ApiError(409, _CONFLICT)
 
+    async def _api_set_webhook(self, params: JsonDict) -> bool:
+        url = str(params["url"])
+        if not url:
+            self.webhook = None
+        else:
+            self.webhook = dict(params)
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
     async def _api_delete_webhook(self, params: JsonDict) -> bool:
+        self.webhook = None
         if params.get("drop_pending_updates"):
             self._updates.clear()
         return True
 
     async def _api_get_webhook_info(self, params: JsonDict) -> JsonDict:
         return {
-            "url": "",
+            "url": str(self.webhook["url"]) if self.webhook else "",
             "has_custom_certificate": False,
             "pending_update_count": len(self._updates),
         }
@@ -1729,6 +1744,25 @@ class FakeTelegram:
                 "new_chat_member": member(new_status),
             },
         )
+
+    async def deliver_to_webhook(self, *, secret: str | None = None) -> list[int]:
+        """POST every waiting update to the webhook the bot set, as Telegram does (with the
+        secret it gave, unless `secret` overrides it); the ones answered 200 are delivered.
+        Returns the HTTP status of each POST."""
+        assert self.webhook is not None, "the bot set no webhook"
+        header = secret if secret is not None else self.webhook.get("secret_token")
+        headers = {"X-Telegram-Bot-Api-Secret-Token": str(header)} if header else {}
+        statuses: list[int] = []
+        async with aiohttp.ClientSession() as session:
+            for update in list(self._updates):
+                async with session.post(
+                    str(self.webhook["url"]), json=update, headers=headers
+                ) as response:
+                    statuses.append(response.status)
+                    if response.status == 200:
+                        self._updates.remove(update)
+        self._touch()
+        return statuses
 
     def _queue_update(self, kind: str, payload: JsonDict) -> None:
         update = {"update_id": self._next_update_id, kind: payload}
