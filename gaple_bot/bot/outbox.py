@@ -284,6 +284,8 @@ class GroupOutbox:
             while queue:
                 if not await self._wait_for_budget(chat_id):
                     return  # closed: what is stored goes out after the restart
+                if not queue:
+                    return  # emptied while waiting: the bot left the chat, or it moved
                 op = queue.popleft()
                 if op.kind == "edit":
                     self._pending_edit.pop(op.handle, None)

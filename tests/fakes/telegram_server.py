@@ -604,10 +604,13 @@ class FakeTelegram:
         """Remove the bot from a group without banning it (status "left"): sends fail with 403."""
         self._set_bot_status(chat_id, "left", by_user_id)
 
-    def restrict_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
+    def restrict_bot(
+        self, chat_id: int, *, by_user_id: int | None = None, announce: bool = True
+    ) -> None:
         """An admin forbids the bot to send messages in a supergroup: sends and edits there fail
-        with 400 "not enough rights"."""
-        self._set_bot_status(chat_id, "restricted", by_user_id)
+        with 400 "not enough rights". ``announce=False``: no my_chat_member update reaches the
+        bot (Telegram does not promise one), so it learns it only from a refused request."""
+        self._set_bot_status(chat_id, "restricted", by_user_id, announce=announce)
 
     def unrestrict_bot(self, chat_id: int, *, by_user_id: int | None = None) -> None:
         """The bot may send in the supergroup again (a plain member)."""
@@ -652,12 +655,14 @@ class FakeTelegram:
         chat_id: int,
         status: Literal["member", "kicked", "left", "restricted"],
         by_user_id: int | None,
+        *,
+        announce: bool = True,
     ) -> None:
         chat = self._group(chat_id)
         old = chat.bot_status
         chat.bot_status = status
         actor = by_user_id if by_user_id is not None else self._creator_id(chat)
-        if actor is not None:
+        if actor is not None and announce:
             self._queue_my_chat_member(chat, self._user(actor), old, status)
 
     # ================================================================== test-side: acting
