@@ -101,6 +101,7 @@ class GroupOutbox:
         self._clock = clock or OutboxClock()
         self._on_unwritable = on_unwritable
         self._on_migrated = on_migrated
+        self._migrated: set[int] = set()
         self._queues: dict[int, deque[_Op]] = {}
         self._sent_at: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -467,7 +468,9 @@ class GroupOutbox:
         in the database) and send a stored message in the new chat; whether it was resent."""
         old_chat_id = op.handle.chat_id
         log.info("group %s became %s", old_chat_id, new_chat_id)
-        if self._on_migrated is not None:
+        if self._on_migrated is not None and old_chat_id not in self._migrated:
+            # Every request still queued for the old chat is refused the same way: once does.
+            self._migrated.add(old_chat_id)
             task = asyncio.create_task(
                 self._call_migrated(self._on_migrated, old_chat_id, new_chat_id)
             )
