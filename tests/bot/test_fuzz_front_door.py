@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from gaple_bot.bot.callback_data import FIELDS, Action, BadCallbackData, decode, encode
 from gaple_bot.bot.deps import GapleApplication
+from gaple_bot.bot.render.privacy import CONFIRM
 from gaple_bot.bot.render.settings import OPTIONS, choices
 from gaple_bot.engine import TILE_COUNT
 from gaple_bot.engine.moves import MOVE_CODES
@@ -110,6 +111,9 @@ def legal_button(world: World, user: int, chat: int | None, data: str | None) ->
     action, values = callback.action, callback.values
     if action is Action.LANGUAGE:
         return 0 <= values[0] <= len(SUPPORTED_LANGUAGES)
+    if action is Action.FORGET:
+        # Deleting one's own data from one's private chat is legal (and not generated).
+        return chat == user and values[0] == CONFIRM
     if action is Action.SETTING:
         target, option, value = values
         if target != chat or ADMINS.get(chat) != user or not 0 <= option < len(OPTIONS):

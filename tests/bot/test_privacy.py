@@ -376,6 +376,16 @@ async def test_a_second_tap_on_the_answered_question_fails_nothing(
                     )
                     assert await fake.wait_callback_answer(query, timeout=ROOMY) is not None
                     await fake.wait_idle(timeout=ROOMY)
+                # A forged answer on a message that is not the question (the person's own
+                # command) is answered in a new message instead.
+                command = next(m for m in fake.messages(LEAVER) if not m.from_bot)
+                data = encode(Action.FORGET, 0)
+                query = await fake.press(
+                    LEAVER, LEAVER, command.message_id, data, check_button=False
+                )
+                assert await fake.wait_callback_answer(query, timeout=ROOMY) is not None
+                await fake.wait_idle(timeout=ROOMY)
             assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
             assert fake.message(LEAVER, question.message_id).text.startswith("Done:")
+            assert fake.last_bot_text(LEAVER) == "Nothing was deleted."
         fake.assert_no_violations()

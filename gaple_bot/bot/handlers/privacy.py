@@ -73,8 +73,11 @@ async def _replace_question(query: CallbackQuery, text: str) -> None:
     try:
         await query.edit_message_text(text)
     except BadRequest as error:
-        if "not modified" not in error.message.lower():
-            raise
+        if "not modified" in error.message.lower():
+            return
+        # The button was not on a question of ours (a forged press): say it in a new message.
+        log.info("the answer to /deletemydata could not replace its question: %s", error.message)
+        await query.get_bot().send_message(query.from_user.id, text)
 
 
 async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None:
