@@ -34,20 +34,22 @@ LOGGER_FLOORS: dict[str, int] = {
 
 
 RETRY_LOOP_LOGGER = "telegram.ext"
-RETRY_LOOP_PREFIX = "Network Retry Loop"
+BOOTSTRAP_LOOP_PREFIX = "Network Retry Loop (Bootstrap "
+"""The start-up retry loops (initialize, delete or set the webhook): they raise to `run()`.
+The polling loop's own errors stay: nothing else reports them."""
 
 
 class RaisedRetryErrorFilter(logging.Filter):
-    """Drops python-telegram-bot's "Network Retry Loop ... Aborting" error and its traceback:
-    the loop raises that same error to its caller, which reports it in one line (the command
-    line names the unreachable Bot API or the rejected token). Shown at DEBUG only."""
+    """Drops python-telegram-bot's "Network Retry Loop (Bootstrap ...) ... Aborting" error and
+    its traceback: that loop raises the same error out of `run()`, and the command line
+    reports it in one line (the unreachable Bot API or the rejected token). Kept at DEBUG."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """False for the retry loop's aborting line, True for everything else."""
+        """False for a start-up retry loop's aborting line, True for everything else."""
         if record.name != RETRY_LOOP_LOGGER:
             return True
         message = record.getMessage()
-        return not (message.startswith(RETRY_LOOP_PREFIX) and "Aborting" in message)
+        return not (message.startswith(BOOTSTRAP_LOOP_PREFIX) and "Aborting" in message)
 
 
 class RedactingFormatter(logging.Formatter):
