@@ -33,6 +33,25 @@ LOGGER_FLOORS: dict[str, int] = {
 """The lowest level each library logger may log at."""
 
 
+RETRY_LOOP_LOGGER = "telegram.ext"
+BOOTSTRAP_LOOP_PREFIX = "Network Retry Loop (Bootstrap "
+"""The start-up retry loops (initialize, delete or set the webhook): they raise to `run()`.
+The polling loop's own errors stay: nothing else reports them."""
+
+
+class RaisedRetryErrorFilter(logging.Filter):
+    """Drops python-telegram-bot's "Network Retry Loop (Bootstrap ...) ... Aborting" error and
+    its traceback: that loop raises the same error out of `run()`, and the command line
+    reports it in one line (the unreachable Bot API or the rejected token). Kept at DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a start-up retry loop's aborting line, True for everything else."""
+        if record.name != RETRY_LOOP_LOGGER:
+            return True
+        message = record.getMessage()
+        return not (message.startswith(BOOTSTRAP_LOOP_PREFIX) and "Aborting" in message)
+
+
 class RedactingFormatter(logging.Formatter):
     """Formats a record, then blanks every secret and every tile in the result (tracebacks
     included): an engine error names the move it refused, which may be a hand's tile."""
@@ -60,12 +79,15 @@ def configure_logging(
     level: str, *, secrets: Iterable[str] = (), stream: TextIO | None = None
 ) -> logging.Handler:
     """Log at `level` to `stream` (stderr by default) through a redacting formatter, with the
-    library floors applied. Returns the handler added to the root logger."""
+    library floors applied and, above DEBUG, the retry loop's raised errors left to their
+    caller. Returns the handler added to the root logger."""
     handler = logging.StreamHandler(stream)
     handler.setFormatter(RedactingFormatter(LOG_FORMAT, secrets))
     root = logging.getLogger()
-    root.addHandler(handler)
     root.setLevel(level)
+    if root.level > logging.DEBUG:
+        handler.addFilter(RaisedRetryErrorFilter())
+    root.addHandler(handler)
     for name, floor in LOGGER_FLOORS.items():
         logging.getLogger(name).setLevel(max(root.level, floor))
     return handler

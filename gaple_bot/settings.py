@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from dotenv import dotenv_values
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+from .i18n import SUPPORTED_LANGUAGES
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gaple.sqlite3"
 DEFAULT_API_BASE_URL = "https://api.telegram.org"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+WEBHOOK_SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,256}")
+"""Telegram's rule for a webhook's secret_token."""
 
 
 class SettingsError(ValueError):
@@ -59,6 +66,33 @@ def _int(values: Mapping[str, str | None], name: str, default: int, minimum: int
     return value
 
 
+def _database_url(raw: str) -> str:
+    """`raw` if SQLAlchemy can parse it and load its dialect (nothing connects yet)."""
+    try:
+        make_url(raw).get_dialect()
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError):
+        raise SettingsError(
+            "DATABASE_URL must be a database URL SQLAlchemy knows, such as "
+            f"sqlite+aiosqlite:///gaple.sqlite3, not {raw!r}"
+        ) from None
+    return raw
+
+
+def _choice(name: str, raw: str, allowed: tuple[str, ...]) -> str:
+    if raw not in allowed:
+        listed = ", ".join(allowed[:-1]) + " or " + allowed[-1]
+        raise SettingsError(f"{name} must be {listed}, not {raw!r}")
+    return raw
+
+
+def _webhook_secret(raw: str) -> str:
+    if raw and WEBHOOK_SECRET_PATTERN.fullmatch(raw) is None:
+        raise SettingsError(
+            "WEBHOOK_SECRET may hold only letters, digits, _ and - (1 to 256 of them)"
+        )
+    return raw
+
+
 def settings_from(values: Mapping[str, str | None]) -> Settings:
     """Build settings from a mapping of variable names to values."""
 
@@ -68,22 +102,21 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
     token = text("TELEGRAM_BOT_TOKEN", "")
     if not token:
         raise SettingsError(
-            "TELEGRAM_BOT_TOKEN is not set: copy .env.example to .env and put your bot's token "
-            "in it"
+            "TELEGRAM_BOT_TOKEN is not set: set it in the environment or in a .env file "
+            "(see .env.example in the repository)"
         )
-    log_level = text("LOG_LEVEL", "INFO").upper()
-    if log_level not in logging.getLevelNamesMapping():
-        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
     return Settings(
         telegram_bot_token=token,
-        database_url=text("DATABASE_URL", DEFAULT_DATABASE_URL),
+        database_url=_database_url(text("DATABASE_URL", DEFAULT_DATABASE_URL)),
         telegram_api_base_url=text("TELEGRAM_API_BASE_URL", DEFAULT_API_BASE_URL),
-        log_level=log_level,
+        log_level=_choice("LOG_LEVEL", text("LOG_LEVEL", "INFO").upper(), LOG_LEVELS),
         webhook_url=text("WEBHOOK_URL", ""),
         webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1),
         webhook_listen=text("WEBHOOK_LISTEN", "0.0.0.0"),
-        webhook_secret=text("WEBHOOK_SECRET", ""),
-        default_language=text("DEFAULT_LANGUAGE", "en"),
+        webhook_secret=_webhook_secret(text("WEBHOOK_SECRET", "")),
+        default_language=_choice(
+            "DEFAULT_LANGUAGE", text("DEFAULT_LANGUAGE", "en").lower(), SUPPORTED_LANGUAGES
+        ),
         default_turn_seconds=_int(values, "DEFAULT_TURN_SECONDS", 60, 1),
         lobby_timeout_seconds=_int(values, "LOBBY_TIMEOUT_SECONDS", 600, 1),
         group_messages_per_minute=_int(values, "GROUP_MESSAGES_PER_MINUTE", 20, 1),

@@ -1,4 +1,5 @@
-"""The gaple-bot command: a missing token stops it with one clear line and exit code 2."""
+"""The gaple-bot command: a missing token or a bad setting stops it with one clear line and
+exit code 2; an unreachable Bot API with one clear line and exit code 1."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 
 def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: Path) -> None:
@@ -24,10 +27,14 @@ def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: 
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "TELEGRAM_BOT_TOKEN" in lines[0] and ".env.example" in lines[0]
+    # A wheel has no .env.example to copy: the line says where the token goes instead.
+    assert "environment" in lines[0] and ".env file" in lines[0]
+    assert "copy" not in lines[0].lower()
     assert done.stdout == ""
 
 
 def test_unreachable_bot_api_is_one_line_and_exit_code_1(tmp_path: Path) -> None:
+    # At the default LOG_LEVEL nothing but the clear line: no library traceback before it.
     environ = {
         **os.environ,
         "TELEGRAM_BOT_TOKEN": "123456:TEST-token",
@@ -46,5 +53,43 @@ def test_unreachable_bot_api_is_one_line_and_exit_code_1(tmp_path: Path) -> None
         check=False,
     )
     assert done.returncode == 1, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("gaple-bot: cannot reach the Bot API at http://127.0.0.1:9")
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("gaple-bot: cannot reach the Bot API at http://127.0.0.1:9")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("DEFAULT_LANGUAGE", "pt", "id, en, fr or de"),
+        ("WEBHOOK_SECRET", "not a secret!", "letters, digits, _ and -"),
+        ("LOG_LEVEL", "CRITICAL", "DEBUG, INFO, WARNING or ERROR"),
+        ("DATABASE_URL", "nosuchdb://x", "database URL"),
+    ],
+)
+def test_a_bad_setting_is_one_line_and_exit_code_2_before_anything_connects(
+    tmp_path: Path, name: str, value: str, allowed: str
+) -> None:
+    environ = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": "123456:TEST-token",
+        # Were it reached, this would end in exit code 1 and another line.
+        "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9",
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}",
+        name: value,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "gaple_bot"],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"gaple-bot: {name} ") and allowed in lines[0]
+    assert not (tmp_path / "db.sqlite3").exists()

@@ -71,3 +71,49 @@ def test_an_error_naming_a_tile_is_logged_without_it() -> None:
     text = stream.getvalue()
     assert "[6|5]" not in text
     assert f"discard {HIDDEN_TILE} is not a legal move now" in text
+
+
+def _retry_loop_aborts(logger: logging.Logger) -> None:
+    """Log as python-telegram-bot's network retry loop does when it gives up."""
+    try:
+        raise ConnectionError("All connection attempts failed")
+    except ConnectionError:
+        logger.exception(
+            "%s Failed run number %s of %s. Aborting.",
+            "Network Retry Loop (Bootstrap Initialize Application):",
+            0,
+            0,
+        )
+
+
+@pytest.mark.usefixtures("restore_logging")
+@pytest.mark.parametrize("level", ["INFO", "WARNING", "ERROR"])
+def test_the_retry_loops_raised_error_is_left_to_its_caller(level: str) -> None:
+    stream = io.StringIO()
+    configure_logging(level, stream=stream)
+    telegram_ext = logging.getLogger("telegram.ext")
+    _retry_loop_aborts(telegram_ext)
+    telegram_ext.error(
+        "Network Retry Loop (Bootstrap Set Webhook): Invalid token. Aborting retry loop."
+    )
+    assert stream.getvalue() == ""
+    # Every other error of the library, and ours, still shows: the polling loop's is raised
+    # in a background task, where nothing else would report it.
+    telegram_ext.error("Network Retry Loop (Polling Updates): Invalid token. Aborting retry loop.")
+    telegram_ext.error("No error handlers are registered, logging exception.")
+    logging.getLogger("gaple_bot.test").error("Network Retry Loop (Bootstrap x): Aborting.")
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3
+    assert "Polling Updates" in lines[0]
+    assert "No error handlers are registered" in lines[1]
+    assert "gaple_bot.test" in lines[2]
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_the_retry_loops_traceback_stays_at_debug() -> None:
+    stream = io.StringIO()
+    configure_logging("DEBUG", stream=stream)
+    _retry_loop_aborts(logging.getLogger("telegram.ext"))
+    text = stream.getvalue()
+    assert "Network Retry Loop (Bootstrap Initialize Application)" in text
+    assert "Traceback" in text and "All connection attempts failed" in text

@@ -40,11 +40,58 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("WEBHOOK_PORT", "http"), ("DEFAULT_TURN_SECONDS", "0"), ("LOG_LEVEL", "LOUD")],
+    [
+        ("WEBHOOK_PORT", "http"),
+        ("DEFAULT_TURN_SECONDS", "0"),
+        ("LOG_LEVEL", "LOUD"),
+        # A level logging knows, but not one .env.example offers.
+        ("LOG_LEVEL", "CRITICAL"),
+        ("LOG_LEVEL", "WARN"),
+        ("DEFAULT_LANGUAGE", "pt"),
+        ("DEFAULT_LANGUAGE", "english"),
+        ("WEBHOOK_SECRET", "has space"),
+        ("WEBHOOK_SECRET", "dots.are.not.allowed"),
+        ("WEBHOOK_SECRET", "x" * 257),
+        ("DATABASE_URL", "gaple.sqlite3"),
+        ("DATABASE_URL", "nosuchdb://host/db"),
+        ("DATABASE_URL", "sqlite+nosuchdriver:///gaple.sqlite3"),
+    ],
 )
 def test_bad_values_are_named(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
         settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", name: value})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING or ERROR"),
+        ("DEFAULT_LANGUAGE", "pt", "id, en, fr or de"),
+        ("WEBHOOK_SECRET", "a b", "letters, digits, _ and -"),
+        ("DATABASE_URL", "nosuchdb://x", "sqlite+aiosqlite:///"),
+    ],
+)
+def test_a_bad_value_says_what_is_allowed(name: str, value: str, allowed: str) -> None:
+    with pytest.raises(SettingsError, match=name) as raised:
+        settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", name: value})
+    assert allowed in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "field", "expected"),
+    [
+        ("LOG_LEVEL", "warning", "log_level", "WARNING"),
+        ("DEFAULT_LANGUAGE", "ID", "default_language", "id"),
+        ("DEFAULT_LANGUAGE", "de", "default_language", "de"),
+        ("WEBHOOK_SECRET", "Abc_123-xyz", "webhook_secret", "Abc_123-xyz"),
+        ("WEBHOOK_SECRET", "x" * 256, "webhook_secret", "x" * 256),
+        ("DATABASE_URL", "sqlite+aiosqlite:///:memory:", "database_url", None),
+        ("DATABASE_URL", "sqlite:////var/lib/gaple/db.sqlite3", "database_url", None),
+    ],
+)
+def test_good_values_are_kept(name: str, value: str, field: str, expected: str | None) -> None:
+    settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", name: value})
+    assert getattr(settings, field) == (value if expected is None else expected)
 
 
 class _RecordingMapping(dict[str, str | None]):

@@ -16,11 +16,13 @@ def render_help(t: Translator) -> str:
             "",
             t.gettext("/gaple: open a table in this group (or this topic)"),
             t.gettext("/rules: the rules this chat plays"),
-            t.gettext("/top: this chat's leaderboard (/top global for everyone)"),
+            t.gettext(
+                "/top: this chat's leaderboard; also /top global, /top wins, /top points, /top week"
+            ),
             t.gettext("/stats: your results (reply to someone's message for theirs)"),
             t.gettext("/stop: end the game (whoever opened it, or an admin)"),
-            t.gettext("/settings: rules, target, turn time, computer level (admins)"),
-            t.gettext("/language: the language I speak in this chat or with you"),
+            t.gettext("/settings: rule set, target, turn time, computer level, language (admins)"),
+            t.gettext("/language: the group's language (admins), or yours in our private chat"),
             t.gettext("/privacy: what I keep about you, and why"),
             t.gettext("/deletemydata: delete it (in our private chat)"),
             "",

@@ -21,6 +21,11 @@ def render_privacy(t: Translator) -> str:
             t.gettext("• Your language: the one you chose with /language, and your app's."),
             t.gettext("• The games you play: your seats, moves, scores and results, per chat."),
             t.gettext("• Your ratings and their changes, per chat and across all chats."),
+            t.gettext(
+                "• Group messages Telegram has not taken yet (say, a group at its limit): "
+                "they wait in my database until sent, usually seconds or minutes, and are "
+                "deleted once delivered."
+            ),
             "",
             t.gettext(
                 "Why: to send you your tiles, run the tables, and keep the scores and "
@@ -28,9 +33,14 @@ def render_privacy(t: Translator) -> str:
             ),
             t.gettext(
                 "How long: until you delete it. Send /deletemydata to me in a private chat: "
-                "your name, languages and ratings are deleted, and your finished games stay "
-                "in their chats' leaderboards as “a former player”."
+                "I delete your name, languages, ratings and rating history."
             ),
+            t.gettext(
+                "Your finished games stay in their chats under one neutral entry, “a former "
+                "player”, so everyone else's records hold. If you are playing, the computer "
+                "takes your seat first; a lobby seat of yours is freed."
+            ),
+            t.gettext("My logs name people by Telegram id only."),
         ]
     )
 
@@ -41,9 +51,10 @@ def render_delete_question(t: Translator) -> Rendered:
         [
             t.gettext("<b>Delete your data?</b>"),
             t.gettext(
-                "I will delete your name, languages and ratings, and every link between you "
-                "and your games. Your finished games stay in their chats' leaderboards as "
-                "“a former player”. If you are playing now, the computer takes your seat."
+                "I will delete your name, languages, ratings and rating history. Your "
+                "finished games stay in their chats under one neutral entry, “a former "
+                "player”, so everyone else's records hold. If you are playing now, the "
+                "computer takes your seat first."
             ),
             t.gettext("This cannot be undone."),
         ]
