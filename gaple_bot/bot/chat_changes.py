@@ -13,7 +13,7 @@ from ..service.errors import ServiceError
 from ..service.live import LiveGame
 from ..store import GameStatus
 from .deps import Deps, GapleContext
-from .flow import cancel_turn_timers, show_progress
+from .flow import cancel_turn_timers, recovery_job_name, show_progress
 from .render.common import Rendered
 from .timers import cancel_lobby_expiry
 
@@ -24,7 +24,7 @@ def cancel_game_jobs(job_queue: JobQueue[GapleContext], game_id: int) -> None:
     """Stop every timer of a game: turn, reminder, lobby expiry and recovery."""
     cancel_turn_timers(job_queue, game_id)
     cancel_lobby_expiry(job_queue, game_id)
-    for job in job_queue.get_jobs_by_name(f"recover:{game_id}"):
+    for job in job_queue.get_jobs_by_name(recovery_job_name(game_id)):
         job.schedule_removal()
 
 

@@ -118,6 +118,11 @@ async def recovering(
         raise
 
 
+def recovery_job_name(game_id: int) -> str:
+    """The name of a game's pending resume attempt (so it can be found again)."""
+    return f"recover:{game_id}"
+
+
 def schedule_recovery(job_queue: JobQueue[GapleContext], recovery: Recovery) -> None:
     """Try to resume the game after the attempt's delay (a few attempts, then give up)."""
     if recovery.attempt >= len(RECOVERY_DELAYS):
@@ -126,7 +131,7 @@ def schedule_recovery(job_queue: JobQueue[GapleContext], recovery: Recovery) -> 
     job_queue.run_once(
         recover,
         RECOVERY_DELAYS[recovery.attempt],
-        name=f"recover:{recovery.game_id}",
+        name=recovery_job_name(recovery.game_id),
         data=recovery,
     )
 
