@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from gaple_bot.ai.arena import format_table, run_arena
-from gaple_bot.ai.levels import Level
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.ai.arena import format_table, run_arena
+from gaple_bot.games.gaple.ai.levels import Level
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 EASY, NORMAL, HARD = Level.EASY, Level.NORMAL, Level.HARD
 PAIRINGS: tuple[tuple[Level, Level, float, bool], ...] = (

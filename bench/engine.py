@@ -7,7 +7,7 @@ import random
 import statistics
 import time
 
-from gaple_bot.engine import Game, GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet
 
 SETUPS = (
     ("classic, 4 seats", GameConfig(RuleSet.CLASSIC, 4)),

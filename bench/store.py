@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Table, insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from gaple_bot.engine import Game, GameConfig, Move, RuleSet, StuckRule
+from gaple_bot.games.gaple.rules import Game, GameConfig, Move, RuleSet, StuckRule
 from gaple_bot.store import (
     GLOBAL_SCOPE,
     Board,

@@ -12,7 +12,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["arena"]:
-        from .ai.arena import main as arena_main
+        from .games.gaple.ai.arena import main as arena_main
 
         return arena_main(args[1:])
     try:

@@ -28,7 +28,7 @@ from telegram.ext import (
     filters,
 )
 
-from ..ai.levels import process_pool
+from ..games.gaple.ai.levels import process_pool
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from ..logs import configure_logging, token_secrets
 from ..service.chats import ChatDefaults

@@ -13,7 +13,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from ..engine import Move, MoveKind, tile_text
+from ..games.gaple.rules import Move, MoveKind, tile_text
 from ..i18n import Translator, Translators
 from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
 from ..service.runtime import GameService

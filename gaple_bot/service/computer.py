@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from concurrent.futures import Executor
 
-from ..ai.levels import choose_move_async
-from ..engine import Move, SeatView
+from ..games.gaple.ai.levels import choose_move_async
+from ..games.gaple.rules import Move, SeatView
 
 
 class ComputerPlayers:

@@ -7,7 +7,7 @@ import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..engine import Game, GameConfig
+from ..games.gaple.rules import Game, GameConfig
 from ..store import (
     ChatSettings,
     GameNotFound,

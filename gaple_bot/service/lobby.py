@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 
-from ..engine import Game, GameConfig, RuleSet, deal_round
+from ..games.gaple.rules import Game, GameConfig, RuleSet, deal_round
 from ..store import (
     ComputerLevel,
     GameAlreadyActive,

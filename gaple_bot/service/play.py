@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from ..engine import PASS, Game, Move, MoveKind, MoveParseError
+from ..games.gaple.rules import PASS, Game, Move, MoveKind, MoveParseError
 from ..store import GameStatus, SeatRecord, Store
 from .computer import ComputerPlayers
 from .errors import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..engine import GameConfig, RuleSet, StuckRule
+from ..games.gaple.rules import GameConfig, RuleSet, StuckRule
 from ..store import (
     GLOBAL_SCOPE,
     Board,

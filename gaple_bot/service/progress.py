@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine import Move
+from ..games.gaple.rules import Move
 from .views import HandView, RoundReveal, TableView
 
 

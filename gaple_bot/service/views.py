@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..engine import Ends, Event, Game, GameConfig, Move, RoundEnded
+from ..games.gaple.rules import Ends, Event, Game, GameConfig, Move, RoundEnded
 from ..store import GameStatus
 
 __all__ = [

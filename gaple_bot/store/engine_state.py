@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine import Deal, Game, GameConfig, GapleError, replay
+from ..games.gaple.rules import Deal, Game, GameConfig, GapleError, replay
 from .errors import CorruptGame, GameNotFound, GameNotStarted
 from .models import Game as GameRow
 from .models import Move, Round

@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ..engine import RuleSet, StuckRule
+from ..games.gaple.rules import RuleSet, StuckRule
 from .enums import ComputerLevel, GameStatus
 from .types import StrEnumType, UTCDateTime
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import EndReason, Game, Played
+from ..games.gaple.rules import EndReason, Game, Played
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..engine import GameConfig, RoundEnded, RuleSet, StuckRule
+from ..games.gaple.rules import GameConfig, RoundEnded, RuleSet, StuckRule
 from .enums import ComputerLevel, GameStatus, computer_player_id
 
 

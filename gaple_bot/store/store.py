@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from ..engine import Game
+from ..games.gaple.rules import Game
 from .database import make_engine, write_engine
 from .engine_state import load_engine_game
 from .migrate import upgrade_to_head

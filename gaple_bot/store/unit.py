@@ -10,7 +10,7 @@ from typing import Literal
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine import Game
+from ..games.gaple.rules import Game
 from .boards import Boards
 from .chat_move import move_chat
 from .engine_state import load_engine_game

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from gaple_bot.ai import montecarlo
+from gaple_bot.games.gaple.ai import montecarlo
 
 STOPPED = types.SimpleNamespace(perf_counter=lambda: 0.0)
 """Stands in for the `time` module the Monte Carlo levels read their time caps from."""

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from gaple_bot.engine import Game, GameConfig, RuleSet, SeatView, StuckRule
+from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet, SeatView, StuckRule
 
 SETUPS: tuple[GameConfig, ...] = (
     GameConfig(RuleSet.CLASSIC, 4),

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from gaple_bot.ai.arena import main, percentile, run_arena, wilson
-from gaple_bot.ai.levels import Level
-from gaple_bot.ai.montecarlo import Budget
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.ai.arena import main, percentile, run_arena, wilson
+from gaple_bot.games.gaple.ai.levels import Level
+from gaple_bot.games.gaple.ai.montecarlo import Budget
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 FAST = {Level.NORMAL: Budget(deals=2), Level.HARD: Budget(deals=2, per_move=True, exact_tiles=5)}
 

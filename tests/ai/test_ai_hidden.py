@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from ai_positions import SETUPS
 
-from gaple_bot.ai import BUDGETS, Level, choose_move
-from gaple_bot.engine import Deal, Game, GameConfig, GapleError, Move
-from gaple_bot.engine.tiles import tiles_in
+from gaple_bot.games.gaple.ai import BUDGETS, Level, choose_move
+from gaple_bot.games.gaple.rules import Deal, Game, GameConfig, GapleError, Move
+from gaple_bot.games.gaple.rules.tiles import tiles_in
 
 
 def _replay(config: GameConfig, deals: list[Deal], codes: list[list[int]]) -> Game | None:

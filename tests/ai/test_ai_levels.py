@@ -13,7 +13,7 @@ import pytest
 from ai_clock import stop_the_clock, stop_the_clock_for_good
 from ai_positions import SETUPS, positions
 
-from gaple_bot.ai import (
+from gaple_bot.games.gaple.ai import (
     BUDGETS,
     Budget,
     Level,
@@ -21,7 +21,7 @@ from gaple_bot.ai import (
     choose_move_async,
     decide,
 )
-from gaple_bot.engine import Game, GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet
 
 SMALL = Budget(deals=2, per_move=True, exact_tiles=6)
 """A tiny budget that still goes through sampling, rollouts and the exact solver."""

@@ -8,8 +8,8 @@ import random
 import pytest
 from ai_positions import SETUPS
 
-from gaple_bot.ai.exact import Solver
-from gaple_bot.ai.playout import (
+from gaple_bot.games.gaple.ai.exact import Solver
+from gaple_bot.games.gaple.ai.playout import (
     BIT_OF,
     HI,
     LO,
@@ -26,9 +26,18 @@ from gaple_bot.ai.playout import (
     to_bits,
     to_tiles,
 )
-from gaple_bot.ai.value import MatchValue
-from gaple_bot.engine import Game, GameConfig, Move, MoveKind, Round, RuleSet, Side, discard
-from gaple_bot.engine.tiles import (
+from gaple_bot.games.gaple.ai.value import MatchValue
+from gaple_bot.games.gaple.rules import (
+    Game,
+    GameConfig,
+    Move,
+    MoveKind,
+    Round,
+    RuleSet,
+    Side,
+    discard,
+)
+from gaple_bot.games.gaple.rules.tiles import (
     FULL_SET,
     HIGH,
     LOW,

@@ -11,10 +11,10 @@ from ai_positions import SETUPS, positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaple_bot.ai.knowledge import PlaceKind, knowledge_of
-from gaple_bot.ai.sampler import Sampler, SamplerError, bits_of
-from gaple_bot.engine import Discarded, GameConfig, Passed, RuleSet
-from gaple_bot.engine.tiles import FULL_SET, NUMBER_MASK, TILES
+from gaple_bot.games.gaple.ai.knowledge import PlaceKind, knowledge_of
+from gaple_bot.games.gaple.ai.sampler import Sampler, SamplerError, bits_of
+from gaple_bot.games.gaple.rules import Discarded, GameConfig, Passed, RuleSet
+from gaple_bot.games.gaple.rules.tiles import FULL_SET, NUMBER_MASK, TILES
 
 
 def _check_draw(unseen: int, places: list[tuple[int, int]], masks: list[int]) -> None:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from gaple_bot.bot.callback_data import Action, BadCallbackData, decode
-from gaple_bot.engine import TILES, Game, Move, MoveKind, tiles_in
+from gaple_bot.games.gaple.rules import TILES, Game, Move, MoveKind, tiles_in
 from tests.fakes.telegram_server import FakeTelegram, MessageVersion
 
 TILE = re.compile(r"\[(\d)\|(\d)\]")

@@ -12,7 +12,7 @@ from typing import Any
 
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.deps import GapleApplication
-from gaple_bot.engine import Discarded, Game, Played, Side, tile_text
+from gaple_bot.games.gaple.rules import Discarded, Game, Played, Side, tile_text
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,

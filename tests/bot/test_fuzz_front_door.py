@@ -31,8 +31,8 @@ from gaple_bot.bot.callback_data import FIELDS, Action, BadCallbackData, decode,
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.render.privacy import CONFIRM
 from gaple_bot.bot.render.settings import OPTIONS, choices
-from gaple_bot.engine import TILE_COUNT
-from gaple_bot.engine.moves import MOVE_CODES
+from gaple_bot.games.gaple.rules import TILE_COUNT
+from gaple_bot.games.gaple.rules.moves import MOVE_CODES
 from gaple_bot.i18n import SUPPORTED_LANGUAGES
 from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
 from tests.fakes.telegram_server import FakeTelegram, running_fake

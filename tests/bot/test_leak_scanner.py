@@ -7,7 +7,7 @@ from typing import cast
 
 import pytest
 
-from gaple_bot.engine import TILES, Game, GameConfig, tiles_in
+from gaple_bot.games.gaple.rules import TILES, Game, GameConfig, tiles_in
 from tests.bot.leaks import assert_group_saw_nothing_hidden, assert_player_saw_only_their_own
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, MessageVersion
 

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from gaple_bot.bot.callback_data import Action, encode
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import (
     GLOBAL_SCOPE,
     Board,

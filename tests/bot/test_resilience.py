@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.bot.timers import lobby_job_name
-from gaple_bot.engine import Move, SeatView
+from gaple_bot.games.gaple.rules import Move, SeatView
 from gaple_bot.store import GameStatus
 from tests.bot.harness import (
     GROUP,

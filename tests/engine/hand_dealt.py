@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from gaple_bot.engine import Deal, Event, Game, GameConfig, Move, RuleSet, StuckRule, tile_id
-from gaple_bot.engine.tiles import HIGH, LOW, TILE_COUNT, mask_of, tiles_in
+from gaple_bot.games.gaple.rules import (
+    Deal,
+    Event,
+    Game,
+    GameConfig,
+    Move,
+    RuleSet,
+    StuckRule,
+    tile_id,
+)
+from gaple_bot.games.gaple.rules.tiles import HIGH, LOW, TILE_COUNT, mask_of, tiles_in
 
 CLASSIC_2 = GameConfig(RuleSet.CLASSIC, 2)
 CLASSIC_3 = GameConfig(RuleSet.CLASSIC, 3)

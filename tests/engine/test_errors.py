@@ -17,7 +17,7 @@ from hand_dealt import (
     tile,
 )
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     PASS,
     ConfigError,
     Deal,
@@ -39,7 +39,7 @@ from gaple_bot.engine import (
     game_from_json,
     game_to_json,
 )
-from gaple_bot.engine.moves import ALL_MOVES
+from gaple_bot.games.gaple.rules.moves import ALL_MOVES
 
 # Two seats: seat 0 leads [6|6]; after [6|4] seat 0 may play [6|2] left or a 4 right.
 TWO_SEATS = classic_deal("66 43 62 02 04 14 24", "64 63 00 01 11 13 22", leader=0, lead="66")

@@ -18,7 +18,7 @@ from hand_dealt import (
     tile,
 )
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     PASS,
     TILE_COUNT,
     TILES,
@@ -41,7 +41,7 @@ from gaple_bot.engine import (
     tile_id,
     tile_text,
 )
-from gaple_bot.engine.tiles import FULL_SET
+from gaple_bot.games.gaple.rules.tiles import FULL_SET
 
 # Two seats: [6|6] leads, [6|5] answers, and the line (6, 5) is blocked although the set-aside
 # tiles hold every other 6 and 5: they are not in a hand (C2, C11a).

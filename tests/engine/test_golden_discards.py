@@ -17,7 +17,7 @@ from hand_dealt import (
     tile,
 )
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     PASS,
     ConfigError,
     Deal,

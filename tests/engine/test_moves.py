@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hand_dealt import tile
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     PASS,
     TILES,
     GapleError,
@@ -16,7 +16,7 @@ from gaple_bot.engine import (
     discard,
     play,
 )
-from gaple_bot.engine.moves import ALL_MOVES, MOVE_CODES
+from gaple_bot.games.gaple.rules.moves import ALL_MOVES, MOVE_CODES
 
 BAD_TEXTS = (
     "",

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     TILES,
     Discarded,
     EndReason,
@@ -34,8 +34,8 @@ from gaple_bot.engine import (
     game_to_json,
     tile_id,
 )
-from gaple_bot.engine.moves import ALL_MOVES
-from gaple_bot.engine.tiles import FULL_SET, tiles_in
+from gaple_bot.games.gaple.rules.moves import ALL_MOVES
+from gaple_bot.games.gaple.rules.tiles import FULL_SET, tiles_in
 
 CONFIGS = (
     GameConfig(RuleSet.CLASSIC, 2),

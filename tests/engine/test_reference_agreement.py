@@ -16,7 +16,7 @@ from reference_classic import (
     pip_total,
 )
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     TILES,
     Game,
     GameConfig,
@@ -27,8 +27,8 @@ from gaple_bot.engine import (
     Side,
     deal_round,
 )
-from gaple_bot.engine.moves import ALL_MOVES
-from gaple_bot.engine.tiles import tiles_in
+from gaple_bot.games.gaple.rules.moves import ALL_MOVES
+from gaple_bot.games.gaple.rules.tiles import tiles_in
 
 ROUNDS = 10_000
 # Every fifth round also asks `is_legal` about all 85 moves (slower, so not every round).

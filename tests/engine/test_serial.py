@@ -8,7 +8,7 @@ import random
 import pytest
 from hand_dealt import CLASSIC_2, DISCARDS_4, classic_deal, discards_deal, play_out, tile
 
-from gaple_bot.engine import (
+from gaple_bot.games.gaple.rules import (
     PASS,
     Game,
     SerialError,

@@ -11,7 +11,7 @@ import asyncio
 import random
 import sys
 
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import ComputerLevel, Store
 
 from .kit import Player, open_game, play_move

@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 from datetime import datetime
 
-from gaple_bot.ai.greedy import greedy_move
-from gaple_bot.engine import Game, GameConfig, Move
+from gaple_bot.games.gaple.ai.greedy import greedy_move
+from gaple_bot.games.gaple.rules import Game, GameConfig, Move
 from gaple_bot.store import ComputerLevel, Store, Transaction
 
 Player = int | ComputerLevel

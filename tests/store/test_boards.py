@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import (
     GLOBAL_SCOPE,
     Board,

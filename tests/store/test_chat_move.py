@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import Board, BoardEntry, GameStatus, Period, Store
 
 from .kit import open_game, play_game

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import text
 
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import Store, VersionConflict
 
 from .kit import open_game

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from gaple_bot.engine import GameConfig, RuleSet
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import (
     FIRST_FORMER_PLAYER_ID,
     GLOBAL_SCOPE,

@@ -6,7 +6,7 @@ import random
 
 from sqlalchemy import text
 
-from gaple_bot.engine import GameConfig, RuleSet, StuckRule
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet, StuckRule
 from gaple_bot.store import ComputerLevel, GameStatus, Store
 
 from .kit import Player, open_game, play_game, play_move

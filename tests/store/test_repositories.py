@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import text
 
-from gaple_bot.engine import GameConfig, RuleSet, StuckRule
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet, StuckRule
 from gaple_bot.store import (
     ChatSettings,
     ComputerLevel,

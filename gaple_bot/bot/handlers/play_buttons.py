@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from ...engine import Move
+from ...games.gaple.rules import Move
 from ...service.errors import NotSeated, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext

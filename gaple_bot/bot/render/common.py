@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
-from ...engine import tile_text, tiles_in
-from ...engine.tiles import HIGH, WEIGHT
+from ...games.gaple.rules import tile_text, tiles_in
+from ...games.gaple.rules.tiles import HIGH, WEIGHT
 from ...i18n import Translator
 from ...service.views import SeatInfo
 

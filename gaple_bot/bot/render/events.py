@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine import Discarded, Event, Passed, Played, Side, tile_text
+from ...games.gaple.rules import Discarded, Event, Passed, Played, Side, tile_text
 from ...i18n import Translator
 from ...service.views import SeatInfo
 from .common import seat_name

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...engine import Move, MoveKind, Side, tile_text
+from ...games.gaple.rules import Move, MoveKind, Side, tile_text
 from ...i18n import Translator
 from ...service.views import HandView
 from ..callback_data import Action, encode

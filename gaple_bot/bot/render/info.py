@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine import GameConfig, RuleSet
+from ...games.gaple.rules import GameConfig, RuleSet
 from ...i18n import Translator
 from .common import seconds_count
 from .table import rule_set_name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...engine import EndReason, RoundEnded, RuleSet, pips
+from ...games.gaple.rules import EndReason, RoundEnded, RuleSet, pips
 from ...i18n import Translator
 from ...service.views import RoundReveal, TableView
 from ..callback_data import Action, encode

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...engine import GameConfig, RuleSet, tile_text
+from ...games.gaple.rules import GameConfig, RuleSet, tile_text
 from ...i18n import Translator
 from ...service.views import GameStatus, TableView
 from ..callback_data import Action, encode

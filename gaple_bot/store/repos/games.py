@@ -11,7 +11,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, insert, or_, select, tex
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...engine import GameConfig
+from ...games.gaple.rules import GameConfig
 from ..enums import ACTIVE_STATUSES, GameStatus
 from ..errors import GameAlreadyActive, GameNotFound, GameStateError, VersionConflict
 from ..models import ACTIVE_GAME, Game, Seat

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...engine import Deal, EndReason, RoundEnded
+from ...games.gaple.rules import Deal, EndReason, RoundEnded
 from ..errors import RoundNotFound
 from ..models import Round
 from ..records import RoundSummary

@@ -7,8 +7,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import Move, Played, SeatView
-from ..engine.tiles import TILE_COUNT
+from ..rules import Move, Played, SeatView
+from ..rules.tiles import TILE_COUNT
 from .exact import Solver
 from .knowledge import Knowledge, PlaceKind, knowledge_of
 from .playout import BIT_OF, NUM, keeping_rollout, move_parts, rollout, rules_of, step, to_bits

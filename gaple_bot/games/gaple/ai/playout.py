@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..engine import GameConfig, Move, MoveKind, RuleSet, Side
-from ..engine.tiles import HIGH, LOW, TILE_COUNT, WEIGHT, heaviness, lightness
+from ..rules import GameConfig, Move, MoveKind, RuleSet, Side
+from ..rules.tiles import HIGH, LOW, TILE_COUNT, WEIGHT, heaviness, lightness
 
 # Tiles are renumbered here so that bit order is greedy order (C4's weight, then higher end):
 # a hand's heaviest tile is then its highest set bit. `to_bits` and `to_tiles` convert from and

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import Deal, Game, GameConfig, RuleSet, StuckRule, deal_round
+from ..rules import Deal, Game, GameConfig, RuleSet, StuckRule, deal_round
 from .levels import Level, choose_move
 from .montecarlo import Budget
 
@@ -232,7 +232,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the arena from the command line; the exit code is 0, or 2 for a bad lineup.
 
-    `python -m gaple_bot.ai.arena --lineup hard,easy,easy,easy --rounds 2000 [--json]`.
+    `python -m gaple_bot.games.gaple.ai.arena --lineup hard,easy,easy,easy --rounds 2000 [--json]`.
     """
     args = parse_args(argv)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import game_winner
+from ..rules import game_winner
 
 GAME_WEIGHT = 2
 """A won (lost) game is worth this many targets of lead (deficit)."""

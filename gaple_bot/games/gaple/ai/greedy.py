@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Move, MoveKind, SeatView
-from ..engine.tiles import BIT, HIGH, LOW, NUMBER_MASK, WEIGHT
+from ..rules import Move, MoveKind, SeatView
+from ..rules.tiles import BIT, HIGH, LOW, NUMBER_MASK, WEIGHT
 
 
 def greedy_move(view: SeatView, rng: random.Random) -> Move:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import MoveKind, Side
+from ..rules import MoveKind, Side
 from .playout import NUM, Rules, step
 from .value import MatchValue
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..engine import Discarded, Passed, Played, RuleSet, SeatView
-from ..engine.tiles import BIT, DOUBLES, NUMBER_MASK, TILE_COUNT, heaviness
+from ..rules import Discarded, Passed, Played, RuleSet, SeatView
+from ..rules.tiles import BIT, DOUBLES, NUMBER_MASK, TILE_COUNT, heaviness
 
 
 class PlaceKind(IntEnum):

@@ -8,7 +8,7 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from enum import StrEnum
 
-from ..engine import Move, SeatView
+from ..rules import Move, SeatView
 from .greedy import greedy_move
 from .montecarlo import Budget, monte_carlo_move
 

@@ -1,0 +1,1 @@
+"""Gaple, block dominoes with two rule sets (classic and discards)."""
