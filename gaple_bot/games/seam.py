@@ -1,0 +1,194 @@
+"""The seam every game kind plugs into: all that store, service and bot may know of a game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from ..i18n import Translator
+from .options import OptionSpec
+from .views import HandView, Rendered, RoundReveal, TableView
+
+JSON = dict[str, Any]
+"""A game's config, a deal or a round's result as stored: plain JSON values."""
+
+
+class GameDataError(ValueError):
+    """Stored game data (config, deal, move codes) that the kind cannot read or replay."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLimits:
+    """How many seats a game of these options may have, and how many computers fill."""
+
+    least: int
+    """The fewest seats the rules allow (people and computers together)."""
+    most: int
+    """The most seats the rules allow: the lobby's capacity."""
+    filled: int
+    """Seats made up with computer players at the start, when the chat lets computers fill."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraSpec:
+    """A game-specific number in each seat's result, and how a player's totals keep it."""
+
+    name: str
+    aggregate: Literal["sum", "max"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """One seat's line in a finished game's results."""
+
+    seat: int
+    place: int
+    """1 for the best; seats the rules cannot tell apart share a place."""
+    points: int
+    rounds_won: int
+    extras: Mapping[str, int]
+    """Values of the kind's ExtraSpecs."""
+
+
+class Match(Protocol):
+    """A game in play: its rounds so far and the current one, rebuilt from deals and moves."""
+
+    @property
+    def config(self) -> JSON:
+        """The config this match was made from."""
+
+    @property
+    def round_number(self) -> int:
+        """1 for the first round."""
+
+    @property
+    def ply(self) -> int:
+        """Moves made in the current round."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or None between rounds and after the game."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has been decided."""
+
+    @property
+    def round_over(self) -> bool:
+        """Whether the current round has ended."""
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The codes of the moves the seat to move may make now."""
+
+    def automatic_code(self) -> int | None:
+        """A move nobody needs to choose (the only legal one, and a pass), made by the bot."""
+
+    def step_codes(self, step: int) -> tuple[int, ...]:
+        """The legal codes a first pick (`step`: a tile, a card) leads to; empty if none."""
+
+    def apply(self, seat: int, code: int) -> None:
+        """Make a move; raises ValueError (changing nothing) if it is not allowed."""
+
+    def next_deal(self, rng: random.Random) -> JSON:
+        """The next round's deal, drawn from `rng` (the current round must be over)."""
+
+    def start_round(self, deal: JSON) -> None:
+        """Start the next round from a deal (a new or a stored one)."""
+
+    def round_result(self) -> JSON | None:
+        """The current round's public result as JSON, once it is over."""
+
+    def table(self, base: TableView[Any]) -> TableView[Any]:
+        """`base` with the kind's public board filled in (nothing hidden)."""
+
+    def hand(self, seat: int, legal: bool, table: TableView[Any]) -> HandView[Any, Any]:
+        """Seat `seat`'s private view; with its legal moves when `legal`."""
+
+    def reveal(self, table: TableView[Any]) -> RoundReveal[Any, Any]:
+        """The ended round with every hidden item shown to everyone."""
+
+    def computer_view(self, seat: int) -> object:
+        """What a computer player at `seat` sees (picklable, for a worker process)."""
+
+    def outcomes(self) -> list[SeatOutcome]:
+        """Every seat's result, once the game is over."""
+
+
+class Presentation(Protocol):
+    """A kind's messages and buttons, as plain data (the bot turns them into Telegram's)."""
+
+    def table(self, t: Translator, table: TableView[Any], now: datetime) -> Rendered:
+        """The group's table message."""
+
+    def hand(self, t: Translator, view: HandView[Any, Any], step: int | None) -> Rendered:
+        """A person's private hand; `step` is their first pick when a move takes two."""
+
+    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> Rendered:
+        """The private hand right after the person made move `code`."""
+
+    def move_text(self, t: Translator, code: int) -> str:
+        """A move in words (for 'time ran out, the bot played …')."""
+
+    def hand_alert(self, t: Translator, view: HandView[Any, Any]) -> str:
+        """A short alert of the person's hand (the table's 'My hand' button)."""
+
+    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Rendered:
+        """The group's message when a round ends."""
+
+    def game_end(self, t: Translator, table: TableView[Any]) -> Rendered:
+        """The group's final standings."""
+
+    def rules(self, t: Translator, config: JSON, turn_seconds: int) -> str:
+        """/rules for a game of this config."""
+
+    def option_title(self, t: Translator, option: str) -> str:
+        """An option's name in the /settings menu."""
+
+    def option_value(self, t: Translator, option: str, value: str) -> str:
+        """An option's value in words."""
+
+    def hidden_texts(self, view: HandView[Any, Any]) -> frozenset[str]:
+        """Texts that would reveal this seat's hidden items to anyone else (for leak checks)."""
+
+
+class GameKind(Protocol):
+    """One game: its identity, options, rules entry points, computer players and messages."""
+
+    @property
+    def name(self) -> str:
+        """The stored kind (games.kind) and the command that opens a table."""
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        """What /settings offers for this kind, with defaults."""
+
+    @property
+    def extras(self) -> tuple[ExtraSpec, ...]:
+        """The game-specific numbers of each seat's result."""
+
+    @property
+    def presentation(self) -> Presentation:
+        """The kind's messages."""
+
+    def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
+        """The seats a game of these options may have."""
+
+    def make_config(self, options: Mapping[str, str], seats: int) -> JSON:
+        """The stored config of a game of these options and seats."""
+
+    def config_seats(self, config: JSON) -> int:
+        """The seat count of a stored config."""
+
+    def new_match(self, config: JSON, rng: random.Random) -> tuple[Match, JSON]:
+        """A new match with its first round dealt from `rng`, and that deal."""
+
+    def replay(self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]) -> Match:
+        """The match rebuilt from its stored deals and move codes (every move checked);
+        raises GameDataError if they do not replay."""
+
+    def computer_move(self, level: str, view: object, seed: int) -> int:
+        """The code of the move computer `level` makes in `view` (runs in a worker process:
+        a module-level function's arguments and result pickle)."""
