@@ -10,7 +10,7 @@ from typing import Any, Literal, Protocol
 
 from ..i18n import Translator
 from .options import OptionSpec
-from .views import HandView, Rendered, RoundReveal, TableView
+from .views import GameMessage, HandView, RoundReveal, TableView
 
 JSON = dict[str, Any]
 """A game's config, a deal or a round's result as stored: plain JSON values."""
@@ -101,14 +101,22 @@ class Match(Protocol):
     def round_result(self) -> JSON | None:
         """The current round's public result as JSON, once it is over."""
 
-    def table(self, base: TableView[Any]) -> TableView[Any]:
-        """`base` with the kind's public board filled in (nothing hidden)."""
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's running total."""
 
-    def hand(self, seat: int, legal: bool, table: TableView[Any]) -> HandView[Any, Any]:
-        """Seat `seat`'s private view; with its legal moves when `legal`."""
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the game, once it is over."""
 
-    def reveal(self, table: TableView[Any]) -> RoundReveal[Any, Any]:
-        """The ended round with every hidden item shown to everyone."""
+    def board(self) -> object:
+        """The kind's public board of the current round (nothing hidden)."""
+
+    def private(self, seat: int) -> object:
+        """What seat `seat` alone sees (its hand)."""
+
+    def revealed(self) -> tuple[object, ...]:
+        """Every seat's private view, for the end of a round when all is shown."""
 
     def computer_view(self, seat: int) -> object:
         """What a computer player at `seat` sees (picklable, for a worker process)."""
@@ -120,13 +128,16 @@ class Match(Protocol):
 class Presentation(Protocol):
     """A kind's messages and buttons, as plain data (the bot turns them into Telegram's)."""
 
-    def table(self, t: Translator, table: TableView[Any], now: datetime) -> Rendered:
+    def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
         """The group's table message."""
 
-    def hand(self, t: Translator, view: HandView[Any, Any], step: int | None) -> Rendered:
-        """A person's private hand; `step` is their first pick when a move takes two."""
+    def hand(
+        self, t: Translator, view: HandView[Any, Any], now: datetime, step: int | None
+    ) -> GameMessage:
+        """A person's private hand, with move buttons when it has legal moves; `step` is
+        their first pick when a move takes two (the buttons then offer its moves and Back)."""
 
-    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> Rendered:
+    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
         """The private hand right after the person made move `code`."""
 
     def move_text(self, t: Translator, code: int) -> str:
@@ -135,14 +146,20 @@ class Presentation(Protocol):
     def hand_alert(self, t: Translator, view: HandView[Any, Any]) -> str:
         """A short alert of the person's hand (the table's 'My hand' button)."""
 
-    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Rendered:
+    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
         """The group's message when a round ends."""
 
-    def game_end(self, t: Translator, table: TableView[Any]) -> Rendered:
+    def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The group's final standings."""
 
-    def rules(self, t: Translator, config: JSON, turn_seconds: int) -> str:
-        """/rules for a game of this config."""
+    def title(self, t: Translator) -> str:
+        """The game's name."""
+
+    def rules(self, t: Translator, options: Mapping[str, str]) -> str:
+        """/rules for a game of these options."""
+
+    def options_summary(self, t: Translator, config: JSON) -> str:
+        """A game's rules in a few words (the lobby's line)."""
 
     def option_title(self, t: Translator, option: str) -> str:
         """An option's name in the /settings menu."""
@@ -168,10 +185,6 @@ class GameKind(Protocol):
     @property
     def extras(self) -> tuple[ExtraSpec, ...]:
         """The game-specific numbers of each seat's result."""
-
-    @property
-    def presentation(self) -> Presentation:
-        """The kind's messages."""
 
     def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
         """The seats a game of these options may have."""

@@ -103,11 +103,13 @@ class Button:
     press: Literal["move", "pick", "back", "none"]
     value: int = 0
     """The move code ("move") or the first pick ("pick")."""
+    style: Literal["success", "danger"] | None = None
+    """A colour hint for clients that show one."""
 
 
 @dataclass(frozen=True, slots=True)
-class Rendered:
-    """A message's HTML text and its rows of buttons."""
+class GameMessage:
+    """A game's message: its HTML text and its rows of buttons."""
 
     text: str
     rows: tuple[tuple[Button, ...], ...] = field(default=())

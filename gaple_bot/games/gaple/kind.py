@@ -1,0 +1,244 @@
+"""Gaple on the seam: its options, seats, configs, matches and computer players."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from ..options import COMMON_OPTIONS, OptionSpec
+from ..seam import JSON, ExtraSpec, GameDataError, SeatLimits, SeatOutcome
+from .board import GapleBoard, GapleHand
+from .rules import (
+    PASS,
+    Deal,
+    EndReason,
+    Game,
+    GameConfig,
+    GapleError,
+    Move,
+    Played,
+    RuleSet,
+    SeatView,
+    StuckRule,
+    replay,
+)
+from .rules.rules import SEAT_RANGE
+
+RULES = OptionSpec("rules", ("classic", "discards", "discards-pass"), "classic")
+"""C1-C13, D1-D8 with discards (D4), or D1-D8 where stuck players pass (the D4 option)."""
+TARGET = OptionSpec("target", ("50", "100", "150", "200"), "100", free_range=(1, 10_000))
+"""C13/D8: the total that ends the game."""
+FILLED_SEATS = 4
+"""Computer players make a table up to four seats (C2: classic; D1: discards need four)."""
+
+
+def rule_set_of(options: Mapping[str, str]) -> tuple[RuleSet, StuckRule]:
+    """The rule set and stuck rule an options' "rules" value names."""
+    rules = options.get("rules", RULES.default)
+    rule_set = RuleSet.CLASSIC if rules == "classic" else RuleSet.DISCARDS
+    stuck = StuckRule.PASS if rules == "discards-pass" else StuckRule.DISCARD
+    return rule_set, stuck
+
+
+def config_of(data: JSON) -> GameConfig:
+    """The engine's config stored as JSON; GameDataError if it is not one."""
+    try:
+        return GameConfig.from_dict(data)
+    except (GapleError, TypeError, ValueError) as exc:
+        raise GameDataError(f"not a Gaple config: {exc}") from exc
+
+
+def seat_outcomes(game: Game) -> list[SeatOutcome]:
+    """Every seat's place, points, rounds won, Gaple finishes and best round."""
+    seats = game.config.seats
+    rounds_won = [0] * seats
+    gaples = [0] * seats
+    best_round = [0] * seats
+    for played_round in game.rounds:
+        result = played_round.result
+        if result is None:
+            continue
+        rounds_won[result.winner] += 1
+        for seat, points in enumerate(result.points):
+            best_round[seat] = max(best_round[seat], points)
+        if result.reason is EndReason.GAPLE:
+            # The play that emptied a hand comes just before the round's end.
+            last = played_round.events[-2]
+            assert isinstance(last, Played)
+            gaples[last.seat] += 1
+    totals = game.scores
+    return [
+        SeatOutcome(
+            seat=seat,
+            place=1 + sum(other > totals[seat] for other in totals),
+            points=totals[seat],
+            rounds_won=rounds_won[seat],
+            extras={"gaples": gaples[seat], "best_round": best_round[seat]},
+        )
+        for seat in range(seats)
+    ]
+
+
+class GapleMatch:
+    """A Gaple game behind the seam's Match protocol."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @property
+    def config(self) -> JSON:
+        """The config as stored."""
+        return dict(self.game.config.to_dict())
+
+    @property
+    def round_number(self) -> int:
+        """1 for the first round."""
+        return self.game.round_number
+
+    @property
+    def ply(self) -> int:
+        """Moves made in the current round."""
+        return len(self.game.round.moves)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or None between rounds and after the game."""
+        return self.game.to_move
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a seat has won the game (C13, D8)."""
+        return self.game.is_over
+
+    @property
+    def round_over(self) -> bool:
+        """Whether the current round has ended."""
+        return self.game.round.result is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's running total."""
+        return tuple(self.game.scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the game."""
+        return self.game.winner
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The codes of the moves the seat to move may make."""
+        return tuple(move.code for move in self.game.legal_moves())
+
+    def automatic_code(self) -> int | None:
+        """C9 (decision): a forced pass needs no button; the bot passes and says so."""
+        return PASS.code if self.game.legal_moves() == [PASS] else None
+
+    def step_codes(self, step: int) -> tuple[int, ...]:
+        """The legal moves of tile `step` (C7: a tile fitting both ends asks which end)."""
+        return tuple(
+            move.code
+            for move in self.game.legal_moves()
+            if move.tile == step and move.kind is not PASS.kind
+        )
+
+    def apply(self, seat: int, code: int) -> None:
+        """Make the move with this code; raises ValueError if it is not allowed."""
+        self.game.apply(seat, Move.from_code(code))
+
+    def next_deal(self, rng: random.Random) -> JSON:
+        """C5/D2: the next deal, led by the last round's winner."""
+        return dict(self.game.next_deal(rng).to_dict())
+
+    def start_round(self, deal: JSON) -> None:
+        """Start the next round from a stored or new deal."""
+        self.game.start_round(Deal.from_dict(deal))
+
+    def round_result(self) -> JSON | None:
+        """The current round's result as JSON (reason, winner, counts, points)."""
+        result = self.game.round.result
+        if result is None:
+            return None
+        return {
+            "reason": result.reason.value,
+            "winner": result.winner,
+            "counts": list(result.counts),
+            "points": list(result.points),
+        }
+
+    def board(self) -> GapleBoard:
+        """The public state of the current round."""
+        current = self.game.round
+        return GapleBoard(
+            config=self.game.config,
+            line=tuple(current.line),
+            ends=current.ends,
+            hand_counts=tuple(hand.bit_count() for hand in current.hands),
+            discard_counts=tuple(d.bit_count() for d in current.discards),
+            events=tuple(current.events),
+            result=current.result,
+        )
+
+    def private(self, seat: int) -> GapleHand:
+        """The seat's own hand and discards."""
+        current = self.game.round
+        return GapleHand(current.hands[seat], current.discards[seat])
+
+    def revealed(self) -> tuple[GapleHand, ...]:
+        """Every hand and discard, shown when a round ends."""
+        current = self.game.round
+        return tuple(GapleHand(h, d) for h, d in zip(current.hands, current.discards, strict=True))
+
+    def computer_view(self, seat: int) -> SeatView:
+        """The seat's SeatView, all a computer player gets."""
+        return self.game.seat_view(seat)
+
+    def outcomes(self) -> list[SeatOutcome]:
+        """Every seat's result."""
+        return seat_outcomes(self.game)
+
+
+class GapleKind:
+    """Gaple: two to five seats, classic or discard rules."""
+
+    name = "gaple"
+    options: tuple[OptionSpec, ...] = (RULES, TARGET, *COMMON_OPTIONS)
+    extras = (ExtraSpec("gaples", "sum"), ExtraSpec("best_round", "max"))
+
+    def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
+        """C2: classic with 2-4 seats; D1: discards with 4-5."""
+        allowed = SEAT_RANGE[rule_set_of(options)[0]]
+        return SeatLimits(least=min(allowed), most=max(allowed), filled=FILLED_SEATS)
+
+    def make_config(self, options: Mapping[str, str], seats: int) -> JSON:
+        """The stored config; a lobby stores one with a provisional seat count."""
+        rule_set, stuck = rule_set_of(options)
+        target = int(options.get("target", TARGET.default))
+        allowed = SEAT_RANGE[rule_set]
+        seats = min(max(seats, min(allowed)), max(allowed))
+        return dict(GameConfig(rule_set, seats, target, stuck).to_dict())
+
+    def config_seats(self, config: JSON) -> int:
+        """The config's seat count."""
+        return config_of(config).seats
+
+    def new_match(self, config: JSON, rng: random.Random) -> tuple[GapleMatch, JSON]:
+        """A new game with its first round dealt (C3/C4, D1/D2)."""
+        game = Game.new(config_of(config), rng)
+        return GapleMatch(game), dict(game.round.deal.to_dict())
+
+    def replay(self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]) -> GapleMatch:
+        """The game rebuilt from its stored deals and move codes."""
+        try:
+            deals = [(Deal.from_dict(deal), codes) for deal, codes in rounds]
+            return GapleMatch(replay(config_of(config), deals))
+        except (GapleError, KeyError, TypeError, ValueError) as exc:
+            raise GameDataError(f"the stored game does not replay: {exc}") from exc
+
+    def computer_move(self, level: str, view: object, seed: int) -> int:
+        """The move code computer `level` picks (runs in a worker process)."""
+        from .ai.levels import decide
+
+        assert isinstance(view, SeatView)
+        return decide(level, view, seed).code

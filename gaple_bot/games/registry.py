@@ -1,0 +1,50 @@
+"""The registry of game kinds: the one way store, service and bot reach a game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .seam import GameKind
+
+
+class UnknownKind(LookupError):
+    """No game of this name is installed."""
+
+
+class Registry:
+    """The installed game kinds by name, in the order they were registered."""
+
+    def __init__(self, kinds: tuple[GameKind, ...]) -> None:
+        self._kinds = {kind.name: kind for kind in kinds}
+        if len(self._kinds) != len(kinds) or not kinds:
+            raise ValueError("kinds must be at least one, with distinct names")
+
+    def get(self, name: str) -> GameKind:
+        """The kind called `name`; UnknownKind if there is none."""
+        try:
+            return self._kinds[name]
+        except KeyError:
+            raise UnknownKind(name) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kinds
+
+    def __iter__(self) -> Iterator[GameKind]:
+        return iter(self._kinds.values())
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every kind's name, the first being the default."""
+        return tuple(self._kinds)
+
+    @property
+    def default(self) -> GameKind:
+        """The kind a chat that never played gets."""
+        return next(iter(self._kinds.values()))
+
+
+def default_registry() -> Registry:
+    """Every game this bot ships, Gaple first (built on call, never at import)."""
+    from .gaple.kind import GapleKind
+
+    return Registry((GapleKind(),))
