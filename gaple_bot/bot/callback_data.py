@@ -18,7 +18,8 @@ class Action(StrEnum):
     CANCEL = "lc"
     SHOW_HAND = "sh"
     MOVE = "mv"
-    PICK_TILE = "pk"
+    PICK = "pk"
+    """A first pick (a tile, a card) whose move takes a second step."""
     BACK = "bk"
     TAKE_BACK_SEAT = "tb"
     PLAY_AGAIN = "pa"
@@ -36,7 +37,7 @@ FIELDS: dict[Action, tuple[str, ...]] = {
     Action.CANCEL: ("game",),
     Action.SHOW_HAND: ("game",),
     Action.MOVE: ("game", "version", "code"),
-    Action.PICK_TILE: ("game", "version", "tile"),
+    Action.PICK: ("game", "version", "step"),
     Action.BACK: ("game", "version"),
     Action.TAKE_BACK_SEAT: ("game",),
     Action.PLAY_AGAIN: ("game",),

@@ -7,16 +7,17 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from telegram.ext import JobQueue
 
+from ..games.texts import seconds_count
 from ..service.errors import ServiceError
 from ..service.progress import Progress
 from ..service.views import SeatInfo, TableView
 from ..store import GameStatus
 from .deps import Deps, GapleContext
-from .render.common import Rendered, seconds_count
+from .render.common import Rendered
 
 log = logging.getLogger(__name__)
 MAX_HANDOVERS = 8
@@ -53,7 +54,7 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
     )
 
 
-def announce_unreachable(deps: Deps, table: TableView, seat: SeatInfo) -> None:
+def announce_unreachable(deps: Deps, table: TableView[Any], seat: SeatInfo) -> None:
     """Tell the group the computer now plays the seat of someone the bot cannot reach
     privately (once per hand-over)."""
     t = deps.presenter.group_t(table.language)
@@ -66,13 +67,13 @@ def announce_unreachable(deps: Deps, table: TableView, seat: SeatInfo) -> None:
     )
 
 
-def progress_table(progress: Progress) -> TableView | None:
+def progress_table(progress: Progress) -> TableView[Any] | None:
     """The table as `progress` leaves it (the last step's if the game is over)."""
     return progress.table or _last_table(progress)
 
 
 async def _newly_unreachable(
-    deps: Deps, game_id: int, table: TableView | None, unreachable: list[int]
+    deps: Deps, game_id: int, table: TableView[Any] | None, unreachable: list[int]
 ) -> SeatInfo | None:
     """Mark everyone the bot could not reach; return the first of them whose seat at this
     game the computer does not play yet. A seat already handed over is not announced again
@@ -163,7 +164,7 @@ async def offer_seats_back(deps: Deps, user_id: int) -> None:
                 await deps.presenter.offer_seat_back(deps.service.tables.table(live), seat.seat)
 
 
-def _last_table(progress: Progress) -> TableView | None:
+def _last_table(progress: Progress) -> TableView[Any] | None:
     return progress.steps[-1].table if progress.steps else None
 
 

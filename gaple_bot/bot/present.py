@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import logging
 from collections.abc import Awaitable, Callable
@@ -13,18 +14,17 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from ..games.gaple.rules import Move, MoveKind, tile_text
+from ..games.seam import Presentation
+from ..games.texts import seat_name
 from ..i18n import Translator, Translators
 from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
 from ..service.runtime import GameService
 from ..service.views import GameStatus, HandView, LobbyView, SeatInfo, TableView
 from .callback_data import Action, encode
 from .outbox import GroupOutbox, MessageHandle
-from .render.common import Rendered, seat_name
-from .render.hand import played_line, render_hand, render_played
+from .render.common import Rendered
+from .render.game import from_game
 from .render.lobby import render_lobby
-from .render.results import render_game_end, render_round_end
-from .render.table import render_table
 
 log = logging.getLogger(__name__)
 JOIN_PREFIX = "join_"
@@ -133,9 +133,60 @@ class Presenter:
         join_link = self.lobby_link(lobby, bot_username) if link else None
         return render_lobby(self.group_t(lobby.language), lobby, join_link)
 
+    # A game's own messages --------------------------------------------------------------------
+
+    def presentation(self, kind: str) -> Presentation:
+        """The messages of game kind `kind`."""
+        return self.service.registry.get(kind).presentation
+
+    def render_table(self, table: TableView[Any]) -> Rendered:
+        """The table message in the chat's language, with 'My hand' while a round is played."""
+        t = self.group_t(table.language)
+        message = self.presentation(table.kind).table(t, table, self.clock())
+        text = message.text
+        if table.status is GameStatus.ABORTED:
+            text = "\n\n".join([text, t.gettext("This game was stopped.")])
+        elif table.round_over:
+            text = "\n\n".join([text, t.gettext("This round is over.")])
+        extra: tuple[InlineKeyboardButton, ...] = ()
+        if not table.round_over and table.status is GameStatus.RUNNING:
+            my_hand = InlineKeyboardButton(
+                t.gettext("🁢 My hand"), callback_data=encode(Action.SHOW_HAND, table.game_id)
+            )
+            extra = (my_hand,)
+        return from_game(
+            dataclasses.replace(message, text=text), table.game_id, table.version, extra
+        )
+
+    def render_hand(
+        self, t: Translator, view: HandView[Any, Any], step: int | None = None
+    ) -> Rendered:
+        """A person's hand, with its move buttons on their turn (`step`: their first pick)."""
+        message = self.presentation(view.table.kind).hand(t, view, self.clock(), step)
+        return from_game(message, view.game_id, view.version)
+
+    def render_played(self, t: Translator, view: HandView[Any, Any], code: int) -> Rendered:
+        """A person's hand right after their move `code`."""
+        return Rendered(self.presentation(view.table.kind).played(t, view, code).text)
+
+    def you_moved(self, t: Translator, kind: str, code: int) -> str:
+        """Move `code` in one sentence to the person who made it."""
+        return self.presentation(kind).you_moved(t, code)
+
+    def render_game_end(self, table: TableView[Any]) -> Rendered:
+        """The final standings, and a button that opens a new lobby with the same players."""
+        t = self.group_t(table.language)
+        message = self.presentation(table.kind).game_end(t, table)
+        again = InlineKeyboardButton(
+            t.gettext("🔁 Play again"),
+            callback_data=encode(Action.PLAY_AGAIN, table.game_id),
+            style="success",
+        )
+        return from_game(message, table.game_id, table.version, (again,))
+
     # Group ----------------------------------------------------------------------------------
 
-    def group_notice(self, table: TableView, text: str) -> None:
+    def group_notice(self, table: TableView[Any], text: str) -> None:
         """A short message to the table's group (or topic)."""
         self.outbox.send(
             table.chat_id,
@@ -144,8 +195,8 @@ class Presenter:
             parse_mode=ParseMode.HTML,
         )
 
-    def _send_table(self, table: TableView) -> None:
-        rendered = render_table(self.group_t(table.language), table, self.clock())
+    def _send_table(self, table: TableView[Any]) -> None:
+        rendered = self.render_table(table)
         self._tables[table.game_id] = self.outbox.send(
             table.chat_id,
             on_sent=self._remember(table.game_id),
@@ -153,14 +204,13 @@ class Presenter:
             **_message_kwargs(rendered),
         )
 
-    def edit_table(self, table: TableView) -> None:
+    def edit_table(self, table: TableView[Any]) -> None:
         """Edit the game's table message (or send one if it is not known)."""
         handle = self._tables.get(table.game_id)
         if handle is None:
             self._send_table(table)
             return
-        rendered = render_table(self.group_t(table.language), table, self.clock())
-        self.outbox.edit(handle, **_message_kwargs(rendered))
+        self.outbox.edit(handle, **_message_kwargs(self.render_table(table)))
 
     # Progress -------------------------------------------------------------------------------
 
@@ -176,7 +226,8 @@ class Presenter:
             if isinstance(step, RoundOver):
                 self.edit_table(step.table)
                 t = self.group_t(step.table.language)
-                self.group_notice(step.table, render_round_end(t, step.reveal).text)
+                ended = self.presentation(step.table.kind).round_end(t, step.reveal)
+                self.group_notice(step.table, ended.text)
             elif isinstance(step, RoundStarted):
                 shown = step.table
                 if index == last_start and final and final.round_number == shown.round_number:
@@ -187,8 +238,7 @@ class Presenter:
                     if hand.seat != turn_seat:
                         await self._send_hand(hand, unreachable, live=False)
             elif isinstance(step, GameOver):
-                t = self.group_t(step.table.language)
-                rendered = render_game_end(t, step.table)
+                rendered = self.render_game_end(step.table)
                 self.outbox.send(
                     step.table.chat_id,
                     message_thread_id=step.table.thread_id,
@@ -207,12 +257,12 @@ class Presenter:
             await self._send_hand(turn, unreachable, live=True)
         return unreachable
 
-    async def offer_seat_back(self, table: TableView, seat_number: int) -> None:
+    async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
         """Offer a person who can be reached again the seat the computer plays for them."""
         await self._offer_seat_back(table, seat_number, [])
 
     async def _offer_seat_back(
-        self, table: TableView, seat_number: int, unreachable: list[int]
+        self, table: TableView[Any], seat_number: int, unreachable: list[int]
     ) -> None:
         """Tell a person the computer now plays their seat, with the button to take it back."""
         seat = table.seats[seat_number]
@@ -225,24 +275,24 @@ class Presenter:
         markup = self.take_back_markup(t, table.game_id)
         await self._send_private(seat.user_id, Rendered(text, markup), unreachable)
 
-    def _turn_key(self, turn: HandView) -> TurnMessage | None:
+    def _turn_key(self, turn: HandView[Any, Any]) -> TurnMessage | None:
         """The live message that already shows this turn, if there is one."""
         old = self._turns.get(turn.game_id)
         if old is not None and old.seat == turn.seat and old.version == turn.version:
             return old
         return None
 
-    async def adopt_turn(self, turn: HandView, message_id: int) -> None:
+    async def adopt_turn(self, turn: HandView[Any, Any], message_id: int) -> None:
         """After a restart: give the stored hand message of the person to move live buttons."""
         seat = turn.table.seats[turn.seat]
         if seat.user_id is None:
             return
         t = self.private_t(seat, turn.table.language)
-        rendered = render_hand(t, turn, turn.table.chat_title, self.clock())
+        rendered = self.render_hand(t, turn)
         await self._edit_private(seat.user_id, message_id, rendered, [])
         self._turns[turn.game_id] = TurnMessage(turn.seat, seat.user_id, message_id, turn.version)
 
-    async def show_abandoned(self, table: TableView) -> None:
+    async def show_abandoned(self, table: TableView[Any]) -> None:
         """Nobody is left to play: the table says the game stopped, live buttons go, and the
         group is told why."""
         self.edit_table(table)
@@ -262,7 +312,7 @@ class Presenter:
             )
         self._tables.pop(table.game_id, None)
 
-    def timeout_notices(self, progress: Progress, table: TableView) -> None:
+    def timeout_notices(self, progress: Progress, table: TableView[Any]) -> None:
         """Tell the group whose time ran out and whose seat the computer now plays."""
         t = self.group_t(table.language)
         for seat in progress.timed_out:
@@ -285,7 +335,7 @@ class Presenter:
         if turn is not None and turn.seat == old.seat and turn.version == old.version:
             self._turns[progress.game_id] = old
             return
-        moves = [(r, m) for r, s, m in progress.moved if s == old.seat]
+        moves = [(r, code) for r, s, code in progress.moved if s == old.seat]
         seat_view = progress.hands.get(old.seat)
         table = seat_view.table if seat_view else _any_table(progress)
         if table is None:
@@ -293,27 +343,29 @@ class Presenter:
         seat = table.seats[old.seat]
         t = self.private_t(seat, table.language)
         if moves:
-            round_number, move = moves[0]
+            round_number, code = moves[0]
             timed_out = old.seat in progress.timed_out
             if seat_view is not None and seat_view.table.round_number == round_number:
-                rendered = render_played(t, seat_view, table.chat_title, move)
-                text = rendered.text
+                text = self.render_played(t, seat_view, code).text
             else:
-                text = played_line(t, move)
+                text = self.you_moved(t, table.kind, code)
             if timed_out:
-                text = "\n".join([_timed_out_line(t, move), text])
+                computer = self.presentation(table.kind).computer_moved_for_you(t, code)
+                text = "\n".join([computer, text])
         elif seat_view is not None:
-            text = render_hand(t, seat_view, table.chat_title, self.clock()).text
+            text = self.render_hand(t, seat_view).text
         else:
             text = t.gettext("This game is over.")
         await self._edit_private(old.user_id, old.message_id, Rendered(text), unreachable)
 
-    async def _send_hand(self, hand: HandView, unreachable: list[int], *, live: bool) -> None:
+    async def _send_hand(
+        self, hand: HandView[Any, Any], unreachable: list[int], *, live: bool
+    ) -> None:
         seat = hand.table.seats[hand.seat]
         if seat.user_id is None or seat.user_id in unreachable:
             return
         t = self.private_t(seat, hand.table.language)
-        rendered = render_hand(t, hand, hand.table.chat_title, self.clock())
+        rendered = self.render_hand(t, hand)
         message = await self._send_private(seat.user_id, rendered, unreachable)
         if message is None:
             return
@@ -389,25 +441,12 @@ class Presenter:
         await self._edit_private(user_id, message_id, rendered, [])
 
 
-def _any_table(progress: Progress) -> TableView | None:
+def _any_table(progress: Progress) -> TableView[Any] | None:
     if progress.table is not None:
         return progress.table
     for step in reversed(progress.steps):
         return step.table
     return None
-
-
-def _timed_out_line(t: Translator, move: Move) -> str:
-    """What the computer did when the person's time ran out."""
-    if move.kind is MoveKind.DISCARD:
-        return t.gettext("⏰ Time ran out: the computer discarded {tile} for you.").format(
-            tile=tile_text(move.tile)
-        )
-    if move.kind is MoveKind.PASS:
-        return t.gettext("⏰ Time ran out: the computer passed for you.")
-    return t.gettext("⏰ Time ran out: the computer played {tile} for you.").format(
-        tile=tile_text(move.tile)
-    )
 
 
 def _message_kwargs(rendered: Rendered) -> dict[str, Any]:

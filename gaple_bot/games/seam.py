@@ -126,7 +126,8 @@ class Match(Protocol):
 
 
 class Presentation(Protocol):
-    """A kind's messages and buttons, as plain data (the bot turns them into Telegram's)."""
+    """A kind's messages and buttons, as plain data (the bot turns them into Telegram's and
+    adds its own buttons: 'My hand' on a running table, 'Play again' under the standings)."""
 
     def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
         """The group's table message."""
@@ -140,10 +141,13 @@ class Presentation(Protocol):
     def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
         """The private hand right after the person made move `code`."""
 
-    def move_text(self, t: Translator, code: int) -> str:
-        """A move in words (for 'time ran out, the bot played …')."""
+    def you_moved(self, t: Translator, code: int) -> str:
+        """Move `code` told to the person who made it, in one sentence."""
 
-    def hand_alert(self, t: Translator, view: HandView[Any, Any]) -> str:
+    def computer_moved_for_you(self, t: Translator, code: int) -> str:
+        """Move `code` made by the computer when the person's time ran out."""
+
+    def hand_alert(self, t: Translator, private: object) -> str:
         """A short alert of the person's hand (the table's 'My hand' button)."""
 
     def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
@@ -152,22 +156,7 @@ class Presentation(Protocol):
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The group's final standings."""
 
-    def title(self, t: Translator) -> str:
-        """The game's name."""
-
-    def rules(self, t: Translator, options: Mapping[str, str]) -> str:
-        """/rules for a game of these options."""
-
-    def options_summary(self, t: Translator, config: JSON) -> str:
-        """A game's rules in a few words (the lobby's line)."""
-
-    def option_title(self, t: Translator, option: str) -> str:
-        """An option's name in the /settings menu."""
-
-    def option_value(self, t: Translator, option: str, value: str) -> str:
-        """An option's value in words."""
-
-    def hidden_texts(self, view: HandView[Any, Any]) -> frozenset[str]:
+    def hidden_texts(self, private: object) -> frozenset[str]:
         """Texts that would reveal this seat's hidden items to anyone else (for leak checks)."""
 
 
@@ -185,6 +174,10 @@ class GameKind(Protocol):
     @property
     def extras(self) -> tuple[ExtraSpec, ...]:
         """The game-specific numbers of each seat's result."""
+
+    @property
+    def presentation(self) -> Presentation:
+        """The kind's messages."""
 
     def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
         """The seats a game of these options may have."""

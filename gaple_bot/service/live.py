@@ -7,7 +7,9 @@ import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..games.gaple.kind import GapleKind
 from ..games.gaple.rules import Game, GameConfig
+from ..games.seam import GameKind
 from ..store import (
     ChatSettings,
     GameNotFound,
@@ -48,6 +50,9 @@ class LiveGame:
 
     join_token: str | None = None
     """The secret of the lobby's join link."""
+
+    kind: GameKind = field(default_factory=GapleKind)
+    """The game this is."""
 
     def game_config(self) -> GameConfig:
         """The game's rule set and options."""

@@ -6,8 +6,10 @@ import dataclasses
 import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
-from ..games.gaple.rules import PASS, Game, Move, MoveKind, MoveParseError
+from ..games.gaple.kind import GapleMatch
+from ..games.gaple.rules import PASS, Game, Move, MoveParseError
 from ..store import GameStatus, SeatRecord, Store
 from .computer import ComputerPlayers
 from .errors import (
@@ -21,7 +23,7 @@ from .errors import (
 )
 from .live import LiveCache, LiveGame
 from .progress import GameOver, Progress, RoundOver, RoundStarted
-from .views import HandView, RoundReveal, TableView, table_view
+from .views import HandView, RoundReveal, TableView
 
 
 class Tables:
@@ -43,41 +45,54 @@ class Tables:
 
     # Views ---------------------------------------------------------------------------------
 
-    def table(self, live: LiveGame) -> TableView:
+    def table(self, live: LiveGame) -> TableView[Any]:
         """The public table of the game's current round."""
         assert live.engine is not None
-        return table_view(
-            live.engine,
+        match = GapleMatch(live.engine)
+        return TableView(
             game_id=live.game_id,
             version=live.version,
             chat_id=live.chat_id,
             thread_id=live.thread_id,
-            seats=live.seat_infos(),
+            kind=live.kind.name,
+            config=match.config,
             status=live.status,
+            round_number=match.round_number,
+            seats=live.seat_infos(),
+            scores=match.scores,
+            to_move=match.to_move,
             deadline=live.deadline,
+            winner=match.winner,
+            board=match.board(),
             language=live.chat.language,
             chat_title=live.chat.title or "",
+            round_over=match.round_over,
         )
 
-    def hand(self, live: LiveGame, seat: int, table: TableView | None = None) -> HandView:
+    def hand(
+        self, live: LiveGame, seat: int, table: TableView[Any] | None = None
+    ) -> HandView[Any, Any]:
         """A person's private view; legal moves only when they are to move themselves."""
-        game = live.engine
-        assert game is not None
-        current = game.round
-        legal: tuple[Move, ...] = ()
-        if current.to_move == seat and not live.computer_moves(seat):
-            legal = tuple(current.legal_moves())
+        assert live.engine is not None
+        match = GapleMatch(live.engine)
+        legal: tuple[int, ...] = ()
+        if match.to_move == seat and not live.computer_moves(seat):
+            legal = match.legal_codes()
         return HandView(
             game_id=live.game_id,
             version=live.version,
             seat=seat,
-            hand=current.hands[seat],
-            discards=current.discards[seat],
             legal=legal,
+            private=match.private(seat),
             table=table or self.table(live),
         )
 
-    def _people_hands(self, live: LiveGame, table: TableView) -> dict[int, HandView]:
+    def private(self, live: LiveGame, seat: int) -> object:
+        """What seat `seat` alone may see now (its hand)."""
+        assert live.engine is not None
+        return GapleMatch(live.engine).private(seat)
+
+    def _people_hands(self, live: LiveGame, table: TableView[Any]) -> dict[int, HandView[Any, Any]]:
         return {s.seat: self.hand(live, s.seat, table) for s in live.seats if s.user_id is not None}
 
     def finish(self, live: LiveGame, progress: Progress) -> Progress:
@@ -125,16 +140,21 @@ class Tables:
             raise NotYourTurn(f"seat {seat.seat} is not to move")
         return seat
 
-    def turn_view(self, live: LiveGame, user_id: int, version: int) -> HandView:
+    def turn_view(self, live: LiveGame, user_id: int, version: int) -> HandView[Any, Any]:
         """The person's view on their own turn (raises unless the button is current)."""
         return self.hand(live, self._turn_seat(live, user_id, version).seat)
 
-    def legal_for_tile(self, live: LiveGame, user_id: int, version: int, tile: int) -> HandView:
-        """The seat's view when it picks `tile`: raises unless the tile has a legal move now."""
+    def step_view(
+        self, live: LiveGame, user_id: int, version: int, step: int
+    ) -> tuple[HandView[Any, Any], tuple[int, ...]]:
+        """The seat's view when it takes first pick `step` (a tile, a card), and the moves
+        that pick leads to: raises unless it leads to at least one legal move now."""
         view = self.turn_view(live, user_id, version)
-        if not any(m.tile == tile and m.kind is not MoveKind.PASS for m in view.legal):
-            raise TileDoesNotFit(f"tile {tile} has no legal move")
-        return view
+        assert live.engine is not None
+        codes = GapleMatch(live.engine).step_codes(step)
+        if not codes:
+            raise TileDoesNotFit(f"pick {step} has no legal move")
+        return view, codes
 
     async def timeout(self, game_id: int, version: int) -> Progress | None:
         """The turn ran out: the computer moves for the seat; two in a row hand it over.
@@ -292,11 +312,10 @@ class Tables:
             autoplay=record.autoplay if autoplay is None else autoplay,
         )
         if record.user_id is not None:
-            progress.moved.append((round_number, seat, move))
+            progress.moved.append((round_number, seat, move.code))
         if result is not None:
             table = self.table(live)
-            current = game.round
-            reveal = RoundReveal(table, tuple(current.hands), tuple(current.discards), result)
+            reveal = RoundReveal(table, GapleMatch(game).revealed())
             progress.steps.append(RoundOver(table, reveal))
         if game.is_over:
             live.status = GameStatus.FINISHED
@@ -345,7 +364,7 @@ class Tables:
         self.cache.drop(live.game_id)
         return progress
 
-    async def stop(self, game_id: int, user_id: int, is_admin: bool) -> TableView | None:
+    async def stop(self, game_id: int, user_id: int, is_admin: bool) -> TableView[Any] | None:
         """/stop: abort the game (whoever opened it, or an admin); no rating changes.
 
         Returns the last table, or None if the game was still a lobby."""

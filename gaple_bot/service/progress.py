@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..games.gaple.rules import Move
 from .views import HandView, RoundReveal, TableView
 
 
@@ -12,23 +12,23 @@ from .views import HandView, RoundReveal, TableView
 class RoundOver:
     """A round ended: its final table and the reveal of every hand."""
 
-    table: TableView
-    reveal: RoundReveal
+    table: TableView[Any]
+    reveal: RoundReveal[Any, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     """A new round was dealt: its first table and every person's new hand."""
 
-    table: TableView
-    hands: tuple[HandView, ...]
+    table: TableView[Any]
+    hands: tuple[HandView[Any, Any], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
     """The game has a winner (its final table)."""
 
-    table: TableView
+    table: TableView[Any]
 
 
 Step = RoundOver | RoundStarted | GameOver
@@ -40,17 +40,17 @@ class Progress:
 
     game_id: int
     steps: list[Step] = field(default_factory=list)
-    moved: list[tuple[int, int, Move]] = field(default_factory=list)
-    """(round number, seat, move) of each person's seat that moved (by hand or by computer)."""
+    moved: list[tuple[int, int, int]] = field(default_factory=list)
+    """(round number, seat, move code) of each person's seat that moved (by hand or by computer)."""
     timed_out: list[int] = field(default_factory=list)
     """Seats whose turn ran out; the computer moved for them."""
     autoplay_started: list[int] = field(default_factory=list)
     """Person's seats handed to the computer for the rest of the game."""
-    table: TableView | None = None
+    table: TableView[Any] | None = None
     """The table now (the current round's), or None if the game ended or closed."""
-    turn: HandView | None = None
+    turn: HandView[Any, Any] | None = None
     """The person to move now, with their legal moves, or None."""
-    hands: dict[int, HandView] = field(default_factory=dict)
+    hands: dict[int, HandView[Any, Any]] = field(default_factory=dict)
     """The current private view of every person's seat, by seat."""
-    abandoned: TableView | None = None
+    abandoned: TableView[Any] | None = None
     """The game was stopped because nobody is left to play it (its last table)."""

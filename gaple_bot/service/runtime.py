@@ -7,6 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
 
+from ..games.registry import Registry, default_registry
 from ..store import Store
 from ..store.types import utc_now
 from .chat_changes import ChatChanges
@@ -32,8 +33,10 @@ class GameService:
         executor: Executor | None = None,
         clock: Callable[[], datetime] = utc_now,
         defaults: ChatDefaults | None = None,
+        registry: Registry | None = None,
     ) -> None:
         self.store = store
+        self.registry = registry or default_registry()
         # Deals come from an unpredictable seed unless a test injects its own generator.
         self.rng = rng or random.Random(random.SystemRandom().getrandbits(128))
         self.cache = LiveCache(store)

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-
-class GameStatus(StrEnum):
-    """Where a game is in its life."""
-
-    LOBBY = "lobby"
-    RUNNING = "running"
-    FINISHED = "finished"
-    ABORTED = "aborted"
-
+from ..games.views import GameStatus as GameStatus
 
 ACTIVE_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
 """A chat (or forum topic) holds at most one game in these statuses."""

@@ -85,9 +85,7 @@ def turn_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
     """The player's private message with live move buttons, if it is their turn."""
     for message in reversed(fake.bot_messages(user_id)):
         datas = [data for _, data in message.buttons() if data]
-        if any(
-            d.startswith((Action.MOVE.value + ":", Action.PICK_TILE.value + ":")) for d in datas
-        ):
+        if any(d.startswith((Action.MOVE.value + ":", Action.PICK.value + ":")) for d in datas):
             return message
     return None
 
@@ -109,7 +107,7 @@ async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) ->
     _label, data = rng.choice(legal_buttons(message))
     query = await fake.press(user_id, user_id, message.message_id, data)
     answer = await fake.wait_callback_answer(query)
-    if decode(data).action is Action.PICK_TILE:
+    if decode(data).action is Action.PICK:
         assert answer is not None and not answer.get("show_alert"), answer
         await fake.wait_for(
             lambda: any(

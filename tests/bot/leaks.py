@@ -42,8 +42,8 @@ def _button_texts_and_moves(version: MessageVersion) -> tuple[str, list[Move]]:
                 continue
             if callback.action is Action.MOVE:
                 moves.append(Move.from_code(callback.field("code")))
-            elif callback.action is Action.PICK_TILE:
-                moves.append(Move(MoveKind.DISCARD, callback.field("tile")))
+            elif callback.action is Action.PICK:
+                moves.append(Move(MoveKind.DISCARD, callback.field("step")))
     return " ".join(texts), moves
 
 
@@ -83,7 +83,5 @@ def assert_log_names_no_tile(lines: list[str]) -> None:
             raise AssertionError(f"a log line carries a move button {payload!r}: {line!r}")
 
 
-MOVE_PAYLOAD = re.compile(
-    rf"\b(?:{Action.MOVE.value}|{Action.PICK_TILE.value}):-?\d+:-?\d+:-?\d+\b"
-)
+MOVE_PAYLOAD = re.compile(rf"\b(?:{Action.MOVE.value}|{Action.PICK.value}):-?\d+:-?\d+:-?\d+\b")
 """A move or tile-pick button's callback data, which names a tile of the presser's hand."""

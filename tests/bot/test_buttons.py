@@ -122,7 +122,7 @@ async def play_a_turn(table: Table, rng: random.Random) -> None:
     """Whoever is to move plays a legal move (a random end when a tile fits both)."""
     user, message = await next_turn(table)
     _, data = rng.choice(legal_buttons(message))
-    if decode(data).action is Action.PICK_TILE:
+    if decode(data).action is Action.PICK:
         await press(table.fake, user, user, message.message_id, data)
         await table.fake.wait_for(
             lambda: "Which end" in table.fake.message(user, message.message_id).text
@@ -314,7 +314,7 @@ async def test_a_tile_that_fits_neither_end_gets_a_short_alert(tmp_path: Path) -
                 (text, data)
                 for text, data in message.buttons()
                 if data
-                and data.startswith(Action.PICK_TILE.value + ":")
+                and data.startswith(Action.PICK.value + ":")
                 and not text.startswith(("✅", "🗑"))
             ]
             if stuck:
@@ -341,7 +341,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end_with_a_way_back(tmp_pat
             both = [
                 (text, data)
                 for text, data in message.buttons()
-                if data and data.startswith(Action.PICK_TILE.value + ":") and text.startswith("✅")
+                if data and data.startswith(Action.PICK.value + ":") and text.startswith("✅")
             ]
             if both:
                 break
@@ -378,7 +378,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end_with_a_way_back(tmp_pat
         played = [
             e for r in after.rounds for e in r.events if isinstance(e, Played) and e.seat == seat
         ]
-        tile = decode(pick).field("tile")
+        tile = decode(pick).field("step")
         assert played[-1].tile == tile
         assert played[-1].side is Side.LEFT
         assert played[-1].ends == ends

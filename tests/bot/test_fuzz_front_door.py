@@ -119,7 +119,7 @@ def legal_button(world: World, user: int, chat: int | None, data: str | None) ->
         if target != chat or ADMINS.get(chat) != user or not 0 <= option < len(OPTIONS):
             return False
         return 0 <= value < len(choices(OPTIONS[option]))
-    if action in (Action.MOVE, Action.PICK_TILE):
+    if action in (Action.MOVE, Action.PICK):
         game, version, code = values
         if game != world.running or version != world.version or user != world.to_move:
             return False

@@ -26,7 +26,7 @@ HANDLERS: dict[Action, ButtonHandler] = {
     Action.PLAY_AGAIN: on_play_again,
     Action.SHOW_HAND: on_show_hand,
     Action.MOVE: on_move_button,
-    Action.PICK_TILE: on_move_button,
+    Action.PICK: on_move_button,
     Action.BACK: on_move_button,
     Action.TAKE_BACK_SEAT: on_take_back,
     Action.SETTING: on_setting_button,

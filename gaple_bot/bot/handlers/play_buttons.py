@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from telegram import Update
 
-from ...games.gaple.rules import Move
 from ...service.errors import NotSeated, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
@@ -13,8 +12,6 @@ from ..flow import job_queue, recovering, show_progress
 from ..present import TurnMessage
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
-from ..render.hand import played_line, render_hand
-from ..render.table import hand_alert
 from .common import user_of, user_t
 
 
@@ -36,24 +33,25 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
         recovering(deps, job_queue(context), game_id),
     ):
         try:
+            live = await deps.service.cache.get(game_id)
+            kind = live.kind.name
             if callback.action is Action.MOVE:
                 code = callback.field("code")
                 progress = await tables.play(game_id, user.id, version, code)
                 # The move is committed: now the player may be told.
-                await query.answer(played_line(t, Move.from_code(code)))
+                await query.answer(deps.presenter.you_moved(t, kind, code))
                 await show_progress(deps, job_queue(context), progress)
                 return
-            live = await deps.service.cache.get(game_id)
-            if callback.action is Action.PICK_TILE:
-                tile = callback.field("tile")
-                view = tables.legal_for_tile(live, user.id, version, tile)
-                choices = [m for m in view.legal if m.tile == tile]
+            if callback.action is Action.PICK:
+                step = callback.field("step")
+                view, choices = tables.step_view(live, user.id, version, step)
                 if len(choices) == 1:
-                    progress = await tables.play(game_id, user.id, version, choices[0].code)
-                    await query.answer(played_line(t, choices[0]))
+                    # A pick with one move needs no second step.
+                    progress = await tables.play(game_id, user.id, version, choices[0])
+                    await query.answer(deps.presenter.you_moved(t, kind, choices[0]))
                     await show_progress(deps, job_queue(context), progress)
                     return
-                picked: int | None = tile
+                picked: int | None = step
             else:
                 view = tables.turn_view(live, user.id, version)
                 picked = None
@@ -61,7 +59,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await query.answer(refusal_text(t, error), show_alert=not _quiet(error))
             return
-        rendered = render_hand(t, view, view.table.chat_title, deps.presenter.clock(), picked)
+        rendered = deps.presenter.render_hand(t, view, picked)
         await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
         if view.legal:
             deps.presenter.remember_turn(
@@ -128,8 +126,10 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
         except DoorClosed as error:
             await query.answer(door_text(t, error), show_alert=True)
             return
-        hand = live.engine.round.hands[seat.seat]
-    await query.answer(hand_alert(t, hand), show_alert=True)
+        alert = deps.presenter.presentation(live.kind.name).hand_alert(
+            t, deps.service.tables.private(live, seat.seat)
+        )
+    await query.answer(alert, show_alert=True)
 
 
 def _quiet(error: ServiceError) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import html
 
+from ...games.texts import computer_level_name, former_player_name
 from ...i18n import Translator
 from ...store import COMPUTER_PLAYER_IDS, Board, BoardEntry, Period, PlayerStats, is_former_player
-from .common import computer_level_name, former_player_name
 
 
 def _board_title(t: Translator, board: Board, period: Period, global_: bool) -> str:

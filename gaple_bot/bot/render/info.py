@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ...games.gaple.present.table import rule_set_name
 from ...games.gaple.rules import GameConfig, RuleSet
+from ...games.texts import seconds_count
 from ...i18n import Translator
-from .common import seconds_count
-from .table import rule_set_name
 
 
 def render_help(t: Translator) -> str:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from ...games.gaple.present.table import rule_set_name
+from ...games.texts import seat_name
 from ...i18n import Translator
 from ...service.views import GameStatus, LobbyView
 from ..callback_data import Action, encode
-from .common import Rendered, seat_name
-from .table import rule_set_name
+from .common import Rendered
 
 
 def render_lobby(t: Translator, lobby: LobbyView, join_link: str | None) -> Rendered:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from ...games.gaple.present.table import rule_set_name
+from ...games.texts import computer_level_name, seconds_count
 from ...i18n import SUPPORTED_LANGUAGES, Translator
 from ...service.players import SETTING_CHOICES, config_of
 from ...store import ChatSettings
 from ..callback_data import Action, encode
-from .common import Rendered, computer_level_name, seconds_count
-from .table import rule_set_name
+from .common import Rendered
 
 OPTIONS = ("rules", "target", "turn", "level", "language")
 """Settings buttons carry an option's index in this tuple and a choice's index."""

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from ..options import COMMON_OPTIONS, OptionSpec
-from ..seam import JSON, ExtraSpec, GameDataError, SeatLimits, SeatOutcome
+from ..seam import JSON, ExtraSpec, GameDataError, Presentation, SeatLimits, SeatOutcome
 from .board import GapleBoard, GapleHand
 from .rules import (
     PASS,
@@ -205,6 +205,13 @@ class GapleKind:
     name = "gaple"
     options: tuple[OptionSpec, ...] = (RULES, TARGET, *COMMON_OPTIONS)
     extras = (ExtraSpec("gaples", "sum"), ExtraSpec("best_round", "max"))
+
+    @property
+    def presentation(self) -> Presentation:
+        """Gaple's messages and buttons."""
+        from .present import GaplePresentation
+
+        return GaplePresentation()
 
     def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
         """C2: classic with 2-4 seats; D1: discards with 4-5."""

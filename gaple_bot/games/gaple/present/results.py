@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from ....i18n import Translator
+from ...texts import seat_name
+from ...views import GameMessage, RoundReveal, TableView
+from ..board import GapleBoard, GapleHand
+from ..rules import EndReason, RoundEnded, RuleSet, pips
+from .tiles import hand_text
 
-from ...games.gaple.rules import EndReason, RoundEnded, RuleSet, pips
-from ...i18n import Translator
-from ...service.views import RoundReveal, TableView
-from ..callback_data import Action, encode
-from .common import Rendered, hand_text, seat_name
 
-
-def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
+def render_round_end(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) -> GameMessage:
     """The round's winner and how, every hand with its pips, the points and the totals."""
-    table, result = reveal.table, reveal.result
+    table = reveal.table
+    result = table.board.result
+    assert result is not None
     winner = seat_name(t, table.seats[result.winner])
     # C10/D5: the seat whose move ended the round (under D6 it need not be the winner).
     mover = next(
-        (e.seat for e in reversed(table.events) if not isinstance(e, RoundEnded)), result.winner
+        (e.seat for e in reversed(table.board.events) if not isinstance(e, RoundEnded)),
+        result.winner,
     )
     went_out = seat_name(t, table.seats[mover])
     if result.reason is EndReason.GAPLE:
@@ -31,20 +33,20 @@ def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
     else:
         head = t.gettext("🏁 Round {round}: <b>{name}</b> discarded their last tile.")
         lines = [head.format(round=table.round_number, name=went_out)]
-    if table.config.rule_set is RuleSet.DISCARDS:
+    if table.board.config.rule_set is RuleSet.DISCARDS:
         lines.append(
             t.gettext("<b>{name}</b> wins the round with the lowest count.").format(name=winner)
         )
     lines.append("")
     for seat in table.seats:
-        n = seat.number
+        shown = reveal.seats[seat.number]
         row = t.gettext("{name}: {tiles} = {pips}").format(
-            name=seat_name(t, seat), tiles=hand_text(reveal.hands[n]), pips=pips(reveal.hands[n])
+            name=seat_name(t, seat), tiles=hand_text(shown.hand), pips=pips(shown.hand)
         )
         lines.append(row)
-        if reveal.discards[n]:
+        if shown.discards:
             discarded = t.gettext("discarded: {tiles} = {pips}").format(
-                tiles=hand_text(reveal.discards[n]), pips=pips(reveal.discards[n])
+                tiles=hand_text(shown.discards), pips=pips(shown.discards)
             )
             lines.append("   " + discarded)
     lines.append("")
@@ -58,10 +60,10 @@ def render_round_end(t: Translator, reveal: RoundReveal) -> Rendered:
     else:
         lines.append(t.gettext("Nobody scores this round."))
     lines.append(_totals(t, table))
-    return Rendered("\n".join(lines))
+    return GameMessage("\n".join(lines))
 
 
-def _totals(t: Translator, table: TableView) -> str:
+def _totals(t: Translator, table: TableView[GapleBoard]) -> str:
     totals = " · ".join(
         t.gettext("{name} {points}").format(name=seat_name(t, s), points=table.scores[s.number])
         for s in table.seats
@@ -69,8 +71,8 @@ def _totals(t: Translator, table: TableView) -> str:
     return t.gettext("Totals: {totals}").format(totals=totals)
 
 
-def render_game_end(t: Translator, table: TableView) -> Rendered:
-    """Final standings, and a button that opens a new lobby with the same players."""
+def render_game_end(t: Translator, table: TableView[GapleBoard]) -> GameMessage:
+    """Final standings (the bot adds the button that opens a new lobby)."""
     assert table.winner is not None
     lines = [
         t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
@@ -84,15 +86,4 @@ def render_game_end(t: Translator, table: TableView) -> Rendered:
     order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
     for place, seat in enumerate(order, start=1):
         lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")
-    markup = InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    t.gettext("🔁 Play again"),
-                    callback_data=encode(Action.PLAY_AGAIN, table.game_id),
-                    style="success",
-                )
-            ]
-        ]
-    )
-    return Rendered("\n".join(lines), markup)
+    return GameMessage("\n".join(lines))

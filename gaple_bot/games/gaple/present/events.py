@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ...games.gaple.rules import Discarded, Event, Passed, Played, Side, tile_text
-from ...i18n import Translator
-from ...service.views import SeatInfo
-from .common import seat_name
+from ....i18n import Translator
+from ...texts import seat_name
+from ...views import SeatInfo
+from ..rules import Discarded, Event, Passed, Played, Side, tile_text
 
 
 def event_line(t: Translator, seats: tuple[SeatInfo, ...], event: Event) -> str | None:

@@ -1,0 +1,76 @@
+"""The table message in the group: the line, the ends, the seats and the last moves."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ....i18n import Translator
+from ...texts import points_count, seat_name, time_left
+from ...views import GameMessage, TableView
+from ..board import GapleBoard
+from ..rules import GameConfig, RuleSet
+from .events import recent_lines
+from .tiles import line_text, tiles_count
+
+RECENT_MOVES = 5
+
+
+def rule_set_name(t: Translator, config: GameConfig) -> str:
+    """The rule set's short name in the reader's language."""
+    if config.rule_set is RuleSet.CLASSIC:
+        return t.gettext("classic")
+    if config.discards_when_stuck:
+        return t.gettext("with discards")
+    return t.gettext("with a starting tile, stuck players pass")
+
+
+def render_table(t: Translator, table: TableView[GapleBoard], now: datetime) -> GameMessage:
+    """The group's table message for the current round (the bot adds its buttons)."""
+    board = table.board
+    config = board.config
+    lines = [
+        t.gettext("<b>Gaple</b> · round {round} · {rules} · first to {target}").format(
+            round=table.round_number, rules=rule_set_name(t, config), target=config.target
+        )
+    ]
+    if board.ends is None:
+        lines.append(
+            t.gettext("The line is empty: {name} leads.").format(
+                name=seat_name(t, table.seats[table.to_move]) if table.to_move is not None else "—"
+            )
+        )
+    else:
+        lines.append(line_text(board.line))
+        lines.append(
+            t.gettext("Open ends: <b>{left}</b> and <b>{right}</b>").format(
+                left=board.ends[0], right=board.ends[1]
+            )
+        )
+    lines.append("")
+    for seat in table.seats:
+        n = seat.number
+        details = [tiles_count(t, board.hand_counts[n])]
+        if config.rule_set is RuleSet.DISCARDS and board.discard_counts[n]:
+            details.append(
+                t.ngettext("{n} discarded", "{n} discarded", board.discard_counts[n]).format(
+                    n=board.discard_counts[n]
+                )
+            )
+        details.append(points_count(t, table.scores[n]))
+        row = t.gettext("{name} — {details}").format(
+            name=seat_name(t, seat), details=" · ".join(details)
+        )
+        if n == table.to_move:
+            marker = "▶️ "
+            if table.deadline is not None and not seat.computer_moves:
+                left = time_left(t, (table.deadline - now).total_seconds())
+                row = t.gettext("{row} · ⏳ {time}").format(row=row, time=left)
+        else:
+            marker = "▫️ "
+        lines.append(marker + row)
+    recent = recent_lines(t, table.seats, board.events, RECENT_MOVES)
+    if recent:
+        lines.append("")
+        lines.append(t.gettext("Last moves:"))
+        lines.extend("• " + line for line in recent)
+    return GameMessage("\n".join(lines))

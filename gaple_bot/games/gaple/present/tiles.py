@@ -1,0 +1,27 @@
+"""Tiles as players read them: a tile, a hand sorted heaviest first, the line of play."""
+
+from __future__ import annotations
+
+from ....i18n import Translator
+from ..rules import tile_text, tiles_in
+from ..rules.tiles import HIGH, WEIGHT
+
+
+def line_text(line: tuple[tuple[int, int], ...]) -> str:
+    """The line of play as players read it, left to right: [6|6][6|3][3|1]."""
+    return "".join(f"[{a}|{b}]" for a, b in line)
+
+
+def by_weight(mask: int) -> list[int]:
+    """A hand's tiles, heaviest first, as a player would sort them."""
+    return sorted(tiles_in(mask), key=lambda t: (WEIGHT[t], HIGH[t]), reverse=True)
+
+
+def hand_text(mask: int) -> str:
+    """A hand as tile texts separated by spaces (a dash when empty)."""
+    return " ".join(tile_text(t) for t in by_weight(mask)) or "—"
+
+
+def tiles_count(t: Translator, n: int) -> str:
+    """'1 tile' / '5 tiles' in the reader's language."""
+    return t.ngettext("{n} tile", "{n} tiles", n).format(n=n)
