@@ -17,7 +17,8 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Connection, Integer, MetaData, inspect
 
-from gaple_bot.store import COMPUTER_PLAYER_IDS, alembic_config, make_engine, upgrade_to_head
+from gaple_bot.store import COMPUTER_PLAYER_IDS, alembic_config, upgrade_to_head
+from gaple_bot.store.database import migration_engine
 from gaple_bot.store.models import Base
 
 from .conftest import sqlite_url
@@ -26,7 +27,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 async def _run_sync(url: str, fn: Any) -> Any:
-    engine = make_engine(url)
+    """Run `fn` on a connection as the migrations get one (see migration_engine)."""
+    engine = migration_engine(url)
     try:
         async with engine.begin() as connection:
             return await connection.run_sync(fn)
