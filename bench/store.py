@@ -18,27 +18,27 @@ from typing import Any
 from sqlalchemy import Table, insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from gaple_bot.games.gaple.kind import GapleKind, GapleMatch
 from gaple_bot.games.gaple.rules import Game, GameConfig, Move, RuleSet, StuckRule
+from gaple_bot.games.seam import SeatOutcome
 from gaple_bot.store import (
     GLOBAL_SCOPE,
     Board,
     ComputerLevel,
     GameStatus,
     Period,
-    SeatOutcome,
     Skill,
     Store,
     Transaction,
     computer_player_id,
-    seat_outcomes,
     upgrade_to_head,
 )
 from gaple_bot.store import models as m
 from gaple_bot.store.rating import initial_skill, new_model, rate
 from gaple_bot.store.repos.results import Totals
-from gaple_bot.store.repos.rounds import result_to_dict
 from gaple_bot.store.types import utc_now
 
+GAPLE = GapleKind()
 TARGET_MS = {"top-10": 20.0, "stats": 20.0, "move": 5.0}
 CONFIGS = (
     (GameConfig(RuleSet.CLASSIC, 4), 5),
@@ -86,9 +86,16 @@ def play_template(config: GameConfig, rng: random.Random) -> Template:
         moves.append((game.round_number, len(game.round.moves) - 1, seat, move.code))
     rounds = []
     for played in game.rounds:
-        assert played.result is not None
-        rounds.append((played.deal.to_dict(), played.deal.leader, result_to_dict(played.result)))
-    return Template(config, rounds, moves, seat_outcomes(game))
+        result = played.result
+        assert result is not None
+        stored = {
+            "reason": result.reason.value,
+            "winner": result.winner,
+            "counts": list(result.counts),
+            "points": list(result.points),
+        }
+        rounds.append((dict(played.deal.to_dict()), played.deal.leader, stored))
+    return Template(config, rounds, moves, GapleMatch(game).outcomes())
 
 
 class Filler:
@@ -109,6 +116,7 @@ class Filler:
         self.players = players
         self.ratings: dict[tuple[int, int], tuple[Skill, int]] = {}
         self.totals: dict[tuple[int, int], Totals] = {}
+        self.extras: dict[tuple[int, int], dict[str, int]] = {}
         self.counts = {"rounds": 0, "moves": 0}
 
     async def fill(self, conn: AsyncConnection, games: int) -> None:
@@ -192,6 +200,7 @@ class Filler:
                 "id": game_id,
                 "chat_id": chat,
                 "thread_id": None,
+                "kind": GAPLE.name,
                 "config": template.config.to_dict(),
                 "status": GameStatus.FINISHED,
                 "version": len(template.moves),
@@ -248,12 +257,12 @@ class Filler:
                     "game_id": game_id,
                     "seat": o.seat,
                     "player_id": player,
+                    "kind": GAPLE.name,
                     "chat_id": chat,
                     "place": o.place,
                     "points": o.points,
                     "rounds_won": o.rounds_won,
-                    "gaples": o.gaples,
-                    "best_round": o.best_round,
+                    "extras": dict(o.extras),
                     "finished_at": end,
                 }
             )
@@ -263,8 +272,9 @@ class Filler:
                 t.wins += o.place == 1
                 t.points += o.points
                 t.rounds_won += o.rounds_won
-                t.gaples += o.gaples
-                t.best_round = max(t.best_round, o.best_round)
+                e = self.extras.setdefault((scope, player), {"gaples": 0, "best_round": 0})
+                e["gaples"] += o.extras["gaples"]
+                e["best_round"] = max(e["best_round"], o.extras["best_round"])
         default = (initial_skill(self.model), 0)
         for scope in (chat, GLOBAL_SCOPE):
             before = {p: self.ratings.get((scope, p), default)[0] for p in players}
@@ -275,6 +285,7 @@ class Filler:
                 rows["changes"].append(
                     {
                         "game_id": game_id,
+                        "kind": GAPLE.name,
                         "scope": scope,
                         "player_id": player,
                         "mu_before": before[player].mu,
@@ -292,6 +303,7 @@ class Filler:
             insert(m.Rating),
             [
                 {
+                    "kind": GAPLE.name,
                     "scope": scope,
                     "player_id": player,
                     "mu": skill.mu,
@@ -307,17 +319,32 @@ class Filler:
             insert(m.PlayerTotal),
             [
                 {
+                    "kind": GAPLE.name,
                     "scope": scope,
                     "player_id": player,
                     "games": t.games,
                     "wins": t.wins,
                     "points": t.points,
                     "rounds_won": t.rounds_won,
-                    "gaples": t.gaples,
-                    "best_round": t.best_round,
                     "updated_at": self.now,
                 }
                 for (scope, player), t in self.totals.items()
+            ],
+        )
+        aggregates = {spec.name: spec.aggregate for spec in GAPLE.extras}
+        await conn.execute(
+            insert(m.PlayerExtra),
+            [
+                {
+                    "kind": GAPLE.name,
+                    "scope": scope,
+                    "player_id": player,
+                    "name": name,
+                    "aggregate": aggregates[name],
+                    "value": value,
+                }
+                for (scope, player), extras in self.extras.items()
+                for name, value in extras.items()
             ],
         )
 
@@ -355,7 +382,7 @@ async def time_queries(
                     scopes: list[int] = scopes,
                 ) -> object:
                     async with store.read() as tx:
-                        return await tx.boards.top(scopes[i], board, period, now=now)
+                        return await tx.boards.top(GAPLE.name, scopes[i], board, period, now=now)
 
                 label = f"top-10 {board.value:7} {period.value:4} {scope_name}"
                 figures.append((label, "top-10", await timed(samples, top)))
@@ -368,7 +395,7 @@ async def time_queries(
 
         async def stats(i: int, chosen: list[tuple[int, int]] = chosen) -> object:
             async with store.read() as tx:
-                return await tx.boards.player_stats(*chosen[i])
+                return await tx.boards.player_stats(GAPLE.name, *chosen[i])
 
         figures.append((label, "stats", await timed(samples, stats)))
     return figures
@@ -415,25 +442,26 @@ async def start_game(
     """Open, seat and start a four-seat classic game; returns its id, state and version."""
     config = GameConfig(RuleSet.CLASSIC, 4)
     players = rng.sample(pool, 4)
-    record = await tx.games.create(chat, None, config, players[0])
+    record = await tx.games.create(chat, None, GAPLE.name, dict(config.to_dict()), players[0])
     for seat, player in enumerate(players):
         await tx.seats.add(record.id, seat, user_id=player)
     await tx.games.start(record.id)
     game = Game.new(config, rng)
-    await tx.rounds.add(record.id, 1, game.round.deal)
+    await tx.rounds.add(record.id, 1, dict(game.round.deal.to_dict()), game.round.deal.leader)
     await settle(tx, record.id, game, rng)
     return record.id, game, record.version
 
 
 async def settle(tx: Transaction, game_id: int, game: Game, rng: random.Random) -> None:
     """Store finished rounds, deal the next one or finish the game (the service's job)."""
-    while game.round.result is not None:
-        await tx.rounds.set_result(game_id, game.round_number, game.round.result)
+    while (result := GapleMatch(game).round_result()) is not None:
+        await tx.rounds.set_result(game_id, game.round_number, result)
         if game.is_over:
-            await tx.finish_game(game_id, game)
+            await tx.finish_game(game_id, GAPLE, GapleMatch(game).outcomes())
             return
         game.next_round(rng)
-        await tx.rounds.add(game_id, game.round_number, game.round.deal)
+        deal = game.round.deal
+        await tx.rounds.add(game_id, game.round_number, dict(deal.to_dict()), deal.leader)
 
 
 async def run(args: argparse.Namespace, path: Path) -> None:

@@ -9,7 +9,7 @@ from alembic import context
 from sqlalchemy import Connection
 from sqlalchemy.pool import NullPool
 
-from gaple_bot.store.database import database_url, make_engine
+from gaple_bot.store.database import database_url, migration_engine
 from gaple_bot.store.models import Base
 
 config = context.config
@@ -27,12 +27,18 @@ def do_run_migrations(connection: Connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+        if connection.dialect.name == "sqlite":
+            # The migration engine leaves foreign keys unenforced (see migration_engine):
+            # check them all before committing.
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                raise RuntimeError(f"the migrations broke foreign keys: {broken[:10]}")
 
 
 async def run_async_migrations() -> None:
     """Open an engine of our own (the `alembic` command line)."""
     url = config.get_main_option("sqlalchemy.url") or database_url()
-    engine = make_engine(url, poolclass=NullPool)
+    engine = migration_engine(url, poolclass=NullPool)
     try:
         async with engine.connect() as connection:
             await connection.run_sync(do_run_migrations)

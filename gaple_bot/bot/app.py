@@ -28,10 +28,11 @@ from telegram.ext import (
     filters,
 )
 
-from ..games.gaple.ai.levels import process_pool
+from ..games.registry import default_registry
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from ..logs import configure_logging, token_secrets
 from ..service.chats import ChatDefaults
+from ..service.computer import process_pool
 from ..service.runtime import GameService
 from ..settings import Settings
 from ..store import Store
@@ -41,7 +42,7 @@ from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .doors import Membership
 from .handlers.boards import stats, top
 from .handlers.buttons import on_button
-from .handlers.commands import gaple, help_command, rules, start, stop
+from .handlers.commands import help_command, open_table, rules, start, stop
 from .handlers.language import language_command
 from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
@@ -87,6 +88,7 @@ def build_application(
     """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
     the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
     default `clock` in seconds, sleeping in real time) is the group budget's own."""
+    registry = default_registry()
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         store = await Store.start(settings.database_url)
@@ -94,7 +96,9 @@ def build_application(
             process_pool(settings.computer_processes) if settings.computer_processes else None
         )
         defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
-        service = GameService(store, rng=rng, executor=executor, clock=clock, defaults=defaults)
+        service = GameService(
+            store, rng=rng, executor=executor, clock=clock, defaults=defaults, registry=registry
+        )
         translators = Translators(settings.default_language)
         assert app.job_queue is not None
         job_queue = cast("JobQueue[GapleContext]", app.job_queue)
@@ -158,7 +162,8 @@ def build_application(
     # Handler order: commands first, then buttons, then membership changes and a group's
     # upgrade to a supergroup; one group.
     app.add_handler(CommandHandler("start", start))
-    app.add_handler(CommandHandler("gaple", gaple))
+    # Each game opens a table with its own command (/gaple).
+    app.add_handler(CommandHandler(registry.names, open_table))
     app.add_handler(CommandHandler("stop", stop))
     app.add_handler(CommandHandler("rules", rules))
     app.add_handler(CommandHandler("help", help_command))

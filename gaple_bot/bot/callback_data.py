@@ -41,7 +41,7 @@ FIELDS: dict[Action, tuple[str, ...]] = {
     Action.BACK: ("game", "version"),
     Action.TAKE_BACK_SEAT: ("game",),
     Action.PLAY_AGAIN: ("game",),
-    Action.SETTING: ("chat", "option", "value"),
+    Action.SETTING: ("chat", "kind", "option", "value"),
     Action.LANGUAGE: ("choice",),
     Action.FORGET: ("confirm",),
     Action.NOOP: (),

@@ -160,7 +160,7 @@ async def offer_seats_back(deps: Deps, user_id: int) -> None:
     for seat in await deps.service.players.autoplay_seats(user_id):
         async with deps.service.cache.lock(seat.game_id):
             live = await deps.service.cache.get(seat.game_id)
-            if live.status is GameStatus.RUNNING and live.engine is not None:
+            if live.status is GameStatus.RUNNING and live.match is not None:
                 await deps.presenter.offer_seat_back(deps.service.tables.table(live), seat.seat)
 
 
@@ -218,7 +218,7 @@ async def remind(context: GapleContext) -> None:
         live = deps.service.cache.games.get(timer.game_id)
         if turn is None or live is None or live.version != timer.version:
             return
-        if live.engine is None or live.deadline is None:
+        if live.match is None or live.deadline is None:
             return
         # One table edit; the outbox merges it with others if the group is busy.
         deps.presenter.edit_table(deps.service.tables.table(live))

@@ -131,7 +131,8 @@ class Presenter:
     def render_lobby(self, lobby: LobbyView, bot_username: str, link: bool) -> Rendered:
         """The lobby in the chat's language."""
         join_link = self.lobby_link(lobby, bot_username) if link else None
-        return render_lobby(self.group_t(lobby.language), lobby, join_link)
+        t = self.group_t(lobby.language)
+        return render_lobby(t, self.presentation(lobby.kind), lobby, join_link)
 
     # A game's own messages --------------------------------------------------------------------
 

@@ -27,6 +27,12 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
         return t.gettext("Only whoever opened the table, or a group admin, can do that.")
     if isinstance(error, errors.NeedsAPerson):
         return t.gettext("Someone has to join before the game can start.")
+    if isinstance(error, errors.NeedsMorePlayers):
+        return t.ngettext(
+            "This game needs at least {n} player: computers do not fill seats in this chat.",
+            "This game needs at least {n} players: computers do not fill seats in this chat.",
+            error.least,
+        ).format(n=error.least)
     if isinstance(error, errors.PrivateChatNeeded):
         return t.gettext("Open a private chat with me first: that is where your tiles go.")
     if isinstance(error, errors.StaleButton):

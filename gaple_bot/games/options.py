@@ -30,8 +30,9 @@ class OptionSpec:
         return low <= int(value) <= high
 
 
-TURN = OptionSpec("turn", ("30", "60", "90", "120"), "60", free_range=(10, 3600))
-"""Seconds a person has for a move (the bot's TURN_SECONDS replaces the default)."""
+TURN = OptionSpec("turn", ("30", "60", "90", "120"), "60", free_range=(1, 2**31 - 1))
+"""Seconds a person has for a move. The bot's DEFAULT_TURN_SECONDS replaces the default and
+may be any positive number (chats stored before per-kind options kept any such number)."""
 LEVEL = OptionSpec("level", ("easy", "normal", "hard"), "normal")
 """The computer players' level."""
 COMPUTERS = OptionSpec("computers", ("on", "off"), "on")

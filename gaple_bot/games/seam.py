@@ -159,6 +159,24 @@ class Presentation(Protocol):
     def hidden_texts(self, private: object) -> frozenset[str]:
         """Texts that would reveal this seat's hidden items to anyone else (for leak checks)."""
 
+    def rules(self, t: Translator, config: JSON) -> list[str]:
+        """/rules for a game of this config, a few lines."""
+
+    def lobby_title(self, t: Translator, config: JSON) -> str:
+        """The lobby's first line: the game and its rules in a few words."""
+
+    def option_line(self, t: Translator, option: str, config: JSON) -> str:
+        """The /settings line of one of the kind's own options, for a chat whose games get
+        this config."""
+
+    def option_label(self, t: Translator, option: str, value: str) -> str:
+        """A value of one of the kind's own options, as its /settings button says it."""
+
+    def record_lines(
+        self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
+    ) -> list[str]:
+        """A player's rounds, points and the kind's extras, for /stats."""
+
 
 class GameKind(Protocol):
     """One game: its identity, options, rules entry points, computer players and messages."""
@@ -187,6 +205,12 @@ class GameKind(Protocol):
 
     def config_seats(self, config: JSON) -> int:
         """The seat count of a stored config."""
+
+    def config_limits(self, config: JSON) -> SeatLimits:
+        """The seats a game of this stored config's rules may have."""
+
+    def with_seats(self, config: JSON, seats: int) -> JSON:
+        """The stored config with another seat count (within its limits)."""
 
     def new_match(self, config: JSON, rng: random.Random) -> tuple[Match, JSON]:
         """A new match with its first round dealt from `rng`, and that deal."""

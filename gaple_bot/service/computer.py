@@ -1,12 +1,13 @@
-"""Computer players for the service: decisions run off the event loop."""
+"""Computer players for the service: each kind's decisions, run off the event loop."""
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 import random
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 
-from ..games.gaple.ai.levels import choose_move_async
-from ..games.gaple.rules import Move, SeatView
+from ..games.seam import GameKind
 
 
 class ComputerPlayers:
@@ -15,11 +16,27 @@ class ComputerPlayers:
     def __init__(self, executor: Executor | None = None) -> None:
         self._executor = executor
 
-    async def choose(self, level: str, view: SeatView, rng: random.Random) -> Move:
-        """The move the computer player of `level` makes in `view`."""
-        return await choose_move_async(level, view, rng, self._executor)
+    async def choose(self, kind: GameKind, level: str, view: object, rng: random.Random) -> int:
+        """The code of the move the computer player of `level` makes in `view`.
+
+        One seed is drawn from `rng` whatever the level, so the same `rng` state gives the
+        same decision. Without an executor the loop's default thread pool runs it: the loop
+        stays responsive, but the decision still takes the loop's CPU under the GIL, which
+        is fine for short decisions; production passes a process pool (`process_pool`)."""
+        seed = rng.getrandbits(64)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, kind.computer_move, level, view, seed)
 
     def close(self) -> None:
         """Stop the executor's workers (if it has any)."""
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def process_pool(workers: int = 1) -> ProcessPoolExecutor:
+    """A process pool for the computer players; the caller shuts it down.
+
+    It starts workers with "spawn": forking a process that runs an event loop and threads can
+    copy a held lock into the child.
+    """
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

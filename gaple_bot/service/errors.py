@@ -48,6 +48,14 @@ class NeedsAPerson(ServiceError):
     """A game needs at least one person seated to start."""
 
 
+class NeedsMorePlayers(ServiceError):
+    """Computers do not fill this chat's tables, and fewer people sit than the rules need."""
+
+    def __init__(self, least: int) -> None:
+        super().__init__(f"the rules need at least {least} players")
+        self.least = least
+
+
 class PrivateChatNeeded(ServiceError):
     """The player has never opened a private chat with the bot, so it cannot send their tiles."""
 

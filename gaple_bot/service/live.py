@@ -6,12 +6,15 @@ import asyncio
 import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from ..games.gaple.kind import GapleKind
-from ..games.gaple.rules import Game, GameConfig
-from ..games.seam import GameKind
+from ..games.options import checked_options
+from ..games.registry import Registry, UnknownKind
+from ..games.seam import GameDataError, GameKind, Match
 from ..store import (
     ChatSettings,
+    ComputerLevel,
+    CorruptGame,
     GameNotFound,
     GameNotStarted,
     GameStatus,
@@ -20,15 +23,17 @@ from ..store import (
     Transaction,
     is_former_player,
 )
+from .chats import ChatDefaults
 from .errors import NoSuchGame
 from .views import SeatInfo
 
 
 @dataclass
 class LiveGame:
-    """A game's stored facts plus its replayed engine state (None while in the lobby)."""
+    """A game's stored facts plus its replayed match (None while in the lobby)."""
 
     game_id: int
+    kind: GameKind
     chat_id: int
     thread_id: int | None
     opener_id: int
@@ -38,26 +43,18 @@ class LiveGame:
     deadline: datetime | None
     created_at: datetime
     chat: ChatSettings
+    options: dict[str, str]
+    """The chat's options for this kind, checked by the kind (defaults where unset)."""
+    config: dict[str, Any]
+    """The stored config (its seat count is provisional until the game starts)."""
     seats: list[SeatRecord]
     names: dict[int, str]
     languages: dict[int, str | None]
-    engine: Game | None = None
+    match: Match | None = None
     paused: bool = False
     """The bot may not write in the chat: no moves, no timers (stored on the game)."""
-
-    config: GameConfig | None = None
-    """The stored config (its seat count is provisional until the game starts)."""
-
     join_token: str | None = None
     """The secret of the lobby's join link."""
-
-    kind: GameKind = field(default_factory=GapleKind)
-    """The game this is."""
-
-    def game_config(self) -> GameConfig:
-        """The game's rule set and options."""
-        assert self.config is not None
-        return self.config
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat the user sits in, if any."""
@@ -86,17 +83,40 @@ class LiveGame:
         return record.user_id is None or record.autoplay
 
     def computer_level(self, seat: int) -> str:
-        """The level that plays this seat when the computer moves for it."""
-        level = self.seats[seat].computer_level or self.chat.computer_level
-        return level.value
+        """The level that plays this seat when the computer moves for it: a computer seat's
+        own, else (a person's seat on autoplay) the chat's."""
+        level = self.seats[seat].computer_level
+        return level.value if level is not None else self.options["level"]
+
+    @property
+    def level(self) -> ComputerLevel:
+        """The computer level that fills this chat's empty seats."""
+        return ComputerLevel(self.options["level"])
+
+    @property
+    def turn_seconds(self) -> int:
+        """How long a person has for a move in this chat."""
+        return int(self.options["turn"])
 
 
-async def load_live(tx: Transaction, game_id: int) -> LiveGame:
-    """Read a game and replay its engine state (hidden information stays inside the cache)."""
+def kind_options(kind: GameKind, chat: ChatSettings, defaults: ChatDefaults) -> dict[str, str]:
+    """The chat's options for `kind`: the stored ones the kind accepts, else the bot's and the
+    kind's defaults."""
+    return checked_options(kind.options, chat.options.get(kind.name, {}), defaults.options())
+
+
+async def load_live(
+    tx: Transaction, game_id: int, registry: Registry, defaults: ChatDefaults
+) -> LiveGame:
+    """Read a game and replay its match (hidden information stays inside the cache)."""
     try:
         record = await tx.games.get(game_id)
     except GameNotFound:
         raise NoSuchGame(f"no game {game_id}") from None
+    try:
+        kind = registry.get(record.kind)
+    except UnknownKind:
+        raise CorruptGame(f"game {game_id} is of kind {record.kind!r}, not installed") from None
     chat = await tx.chats.get(record.chat_id) or ChatSettings(record.chat_id, None)
     seats = await tx.seats.of_game(game_id)
     names: dict[int, str] = {}
@@ -106,14 +126,20 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
             user = await tx.users.get(seat.user_id)
             names[seat.user_id] = user.display_name if user else "?"
             languages[seat.user_id] = (user.language or user.telegram_language) if user else None
-    engine = None
+    match = None
     if record.status is not GameStatus.LOBBY:
         try:
-            engine = await tx.load_engine_game(game_id)
+            stored = await tx.load_play(game_id)
         except GameNotStarted:
-            engine = None
+            stored = None
+        if stored is not None:
+            try:
+                match = kind.replay(stored.config, stored.rounds)
+            except GameDataError as exc:
+                raise CorruptGame(f"game {game_id} does not replay: {exc}") from exc
     return LiveGame(
         game_id=record.id,
+        kind=kind,
         chat_id=record.chat_id,
         thread_id=record.thread_id,
         opener_id=record.opener_id,
@@ -123,11 +149,12 @@ async def load_live(tx: Transaction, game_id: int) -> LiveGame:
         deadline=record.turn_deadline,
         created_at=record.created_at,
         chat=chat,
+        options=kind_options(kind, chat, defaults),
+        config=record.config,
         seats=seats,
         names=names,
         languages=languages,
-        engine=engine,
-        config=record.config,
+        match=match,
         join_token=record.join_token,
         paused=record.paused,
     )
@@ -138,6 +165,8 @@ class LiveCache:
     """Live games by id, and one lock per game so its updates are handled one at a time."""
 
     store: Store
+    registry: Registry
+    defaults: ChatDefaults
     games: dict[int, LiveGame] = field(default_factory=dict)
     locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
@@ -151,13 +180,17 @@ class LiveCache:
             lock = self.locks[game_id] = asyncio.Lock()
         return lock
 
+    async def load(self, tx: Transaction, game_id: int) -> LiveGame:
+        """The game read inside `tx` (not cached)."""
+        return await load_live(tx, game_id, self.registry, self.defaults)
+
     async def get(self, game_id: int) -> LiveGame:
         """The cached game, loaded from the database when missing; only lobbies and running
         games stay cached (a finished one is read again if anyone asks)."""
         live = self.games.get(game_id)
         if live is None:
             async with self.store.read() as tx:
-                live = await load_live(tx, game_id)
+                live = await self.load(tx, game_id)
             if live.status in (GameStatus.LOBBY, GameStatus.RUNNING):
                 self.games[game_id] = live
         return live
@@ -165,3 +198,10 @@ class LiveCache:
     def drop(self, game_id: int) -> None:
         """Forget the cached copy (after a failed write, or when the game is over)."""
         self.games.pop(game_id, None)
+
+    def refresh_chat(self, chat: ChatSettings) -> None:
+        """Cached games of the chat pick up its new settings (their rules stay as they are)."""
+        for live in self.games.values():
+            if live.chat_id == chat.chat_id:
+                live.chat = chat
+                live.options = kind_options(live.kind, chat, self.defaults)

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 
-from ..games.gaple.rules import Game, GameConfig, RuleSet, deal_round
+from ..games.seam import GameKind, SeatLimits
 from ..store import (
     ComputerLevel,
     GameAlreadyActive,
@@ -20,27 +20,23 @@ from ..store import (
     Transaction,
     is_former_player,
 )
-from .chats import ChatDefaults, ensure_chat
+from .chats import ensure_chat
 from .errors import (
     AlreadySeated,
     BadInvite,
     GameAlreadyOpen,
     NeedsAPerson,
+    NeedsMorePlayers,
     NotAllowed,
     NotInLobby,
     NotSeated,
     PrivateChatNeeded,
     TableFull,
 )
-from .live import LiveCache, LiveGame, load_live
+from .live import LiveCache, LiveGame, kind_options
 from .play import Tables
 from .progress import Progress, RoundStarted
 from .views import LobbyView, Person
-
-FULL_TABLE = {RuleSet.CLASSIC: 4, RuleSet.DISCARDS: 5}
-"""C2: classic tables seat four; D1: discard tables four or five."""
-FILLED_TABLE = {RuleSet.CLASSIC: 4, RuleSet.DISCARDS: 4}
-"""Seats filled with computer players at the start, when fewer people joined."""
 
 
 def new_join_token() -> str:
@@ -58,27 +54,32 @@ class Lobbies:
         tables: Tables,
         rng: random.Random,
         clock: Callable[[], datetime],
-        defaults: ChatDefaults,
         join_tokens: Callable[[], str] = new_join_token,
     ) -> None:
         self.store = store
         self.join_tokens = join_tokens
         self.cache = cache
         self.tables = tables
-        self.defaults = defaults
         self.rng = rng
         self.clock = clock
+
+    @staticmethod
+    def limits(live: LiveGame) -> SeatLimits:
+        """The seats the lobby's game may have (its rules were fixed when it opened)."""
+        return live.kind.config_limits(live.config)
 
     def view(self, live: LiveGame) -> LobbyView:
         """The lobby as the group sees it."""
         return LobbyView(
             game_id=live.game_id,
+            kind=live.kind.name,
             chat_id=live.chat_id,
             thread_id=live.thread_id,
             opener_id=live.opener_id,
-            config=live.game_config(),
+            config=live.config,
             seats=live.seat_infos(),
-            capacity=FULL_TABLE[live.game_config().rule_set],
+            capacity=self.limits(live).most,
+            computers_fill=live.options["computers"] == "on",
             status=live.status,
             language=live.chat.language,
             join_token=live.join_token,
@@ -86,31 +87,36 @@ class Lobbies:
 
     async def open(
         self,
+        kind: GameKind,
         chat_id: int,
         chat_title: str | None,
         thread_id: int | None,
         opener: Person,
         seated: list[tuple[int | None, ComputerLevel | None]] | None = None,
     ) -> LobbyView:
-        """Open a lobby with the opener seated (or the given seats, for 'play again')."""
+        """Open a lobby of `kind` with the opener seated (or the given seats, for 'play
+        again'). Its rules are the chat's options for the kind at this moment."""
         opener_id = opener.user_id
         async with self.store.transaction() as tx:
             await tx.users.upsert(
                 opener_id, opener.name, telegram_language=opener.telegram_language
             )
-            chat = await ensure_chat(tx, chat_id, chat_title, self.defaults)
+            chat = await ensure_chat(tx, chat_id, chat_title)
             if chat.language is None and opener.telegram_language is not None:
                 # A chat speaks the language of whoever opened its first table, until changed.
+                await tx.chats.set_language(chat_id, opener.telegram_language)
                 chat = dataclasses.replace(chat, language=opener.telegram_language)
-                await tx.chats.save(chat)
             existing = await tx.games.active(chat_id, thread_id)
             if existing is not None:
                 raise GameAlreadyOpen(existing.id, existing.message_id)
-            config = GameConfig(chat.rule_set, 4, chat.target, chat.stuck_rule)
+            options = kind_options(kind, chat, self.cache.defaults)
+            config = kind.make_config(options, kind.seat_limits(options).filled)
+            seats = seated or [(opener_id, None)]
             try:
                 record = await tx.games.create(
                     chat_id,
                     thread_id,
+                    kind.name,
                     config,
                     opener_id,
                     join_token=self.join_tokens(),
@@ -121,9 +127,9 @@ class Lobbies:
                 raise GameAlreadyOpen(
                     active.id if active else 0, active.message_id if active else None
                 ) from None
-            for number, (user_id, level) in enumerate(seated or [(opener_id, None)]):
+            for number, (user_id, level) in enumerate(seats[: kind.seat_limits(options).most]):
                 await tx.seats.add(record.id, number, user_id=user_id, computer_level=level)
-            live = await load_live(tx, record.id)
+            live = await self.cache.load(tx, record.id)
         self.cache.games[live.game_id] = live
         return self.view(live)
 
@@ -145,7 +151,7 @@ class Lobbies:
         live = await self._lobby(game_id)
         if live.seat_of(user_id) is not None:
             raise AlreadySeated(f"user {user_id} already sits at game {game_id}")
-        if len(live.seats) >= FULL_TABLE[live.game_config().rule_set]:
+        if len(live.seats) >= self.limits(live).most:
             raise TableFull(f"game {game_id} is full")
         async with self.store.transaction() as tx:
             user = await tx.users.upsert(
@@ -175,10 +181,10 @@ class Lobbies:
         live = await self._lobby(game_id)
         if live.seat_of(user_id) is None and not is_admin:
             raise NotSeated(f"user {user_id} does not sit at game {game_id}")
-        if len(live.seats) >= FULL_TABLE[live.game_config().rule_set]:
+        if len(live.seats) >= self.limits(live).most:
             raise TableFull(f"game {game_id} is full")
         async with self.store.transaction() as tx:
-            await tx.seats.add(game_id, len(live.seats), computer_level=live.chat.computer_level)
+            await tx.seats.add(game_id, len(live.seats), computer_level=live.level)
         return await self._reloaded(game_id)
 
     async def cancel(self, game_id: int, user_id: int, is_admin: bool) -> LobbyView:
@@ -196,28 +202,35 @@ class Lobbies:
         return await self._abort(live)
 
     async def start(self, game_id: int, user_id: int, is_admin: bool) -> tuple[LobbyView, Progress]:
-        """Fill empty seats with computers, deal the first round (C3/C4, D1/D2) and play on
+        """Fill empty seats with computers when the chat lets them (else start with the
+        people seated, if the rules allow so few: C2), deal the first round and play on
         until a person is to move."""
         live = await self._lobby(game_id)
         if user_id != live.opener_id and not is_admin:
             raise NotAllowed("only the opener or an admin may start")
         if not any(s.user_id is not None for s in live.seats):
             raise NeedsAPerson(f"game {game_id} has nobody seated")
-        base = live.game_config()
-        if len(live.seats) > FULL_TABLE[base.rule_set]:
+        limits = self.limits(live)
+        if len(live.seats) > limits.most:
             raise TableFull(f"game {game_id} has more seats than its rules allow")
-        seat_count = max(len(live.seats), FILLED_TABLE[base.rule_set])
-        config = GameConfig(base.rule_set, seat_count, base.target, base.stuck_rule)
-        deal = deal_round(config, self.rng, None)
+        seat_count = len(live.seats)
+        if live.options["computers"] == "on":
+            seat_count = max(seat_count, limits.filled)
+        if seat_count < limits.least:
+            raise NeedsMorePlayers(limits.least)
+        config = live.kind.with_seats(live.config, seat_count)
+        match, deal = live.kind.new_match(config, self.rng)
+        leader = match.to_move
+        assert leader is not None
         try:
             async with self.store.transaction() as tx:
                 await tx.games.set_config(game_id, config)
                 for number in range(len(live.seats), seat_count):
-                    await tx.seats.add(game_id, number, computer_level=live.chat.computer_level)
+                    await tx.seats.add(game_id, number, computer_level=live.level)
                 await tx.games.start(game_id)
-                await tx.rounds.add(game_id, 1, deal)
-                started = await load_live(tx, game_id)
-                started.engine = Game(config, deal)
+                await tx.rounds.add(game_id, 1, deal, leader)
+                started = await self.cache.load(tx, game_id)
+                started.match = match
                 deadline = self.tables._deadline(started)
                 started.version = await tx.games.bump_version(
                     game_id, started.version, turn_deadline=deadline
@@ -268,6 +281,7 @@ class Lobbies:
             raise NotInLobby(f"game {game_id} is still {live.status.value}")
         async with self.store.read() as tx:
             chat = await tx.chats.get(live.chat_id) or live.chat
+        options = kind_options(live.kind, chat, self.cache.defaults)
         # A former player (someone who deleted their data) is not seated again.
         people: list[tuple[int | None, ComputerLevel | None]] = [
             (s.user_id, None)
@@ -280,5 +294,5 @@ class Lobbies:
         if person.user_id not in {s.user_id for s in live.seats}:
             people.insert(0, (person.user_id, None))
         # The new table follows the chat's rules now; people keep their seats before computers.
-        seated = (people + computers)[: FULL_TABLE[chat.rule_set]]
-        return await self.open(live.chat_id, chat.title, live.thread_id, person, seated)
+        seated = (people + computers)[: live.kind.seat_limits(options).most]
+        return await self.open(live.kind, live.chat_id, chat.title, live.thread_id, person, seated)

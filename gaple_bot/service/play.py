@@ -8,8 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..games.gaple.kind import GapleMatch
-from ..games.gaple.rules import PASS, Game, Move, MoveParseError
+from ..games.seam import Match
 from ..store import GameStatus, SeatRecord, Store
 from .computer import ComputerPlayers
 from .errors import (
@@ -47,8 +46,8 @@ class Tables:
 
     def table(self, live: LiveGame) -> TableView[Any]:
         """The public table of the game's current round."""
-        assert live.engine is not None
-        match = GapleMatch(live.engine)
+        match = live.match
+        assert match is not None
         return TableView(
             game_id=live.game_id,
             version=live.version,
@@ -73,8 +72,8 @@ class Tables:
         self, live: LiveGame, seat: int, table: TableView[Any] | None = None
     ) -> HandView[Any, Any]:
         """A person's private view; legal moves only when they are to move themselves."""
-        assert live.engine is not None
-        match = GapleMatch(live.engine)
+        match = live.match
+        assert match is not None
         legal: tuple[int, ...] = ()
         if match.to_move == seat and not live.computer_moves(seat):
             legal = match.legal_codes()
@@ -89,21 +88,21 @@ class Tables:
 
     def private(self, live: LiveGame, seat: int) -> object:
         """What seat `seat` alone may see now (its hand)."""
-        assert live.engine is not None
-        return GapleMatch(live.engine).private(seat)
+        assert live.match is not None
+        return live.match.private(seat)
 
     def _people_hands(self, live: LiveGame, table: TableView[Any]) -> dict[int, HandView[Any, Any]]:
         return {s.seat: self.hand(live, s.seat, table) for s in live.seats if s.user_id is not None}
 
     def finish(self, live: LiveGame, progress: Progress) -> Progress:
         """Fill in where the game stands now."""
-        game = live.engine
-        if game is None or live.status is not GameStatus.RUNNING or game.to_move is None:
+        match = live.match
+        if match is None or live.status is not GameStatus.RUNNING or match.to_move is None:
             return progress
         table = self.table(live)
         progress.table = table
         progress.hands = self._people_hands(live, table)
-        seat = game.to_move
+        seat = match.to_move
         if not live.computer_moves(seat):
             progress.turn = progress.hands[seat]
         return progress
@@ -113,22 +112,19 @@ class Tables:
     async def play(self, game_id: int, user_id: int, version: int, code: int) -> Progress:
         """A person's move from a button: checked against the seat, the version and the rules."""
         live = await self.cache.get(game_id)
-        game = self._running(live)
+        match = self._running(live)
         seat = self._turn_seat(live, user_id, version)
-        try:
-            move = Move.from_code(code)
-        except MoveParseError:
-            raise StaleButton(f"no move has code {code}") from None
-        if not game.round.is_legal(move):
-            raise TileDoesNotFit(f"{move} is not legal now")
+        if code not in match.legal_codes():
+            # The bot shows only legal moves as move buttons: any other is from an old state.
+            raise StaleButton(f"move {code} is not legal now")
         progress = Progress(game_id)
-        await self._commit(live, seat.seat, move, progress, timeouts=0 if seat.timeouts else None)
+        await self._commit(live, seat.seat, code, progress, timeouts=0 if seat.timeouts else None)
         await self.advance(live, progress)
         return self.finish(live, progress)
 
     def _turn_seat(self, live: LiveGame, user_id: int, version: int) -> SeatRecord:
         """The person's seat, if the button is current and they are to move; raises if not."""
-        game = self._running(live)
+        match = self._running(live)
         seat = live.seat_of(user_id)
         if seat is None:
             raise NotSeated(f"user {user_id} does not sit at game {live.game_id}")
@@ -136,7 +132,7 @@ class Tables:
             raise GamePaused(f"game {live.game_id} is paused")
         if version != live.version:
             raise StaleButton(f"game {live.game_id} is at version {live.version}, not {version}")
-        if game.to_move != seat.seat or live.computer_moves(seat.seat):
+        if match.to_move != seat.seat or live.computer_moves(seat.seat):
             raise NotYourTurn(f"seat {seat.seat} is not to move")
         return seat
 
@@ -150,8 +146,8 @@ class Tables:
         """The seat's view when it takes first pick `step` (a tile, a card), and the moves
         that pick leads to: raises unless it leads to at least one legal move now."""
         view = self.turn_view(live, user_id, version)
-        assert live.engine is not None
-        codes = GapleMatch(live.engine).step_codes(step)
+        assert live.match is not None
+        codes = live.match.step_codes(step)
         if not codes:
             raise TileDoesNotFit(f"pick {step} has no legal move")
         return view, codes
@@ -163,8 +159,7 @@ class Tables:
         live = await self.cache.get(game_id)
         if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
             return None
-        game = self._running(live)
-        seat = game.to_move
+        seat = self._running(live).to_move
         if seat is None or live.computer_moves(seat):
             return None
         record = live.seats[seat]
@@ -173,11 +168,11 @@ class Tables:
         progress = Progress(game_id, timed_out=[seat])
         if autoplay and self._everyone_else_away(live, seat):
             return await self._abandon(live, progress)
-        move = await self._computer_move(live, seat)
+        code = await self._computer_move(live, seat)
         if autoplay:
             progress.autoplay_started.append(seat)
         await self._commit(
-            live, seat, move, progress, timeouts=timeouts, autoplay=True if autoplay else None
+            live, seat, code, progress, timeouts=timeouts, autoplay=True if autoplay else None
         )
         await self.advance(live, progress)
         return self.finish(live, progress)
@@ -207,21 +202,21 @@ class Tables:
         return self.finish(live, progress)
 
     async def advance(self, live: LiveGame, progress: Progress) -> None:
-        """Play every move that needs no person: computer seats, forced passes (C9), new
-        rounds; stop at a person's turn or the game's end. A paused game does not move."""
+        """Play every move that needs no person: computer seats, moves nobody has to choose
+        (Gaple's forced pass, C9), new rounds; stop at a person's turn or the game's end.
+        A paused game does not move."""
         while live.status is GameStatus.RUNNING and not live.paused:
-            game = live.engine
-            assert game is not None
-            seat = game.to_move
+            match = live.match
+            assert match is not None
+            seat = match.to_move
             if seat is None:
-                if game.is_over:
+                if match.is_over:
                     return
                 await self._deal_next(live, progress)
                 continue
-            legal = game.legal_moves()
-            if legal == [PASS]:
-                # C9 (decision): a forced pass needs no button; the bot passes and says so.
-                await self._commit(live, seat, PASS, progress)
+            automatic = match.automatic_code()
+            if automatic is not None:
+                await self._commit(live, seat, automatic, progress)
             elif live.computer_moves(seat):
                 await self._commit(live, seat, await self._computer_move(live, seat), progress)
             else:
@@ -231,19 +226,19 @@ class Tables:
 
     # Writing -------------------------------------------------------------------------------
 
-    def _running(self, live: LiveGame) -> Game:
-        if live.status is not GameStatus.RUNNING or live.engine is None:
+    def _running(self, live: LiveGame) -> Match:
+        if live.status is not GameStatus.RUNNING or live.match is None:
             raise GameNotRunning(f"game {live.game_id} is {live.status.value}")
-        return live.engine
+        return live.match
 
     def _deadline(self, live: LiveGame) -> datetime | None:
         """When the turn now starting runs out; None when no person has to move."""
-        game = live.engine
-        assert game is not None
-        seat = game.to_move
-        if seat is None or live.computer_moves(seat) or game.legal_moves() == [PASS]:
+        match = live.match
+        assert match is not None
+        seat = match.to_move
+        if seat is None or live.computer_moves(seat) or match.automatic_code() is not None:
             return None
-        return self.clock() + timedelta(seconds=live.chat.turn_seconds)
+        return self.clock() + timedelta(seconds=live.turn_seconds)
 
     async def _set_deadline(self, live: LiveGame) -> None:
         deadline = self._deadline(live)
@@ -257,30 +252,31 @@ class Tables:
             raise
         live.deadline = deadline
 
-    async def _computer_move(self, live: LiveGame, seat: int) -> Move:
-        game = live.engine
-        assert game is not None
+    async def _computer_move(self, live: LiveGame, seat: int) -> int:
+        match = live.match
+        assert match is not None
         # A seed from the game's position: the same position always gets the same decision.
-        rng = random.Random(f"{live.game_id}/{game.round_number}/{len(game.round.moves)}")
-        return await self.computer.choose(live.computer_level(seat), game.seat_view(seat), rng)
+        rng = random.Random(f"{live.game_id}/{match.round_number}/{match.ply}")
+        view = match.computer_view(seat)
+        return await self.computer.choose(live.kind, live.computer_level(seat), view, rng)
 
     async def _commit(
         self,
         live: LiveGame,
         seat: int,
-        move: Move,
+        code: int,
         progress: Progress,
         *,
         timeouts: int | None = None,
         autoplay: bool | None = None,
     ) -> None:
         """Apply a legal move and store it in one transaction with everything it ended."""
-        game = live.engine
-        assert game is not None
-        round_number = game.round_number
-        # The cached engine moves first; if the write fails the cache is dropped and reloaded.
-        game.apply(seat, move)
-        result = game.round.result
+        match = live.match
+        assert match is not None
+        round_number = match.round_number
+        # The cached match moves first; if the write fails the cache is dropped and reloaded.
+        match.apply(seat, code)
+        result = match.round_result()
         deadline = self._deadline(live)
         try:
             async with self.store.transaction() as tx:
@@ -288,9 +284,9 @@ class Tables:
                     live.game_id,
                     live.version,
                     round_number,
-                    len(game.round.moves) - 1,
+                    match.ply - 1,
                     seat,
-                    move.code,
+                    code,
                     turn_deadline=deadline,
                 )
                 if timeouts is not None:
@@ -299,8 +295,8 @@ class Tables:
                     await tx.seats.set_autoplay(live.game_id, seat, autoplay)
                 if result is not None:
                     await tx.rounds.set_result(live.game_id, round_number, result)
-                if game.is_over:
-                    await tx.finish_game(live.game_id, game)
+                if match.is_over:
+                    await tx.finish_game(live.game_id, live.kind, match.outcomes())
         except BaseException:
             self.cache.drop(live.game_id)
             raise
@@ -312,29 +308,31 @@ class Tables:
             autoplay=record.autoplay if autoplay is None else autoplay,
         )
         if record.user_id is not None:
-            progress.moved.append((round_number, seat, move.code))
+            progress.moved.append((round_number, seat, code))
         if result is not None:
             table = self.table(live)
-            reveal = RoundReveal(table, GapleMatch(game).revealed())
+            reveal = RoundReveal(table, match.revealed())
             progress.steps.append(RoundOver(table, reveal))
-        if game.is_over:
+        if match.is_over:
             live.status = GameStatus.FINISHED
             progress.steps.append(GameOver(self.table(live)))
             self.cache.drop(live.game_id)
 
     async def _deal_next(self, live: LiveGame, progress: Progress) -> None:
-        """Deal the next round (C5/D2: the last winner leads) and store the deal."""
-        game = live.engine
-        assert game is not None
-        deal = game.next_deal(self.rng)
-        game.start_round(deal)
+        """Deal the next round (Gaple's C5/D2: the last winner leads) and store the deal."""
+        match = live.match
+        assert match is not None
+        deal = match.next_deal(self.rng)
+        match.start_round(deal)
+        leader = match.to_move
+        assert leader is not None
         deadline = self._deadline(live)
         try:
             async with self.store.transaction() as tx:
                 version = await tx.games.bump_version(
                     live.game_id, live.version, turn_deadline=deadline
                 )
-                await tx.rounds.add(live.game_id, game.round_number, deal)
+                await tx.rounds.add(live.game_id, match.round_number, deal, leader)
         except BaseException:
             self.cache.drop(live.game_id)
             raise
@@ -377,7 +375,7 @@ class Tables:
             await tx.games.abort(game_id)
         live.status = GameStatus.ABORTED
         live.deadline = None
-        table = self.table(live) if live.engine is not None else None
+        table = self.table(live) if live.match is not None else None
         self.cache.drop(game_id)
         return table
 
@@ -401,7 +399,7 @@ class Tables:
         """After a restart: finish any automatic moves the crash interrupted."""
         live = await self.cache.get(game_id)
         progress = Progress(game_id)
-        if live.status is GameStatus.RUNNING and live.engine is not None and not live.paused:
+        if live.status is GameStatus.RUNNING and live.match is not None and not live.paused:
             await self.advance(live, progress)
             if live.deadline is not None and live.deadline <= self.clock():
                 # The turn ran out while the bot was down: the person gets a whole turn again.

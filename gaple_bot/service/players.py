@@ -2,42 +2,31 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from ..games.gaple.rules import GameConfig, RuleSet, StuckRule
+from ..games.options import BadOption, chosen
+from ..games.seam import GameKind
 from ..store import (
     GLOBAL_SCOPE,
     Board,
     BoardEntry,
     ChatSettings,
-    ComputerLevel,
     Period,
     PlayerStats,
     SeatRecord,
     Store,
     UserRecord,
 )
-from .chats import ChatDefaults, ensure_chat
+from .chats import ensure_chat
 from .errors import BadSetting
-from .live import LiveCache
+from .live import LiveCache, kind_options
 from .views import Person
-
-SETTING_CHOICES: dict[str, tuple[str, ...]] = {
-    "rules": ("classic", "discards", "discards-pass"),
-    "target": ("50", "100", "150", "200"),
-    "turn": ("30", "60", "90", "120"),
-    "level": ("easy", "normal", "hard"),
-}
-"""The values /settings offers for each option (index-addressed by its buttons)."""
 
 
 class Players:
     """Use cases about people and chats rather than one game."""
 
-    def __init__(self, store: Store, cache: LiveCache, defaults: ChatDefaults) -> None:
+    def __init__(self, store: Store, cache: LiveCache) -> None:
         self.store = store
         self.cache = cache
-        self.defaults = defaults
 
     async def seen(self, person: Person) -> UserRecord:
         """Create or refresh a person from an update."""
@@ -67,48 +56,44 @@ class Players:
             return [s for s in await tx.seats.running_for_user(user_id) if s.autoplay]
 
     async def chat(self, chat_id: int, title: str | None) -> ChatSettings:
-        """The chat's settings (created with the defaults on first sight)."""
+        """The chat's settings (the chat is created on first sight)."""
         async with self.store.transaction() as tx:
-            return await ensure_chat(tx, chat_id, title, self.defaults)
+            return await ensure_chat(tx, chat_id, title)
 
-    async def change_setting(self, chat_id: int, option: str, index: int) -> ChatSettings:
-        """Set one of the /settings options to its `index`-th choice."""
-        choices = SETTING_CHOICES.get(option)
-        if choices is None or not 0 <= index < len(choices):
-            raise BadSetting(f"no choice {index} for {option}")
-        value = choices[index]
+    def chat_options(self, kind: GameKind, settings: ChatSettings) -> dict[str, str]:
+        """Every option of `kind` in the chat: its choice, else the bot's or kind's default."""
+        return kind_options(kind, settings, self.cache.defaults)
+
+    async def change_setting(
+        self, chat_id: int, kind: GameKind, option: str, index: int
+    ) -> ChatSettings:
+        """Set one of `kind`'s /settings options to its `index`-th choice."""
+        try:
+            value = chosen(kind.options, option, index)
+        except BadOption as exc:
+            raise BadSetting(str(exc)) from None
         async with self.store.transaction() as tx:
-            settings = await tx.chats.get(chat_id)
-            if settings is None:
+            if await tx.chats.get(chat_id) is None:
                 raise BadSetting(f"unknown chat {chat_id}")
-            if option == "rules":
-                rule_set = RuleSet.CLASSIC if value == "classic" else RuleSet.DISCARDS
-                stuck = StuckRule.PASS if value == "discards-pass" else StuckRule.DISCARD
-                settings = dataclasses.replace(settings, rule_set=rule_set, stuck_rule=stuck)
-            elif option == "target":
-                settings = dataclasses.replace(settings, target=int(value))
-            elif option == "turn":
-                settings = dataclasses.replace(settings, turn_seconds=int(value))
-            else:
-                settings = dataclasses.replace(settings, computer_level=ComputerLevel(value))
-            await tx.chats.save(settings)
-        self._refresh_chat(settings)
+            await tx.chats.set_option(chat_id, kind.name, option, value)
+            settings = await tx.chats.get(chat_id)
+        assert settings is not None
+        self.cache.refresh_chat(settings)
         return settings
 
     async def set_chat_language(self, chat_id: int, title: str | None, language: str) -> None:
         """The language of the chat's group messages."""
         async with self.store.transaction() as tx:
-            settings = dataclasses.replace(
-                await ensure_chat(tx, chat_id, title, self.defaults), language=language
-            )
-            await tx.chats.save(settings)
-        self._refresh_chat(settings)
+            await ensure_chat(tx, chat_id, title)
+            await tx.chats.set_language(chat_id, language)
+            settings = await tx.chats.get(chat_id)
+        assert settings is not None
+        self.cache.refresh_chat(settings)
 
-    def _refresh_chat(self, settings: ChatSettings) -> None:
-        """Cached games of the chat pick up its new settings (their rules stay as they are)."""
-        for live in self.cache.games.values():
-            if live.chat_id == settings.chat_id:
-                live.chat = settings
+    async def last_kind(self, chat_id: int) -> str | None:
+        """The game last opened in the chat (None: none yet)."""
+        async with self.store.read() as tx:
+            return await tx.chats.last_kind(chat_id)
 
     async def set_user_language(self, person: Person, language: str | None) -> None:
         """The language of the person's private messages (None: follow Telegram's)."""
@@ -127,19 +112,14 @@ class Players:
             return await tx.users.get(user_id)
 
     async def top(
-        self, chat_id: int | None, board: Board, period: Period, limit: int = 10
+        self, kind: str, chat_id: int | None, board: Board, period: Period, limit: int = 10
     ) -> list[BoardEntry]:
-        """A chat's leaderboard, or the global one for `chat_id` None."""
+        """A chat's leaderboard of game `kind`, or the global one for `chat_id` None."""
         async with self.store.read() as tx:
             scope = GLOBAL_SCOPE if chat_id is None else chat_id
-            return await tx.boards.top(scope, board, period, limit=limit)
+            return await tx.boards.top(kind, scope, board, period, limit=limit)
 
-    async def stats(self, chat_id: int, user_id: int) -> PlayerStats | None:
-        """A person's record in a chat."""
+    async def stats(self, kind: str, chat_id: int, user_id: int) -> PlayerStats | None:
+        """A person's record at game `kind` in a chat."""
         async with self.store.read() as tx:
-            return await tx.boards.player_stats(chat_id, user_id)
-
-
-def config_of(settings: ChatSettings) -> GameConfig:
-    """The game config a chat's settings describe (four seats)."""
-    return GameConfig(settings.rule_set, 4, settings.target, settings.stuck_rule)
+            return await tx.boards.player_stats(kind, chat_id, user_id)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..games.gaple.rules import GameConfig
 from ..games.views import GameStatus, HandView, RoundReveal, SeatInfo, TableView
 
 __all__ = [
@@ -32,12 +32,16 @@ class LobbyView:
     """A game waiting for players."""
 
     game_id: int
+    kind: str
     chat_id: int
     thread_id: int | None
     opener_id: int
-    config: GameConfig
+    config: dict[str, Any]
+    """The game's stored config (its seat count is provisional until it starts)."""
     seats: tuple[SeatInfo, ...]
     capacity: int
+    computers_fill: bool
+    """Whether computer players fill the empty seats at the start."""
     status: GameStatus
     language: str | None = None
     """The chat's language (None: the bot's default)."""

@@ -1,12 +1,13 @@
 """Storage: typed SQLAlchemy models, repositories in units of work, Alembic-managed schema.
 
 Public game information comes from the repositories (`tx.games`, `tx.seats`, `tx.rounds`,
-`tx.boards`); hidden information (deals, moves) only from `load_engine_game`.
+`tx.boards`); hidden information (deals, moves) only from `load_play`. The store knows no
+particular game: configs, deals and round results are the kinds' JSON, and totals, ratings
+and boards are kept per kind.
 """
 
 from .boards import Board, BoardEntry, Boards, Period, PlayerStats
 from .database import DEFAULT_DATABASE_URL, database_url, make_engine
-from .engine_state import load_engine_game
 from .enums import (
     ACTIVE_STATUSES,
     COMPUTER_PLAYER_IDS,
@@ -33,9 +34,17 @@ from .errors import (
     VersionConflict,
 )
 from .migrate import alembic_config, migrations_dir, upgrade_to_head
-from .outcome import SeatOutcome, places, seat_outcomes
+from .play_state import load_play
 from .rating import Skill
-from .records import ChatSettings, GameRecord, GameResult, RoundSummary, SeatRecord, UserRecord
+from .records import (
+    ChatSettings,
+    GameRecord,
+    GameResult,
+    RoundSummary,
+    SeatRecord,
+    StoredPlay,
+    UserRecord,
+)
 from .repos.games import KEEP
 from .repos.outbox import QueuedSend
 from .store import Store
@@ -69,12 +78,12 @@ __all__ = [
     "RoundNotFound",
     "RoundSummary",
     "SeatNotFound",
-    "SeatOutcome",
     "SeatRecord",
     "SeatTaken",
     "Skill",
     "Store",
     "StoreError",
+    "StoredPlay",
     "Transaction",
     "UserNotFound",
     "UserRecord",
@@ -83,10 +92,8 @@ __all__ = [
     "computer_player_id",
     "database_url",
     "is_former_player",
-    "load_engine_game",
+    "load_play",
     "make_engine",
     "migrations_dir",
-    "places",
-    "seat_outcomes",
     "upgrade_to_head",
 ]

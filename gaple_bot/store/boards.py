@@ -1,4 +1,5 @@
-"""Leaderboards and player statistics, per chat or global, all time or the last seven days.
+"""Leaderboards and player statistics of one game kind, per chat or global, all time or the
+last seven days.
 
 All-time boards read the running tables (`ratings`, `player_totals`) through their indexes.
 Weekly boards add up the window's rows: wins and points from `results`, and rating from the
@@ -17,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from .enums import GLOBAL_SCOPE
-from .models import PlayerTotal, Rating, RatingChange, Result, User
+from .models import PlayerExtra, PlayerTotal, Rating, RatingChange, Result, User
 from .rating import Skill
 from .types import utc_now
 
@@ -56,7 +57,7 @@ class BoardEntry:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's record in a scope (a chat, or GLOBAL_SCOPE)."""
+    """A player's record at a kind in a scope (a chat, or GLOBAL_SCOPE)."""
 
     player_id: int
     name: str
@@ -65,9 +66,9 @@ class PlayerStats:
     games: int
     wins: int
     rounds_won: int
-    gaples: int
     points: int
-    best_round: int
+    extras: dict[str, int]
+    """The kind's extras added up (or the best, for a 'max' one); empty before a game."""
     rating: Skill | None
     """None until the player finishes a rated game in the scope."""
     rank: int | None
@@ -83,6 +84,7 @@ class Boards:
 
     async def top(
         self,
+        kind: str,
         scope: int,
         board: Board,
         period: Period = Period.ALL_TIME,
@@ -91,11 +93,12 @@ class Boards:
         now: datetime | None = None,
         include_computers: bool = True,
     ) -> list[BoardEntry]:
-        """The best `limit` players of `scope` (a chat id or GLOBAL_SCOPE) on `board`."""
+        """The best `limit` players at `kind` in `scope` (a chat id or GLOBAL_SCOPE) on
+        `board`."""
         if period is Period.ALL_TIME:
-            ranked = _all_time(scope, board)
+            ranked = _all_time(kind, scope, board)
         else:
-            ranked = _week(scope, board, (now or utc_now()) - WEEK)
+            ranked = _week(kind, scope, board, (now or utc_now()) - WEEK)
         stmt = (
             select(User.id, User.display_name, User.is_computer, ranked.c.value, ranked.c.games)
             .join(ranked, ranked.c.player_id == User.id)
@@ -118,16 +121,19 @@ class Boards:
             for row in rows
         ]
 
-    async def player_stats(self, scope: int, player_id: int) -> PlayerStats | None:
-        """The player's totals, rating and rank in `scope`; None for an unknown player."""
+    async def player_stats(self, kind: str, scope: int, player_id: int) -> PlayerStats | None:
+        """The player's totals, rating and rank at `kind` in `scope`; None for an unknown
+        player."""
         better = aliased(Rating)
         rated = aliased(Rating)
         rank = (
             select(func.count())
-            .where(better.scope == scope, better.ordinal > Rating.ordinal)
+            .where(better.kind == kind, better.scope == scope, better.ordinal > Rating.ordinal)
             .scalar_subquery()
         )
-        rated_players = select(func.count()).where(rated.scope == scope).scalar_subquery()
+        rated_players = (
+            select(func.count()).where(rated.kind == kind, rated.scope == scope).scalar_subquery()
+        )
         stmt = (
             select(
                 User.display_name,
@@ -135,9 +141,7 @@ class Boards:
                 PlayerTotal.games,
                 PlayerTotal.wins,
                 PlayerTotal.rounds_won,
-                PlayerTotal.gaples,
                 PlayerTotal.points,
-                PlayerTotal.best_round,
                 Rating.mu,
                 Rating.sigma,
                 rank.label("better"),
@@ -145,14 +149,31 @@ class Boards:
             )
             .select_from(User)
             .outerjoin(
-                PlayerTotal, and_(PlayerTotal.scope == scope, PlayerTotal.player_id == User.id)
+                PlayerTotal,
+                and_(
+                    PlayerTotal.kind == kind,
+                    PlayerTotal.scope == scope,
+                    PlayerTotal.player_id == User.id,
+                ),
             )
-            .outerjoin(Rating, and_(Rating.scope == scope, Rating.player_id == User.id))
+            .outerjoin(
+                Rating,
+                and_(Rating.kind == kind, Rating.scope == scope, Rating.player_id == User.id),
+            )
             .where(User.id == player_id)
         )
         row = (await self._session.execute(stmt)).first()
         if row is None:
             return None
+        extras = await self._session.execute(
+            select(PlayerExtra.name, PlayerExtra.value)
+            .where(
+                PlayerExtra.kind == kind,
+                PlayerExtra.scope == scope,
+                PlayerExtra.player_id == player_id,
+            )
+            .order_by(PlayerExtra.name)
+        )
         skill = None if row.mu is None else Skill(row.mu, row.sigma)
         return PlayerStats(
             player_id=player_id,
@@ -162,16 +183,15 @@ class Boards:
             games=row.games or 0,
             wins=row.wins or 0,
             rounds_won=row.rounds_won or 0,
-            gaples=row.gaples or 0,
             points=row.points or 0,
-            best_round=row.best_round or 0,
+            extras={name: value for name, value in extras.all()},
             rating=skill,
             rank=None if skill is None else 1 + row.better,
             rated_players=row.rated_players,
         )
 
 
-def _all_time(scope: int, board: Board) -> Subquery:
+def _all_time(kind: str, scope: int, board: Board) -> Subquery:
     """player_id, value, tiebreak, games from the running tables (index-ordered)."""
     if board is Board.RATING:
         return (
@@ -181,7 +201,7 @@ def _all_time(scope: int, board: Board) -> Subquery:
                 Rating.ordinal.label("tiebreak"),
                 Rating.games,
             )
-            .where(Rating.scope == scope)
+            .where(Rating.kind == kind, Rating.scope == scope)
             .subquery()
         )
     value, tiebreak = (
@@ -196,12 +216,12 @@ def _all_time(scope: int, board: Board) -> Subquery:
             tiebreak.label("tiebreak"),
             PlayerTotal.games,
         )
-        .where(PlayerTotal.scope == scope)
+        .where(PlayerTotal.kind == kind, PlayerTotal.scope == scope)
         .subquery()
     )
 
 
-def _week(scope: int, board: Board, since: datetime) -> Subquery:
+def _week(kind: str, scope: int, board: Board, since: datetime) -> Subquery:
     """player_id, value, tiebreak, games added up over the window starting at `since`."""
     if board is Board.RATING:
         gained = func.sum(RatingChange.delta)
@@ -212,7 +232,7 @@ def _week(scope: int, board: Board, since: datetime) -> Subquery:
                 gained.label("tiebreak"),
                 func.count().label("games"),
             )
-            .where(RatingChange.scope == scope, RatingChange.at >= since)
+            .where(RatingChange.kind == kind, RatingChange.scope == scope, RatingChange.at >= since)
             .group_by(RatingChange.player_id)
             .subquery()
         )
@@ -223,7 +243,7 @@ def _week(scope: int, board: Board, since: datetime) -> Subquery:
         (wins if board is Board.WINS else points).label("value"),
         points.label("tiebreak"),
         func.count().label("games"),
-    ).where(Result.finished_at >= since)
+    ).where(Result.kind == kind, Result.finished_at >= since)
     if scope != GLOBAL_SCOPE:
         stmt = stmt.where(Result.chat_id == scope)
     return stmt.group_by(Result.player_id).subquery()

@@ -4,26 +4,30 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, exists, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from .enums import GameStatus
-from .models import ACTIVE_GAME, Chat, Game, PlayerTotal, Rating, RatingChange, Result
-from .repos.results import add_to_totals
-
-_SETTINGS = (
-    Chat.title,
-    Chat.rule_set,
-    Chat.target,
-    Chat.stuck_rule,
-    Chat.turn_seconds,
-    Chat.computer_level,
-    Chat.language,
+from .models import (
+    ACTIVE_GAME,
+    Chat,
+    ChatOption,
+    Game,
+    PlayerExtra,
+    PlayerTotal,
+    Rating,
+    RatingChange,
+    Result,
 )
+from .repos.results import add_to_extras, add_to_totals
+
+_SETTINGS = (Chat.title, Chat.language)
 
 
 async def move_chat(session: AsyncSession, old_id: int, new_id: int, now: datetime) -> list[int]:
-    """Give `new_id` the settings, games, results, totals and ratings of `old_id`, and forget
+    """Give `new_id` the settings (every kind's options), games, results, totals and ratings
+    of `old_id`, and forget
     `old_id`. Idempotent: once moved, the old chat is gone and a repeat changes nothing.
     Returns the ids of the lobbies and running games that moved."""
     if old_id == new_id:
@@ -42,6 +46,10 @@ async def move_chat(session: AsyncSession, old_id: int, new_id: int, now: dateti
         await session.execute(
             update(Chat).where(Chat.id == new_id).values(updated_at=now, **settings)
         )
+        await session.execute(delete(ChatOption).where(ChatOption.chat_id == new_id))
+    await session.execute(
+        update(ChatOption).where(ChatOption.chat_id == old_id).values(chat_id=new_id)
+    )
     moved = await _move_games(session, old_id, new_id, now)
     await session.execute(update(Result).where(Result.chat_id == old_id).values(chat_id=new_id))
     await session.execute(
@@ -78,34 +86,48 @@ async def _move_games(session: AsyncSession, old_id: int, new_id: int, now: date
 
 
 async def _move_ratings(session: AsyncSession, old_id: int, new_id: int) -> None:
-    """A rating already made in the new chat is the newer one and stays; the others move."""
-    already = select(Rating.player_id).where(Rating.scope == new_id)
+    """A rating already made in the new chat (at the same kind) is the newer one and stays;
+    the others move."""
+    newer = aliased(Rating)
+    already = exists().where(
+        newer.scope == new_id, newer.kind == Rating.kind, newer.player_id == Rating.player_id
+    )
     await session.execute(
-        update(Rating)
-        .where(Rating.scope == old_id, Rating.player_id.not_in(already))
-        .values(scope=new_id)
+        update(Rating).where(Rating.scope == old_id, ~already).values(scope=new_id)
     )
     await session.execute(delete(Rating).where(Rating.scope == old_id))
 
 
 async def _move_totals(session: AsyncSession, old_id: int, new_id: int) -> None:
-    """Totals add up with any the new chat already has."""
+    """Totals and extras add up with any the new chat already has (a 'max' extra keeps the
+    larger)."""
     columns = (
+        PlayerTotal.kind,
         PlayerTotal.player_id,
         PlayerTotal.games,
         PlayerTotal.wins,
         PlayerTotal.points,
         PlayerTotal.rounds_won,
-        PlayerTotal.gaples,
-        PlayerTotal.best_round,
         PlayerTotal.updated_at,
     )
     rows = [
         {"scope": new_id, **{c.key: v for c, v in zip(columns, row, strict=True)}}
         for row in await session.execute(select(*columns).where(PlayerTotal.scope == old_id))
     ]
-    if not rows:
-        return
-    stmt = add_to_totals(session)
-    await session.execute(stmt, rows)
-    await session.execute(delete(PlayerTotal).where(PlayerTotal.scope == old_id))
+    if rows:
+        await session.execute(add_to_totals(session), rows)
+        await session.execute(delete(PlayerTotal).where(PlayerTotal.scope == old_id))
+    extra_columns = (
+        PlayerExtra.kind,
+        PlayerExtra.player_id,
+        PlayerExtra.name,
+        PlayerExtra.aggregate,
+        PlayerExtra.value,
+    )
+    extras = [
+        {"scope": new_id, **{c.key: v for c, v in zip(extra_columns, row, strict=True)}}
+        for row in await session.execute(select(*extra_columns).where(PlayerExtra.scope == old_id))
+    ]
+    if extras:
+        await session.execute(add_to_extras(session), extras)
+        await session.execute(delete(PlayerExtra).where(PlayerExtra.scope == old_id))

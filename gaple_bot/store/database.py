@@ -32,6 +32,17 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
+def migration_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An engine for running migrations. On SQLite its connections do not enforce foreign
+    keys: batch mode rebuilds a table by copying it and dropping the original, and dropping
+    a table with foreign keys on deletes its rows first, cascading into the tables that
+    refer to it. The migrations check every foreign key before they commit instead."""
+    engine = make_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_foreign_keys_off)
+    return engine
+
+
 def write_engine(engine: AsyncEngine) -> AsyncEngine:
     """The same engine (same pool) with its transactions marked as writers."""
     return engine.execution_options(**{WRITE_OPTION: True})
@@ -52,6 +63,17 @@ def _sqlite_connect(dbapi_connection: DBAPIConnection, record: ConnectionPoolEnt
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_foreign_keys_off(
+    dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry
+) -> None:
+    """After `_sqlite_connect`: no foreign key enforcement, nor ON DELETE actions."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys=OFF")
     finally:
         cursor.close()
 

@@ -8,7 +8,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .enums import FIRST_FORMER_PLAYER_ID
-from .models import Game, PlayerTotal, Rating, RatingChange, Result, Seat, User
+from .models import Game, PlayerExtra, PlayerTotal, Rating, RatingChange, Result, Seat, User
 from .types import utc_now
 
 
@@ -39,9 +39,10 @@ async def forget_user(
         await session.execute(
             update(Result).where(Result.player_id == user_id).values(player_id=former)
         )
-        await session.execute(
-            update(PlayerTotal).where(PlayerTotal.player_id == user_id).values(player_id=former)
-        )
+        for totals in (PlayerTotal, PlayerExtra):
+            await session.execute(
+                update(totals).where(totals.player_id == user_id).values(player_id=former)
+            )
     # Explicit, though ON DELETE CASCADE would do it: a backend without enforced foreign
     # keys must not keep them either.
     await session.execute(delete(RatingChange).where(RatingChange.player_id == user_id))
@@ -57,6 +58,7 @@ async def _former_player(session: AsyncSession, user_id: int, now: datetime) -> 
         select(Seat.game_id).where(Seat.user_id == user_id).limit(1),
         select(Result.game_id).where(Result.player_id == user_id).limit(1),
         select(PlayerTotal.scope).where(PlayerTotal.player_id == user_id).limit(1),
+        select(PlayerExtra.scope).where(PlayerExtra.player_id == user_id).limit(1),
     ]
     for query in linked:
         if await session.scalar(query) is not None:

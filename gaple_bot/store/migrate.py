@@ -9,7 +9,7 @@ from alembic.config import Config
 from sqlalchemy import Connection
 from sqlalchemy.pool import NullPool
 
-from .database import make_engine
+from .database import migration_engine
 
 
 def migrations_dir() -> Path:
@@ -38,7 +38,7 @@ async def upgrade_to_head(url: str) -> None:
     (Alembic's env.py picks it up from `config.attributes`) instead of starting a loop.
     """
     config = alembic_config(url)
-    engine = make_engine(url, poolclass=NullPool)
+    engine = migration_engine(url, poolclass=NullPool)
     try:
         async with engine.begin() as connection:
             await connection.run_sync(_upgrade, config)

@@ -23,7 +23,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from ..games.gaple.rules import RuleSet, StuckRule
 from .enums import ComputerLevel, GameStatus
 from .types import StrEnumType, UTCDateTime
 
@@ -68,33 +67,28 @@ class User(Base):
 
 
 class Chat(Base):
-    """A group chat and its settings for new games."""
+    """A group chat: its title and the language of its group messages."""
 
     __tablename__ = "chats"
-    __table_args__ = (
-        CheckConstraint("rule_set IN ('classic', 'discards')", name="rule_set"),
-        CheckConstraint("stuck_rule IN ('discard', 'pass')", name="stuck_rule"),
-        CheckConstraint("computer_level IN ('easy', 'normal', 'hard')", name="computer_level"),
-        CheckConstraint("target BETWEEN 1 AND 10000", name="target"),
-        CheckConstraint("turn_seconds > 0", name="turn_seconds"),
-    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     title: Mapped[str | None] = mapped_column(String(256))
-    rule_set: Mapped[RuleSet] = mapped_column(
-        StrEnumType(RuleSet), server_default=RuleSet.CLASSIC.value
-    )
-    target: Mapped[int] = mapped_column(Integer, server_default=text("100"))
-    stuck_rule: Mapped[StuckRule] = mapped_column(
-        StrEnumType(StuckRule), server_default=StuckRule.DISCARD.value
-    )
-    turn_seconds: Mapped[int] = mapped_column(Integer, server_default=text("60"))
-    computer_level: Mapped[ComputerLevel] = mapped_column(
-        StrEnumType(ComputerLevel), server_default=ComputerLevel.NORMAL.value
-    )
     language: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
+
+
+class ChatOption(Base):
+    """One of a chat's options for new games of a kind, as stored (the kind checks it)."""
+
+    __tablename__ = "chat_options"
+
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64))
 
 
 class Game(Base):
@@ -133,8 +127,10 @@ class Game(Base):
     chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id", ondelete="CASCADE"))
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
     """Telegram's message_thread_id of a forum topic, or NULL outside forums."""
+    kind: Mapped[str] = mapped_column(String(32))
+    """The game kind's name (its registry entry)."""
     config: Mapped[dict[str, Any]]
-    """The engine's GameConfig.to_dict(): rule set, seats, target, stuck rule."""
+    """The kind's config as JSON (the store does not read it)."""
     status: Mapped[GameStatus] = mapped_column(StrEnumType(GameStatus))
     version: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="RESTRICT"))
@@ -180,7 +176,7 @@ class Seat(Base):
 
 
 class Round(Base):
-    """A dealt round. `deal` is hidden information: only the engine-state loader reads it."""
+    """A dealt round. `deal` is hidden information: only the play loader reads it."""
 
     __tablename__ = "rounds"
 
@@ -191,7 +187,7 @@ class Round(Base):
     deal: Mapped[dict[str, Any]]
     leader: Mapped[int] = mapped_column(SmallInteger)
     result: Mapped[dict[str, Any] | None]
-    """Public once the round is over: reason, winner, counts, points."""
+    """The kind's public result of the round, once it is over."""
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime | None]
 
@@ -216,7 +212,7 @@ class Move(Base):
     """0 for the round's first move; the primary key makes (game, round, ply) unique."""
     seat: Mapped[int] = mapped_column(SmallInteger)
     code: Mapped[int] = mapped_column(SmallInteger)
-    """The engine's Move.code."""
+    """The kind's move code."""
     created_at: Mapped[datetime]
 
 
@@ -229,14 +225,15 @@ class Result(Base):
         # deliberately no index on player_id alone: SQLite would scan it to skip the GROUP BY
         # sort instead of reading the window (player statistics come from player_totals).
         Index(
-            "ix_results_chat_id_finished_at",
+            "ix_results_kind_chat_id_finished_at",
+            "kind",
             "chat_id",
             "finished_at",
             "player_id",
             "place",
             "points",
         ),
-        Index("ix_results_finished_at", "finished_at", "player_id", "place", "points"),
+        Index("ix_results_kind_finished_at", "kind", "finished_at", "player_id", "place", "points"),
     )
 
     game_id: Mapped[int] = mapped_column(
@@ -244,24 +241,25 @@ class Result(Base):
     )
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="RESTRICT"))
+    kind: Mapped[str] = mapped_column(String(32))
     chat_id: Mapped[int] = mapped_column(BigInteger)
     place: Mapped[int] = mapped_column(SmallInteger)
     """1 for the highest final total; equal totals share a place."""
     points: Mapped[int] = mapped_column(Integer)
     rounds_won: Mapped[int] = mapped_column(Integer)
-    gaples: Mapped[int] = mapped_column(Integer)
-    """Rounds this seat ended by playing its last tile."""
-    best_round: Mapped[int] = mapped_column(Integer)
-    """The most points this seat scored in one round."""
+    extras: Mapped[dict[str, Any]]
+    """The kind's game-specific numbers of this seat (its ExtraSpecs by name)."""
     finished_at: Mapped[datetime]
 
 
 class Rating(Base):
-    """A player's openskill (Plackett-Luce) rating in a scope: a chat id, or GLOBAL_SCOPE."""
+    """A player's openskill (Plackett-Luce) rating at a kind in a scope: a chat id, or
+    GLOBAL_SCOPE."""
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_scope_ordinal", "scope", "ordinal"),)
+    __table_args__ = (Index("ix_ratings_kind_scope_ordinal", "kind", "scope", "ordinal"),)
 
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     player_id: Mapped[int] = mapped_column(
         BigInteger,
@@ -282,12 +280,13 @@ class RatingChange(Base):
 
     __tablename__ = "rating_changes"
     __table_args__ = (
-        Index("ix_rating_changes_scope_at", "scope", "at", "player_id", "delta"),
+        Index("ix_rating_changes_kind_scope_at", "kind", "scope", "at", "player_id", "delta"),
         Index("ix_rating_changes_game_id", "game_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(32))
     scope: Mapped[int] = mapped_column(BigInteger)
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="CASCADE"))
     mu_before: Mapped[float] = mapped_column(Float)
@@ -300,14 +299,15 @@ class RatingChange(Base):
 
 
 class PlayerTotal(Base):
-    """A player's running totals in a scope, kept in step with `results` for fast boards."""
+    """A player's running totals at a kind in a scope, kept in step with `results`."""
 
     __tablename__ = "player_totals"
     __table_args__ = (
-        Index("ix_player_totals_scope_wins", "scope", "wins", "points"),
-        Index("ix_player_totals_scope_points", "scope", "points"),
+        Index("ix_player_totals_kind_scope_wins", "kind", "scope", "wins", "points"),
+        Index("ix_player_totals_kind_scope_points", "kind", "scope", "points"),
     )
 
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     player_id: Mapped[int] = mapped_column(
         BigInteger,
@@ -319,9 +319,27 @@ class PlayerTotal(Base):
     wins: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
     rounds_won: Mapped[int] = mapped_column(Integer)
-    gaples: Mapped[int] = mapped_column(Integer)
-    best_round: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime]
+
+
+class PlayerExtra(Base):
+    """A player's running total of one of a kind's extras in a scope, kept in step with
+    `results` like `player_totals` (`aggregate`: 'sum' adds, 'max' keeps the larger)."""
+
+    __tablename__ = "player_extras"
+    __table_args__ = (CheckConstraint("aggregate IN ('sum', 'max')", name="aggregate"),)
+
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger,
+        ForeignKey("users.id", ondelete="RESTRICT"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    aggregate: Mapped[str] = mapped_column(String(8))
+    value: Mapped[int] = mapped_column(Integer)
 
 
 class GroupSend(Base):

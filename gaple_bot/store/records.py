@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from ..games.gaple.rules import GameConfig, RoundEnded, RuleSet, StuckRule
 from .enums import ComputerLevel, GameStatus, computer_player_id
 
 
@@ -27,12 +28,11 @@ class ChatSettings:
 
     chat_id: int
     title: str | None
-    rule_set: RuleSet = RuleSet.CLASSIC
-    target: int = 100
-    stuck_rule: StuckRule = StuckRule.DISCARD
-    turn_seconds: int = 60
-    computer_level: ComputerLevel = ComputerLevel.NORMAL
     language: str | None = None
+    options: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The options stored for each kind (by kind name, then option name), as stored: only
+    those a chat chose; the kind checks them and supplies the rest
+    (`gaple_bot.games.options.checked_options`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,10 @@ class GameRecord:
     id: int
     chat_id: int
     thread_id: int | None
-    config: GameConfig
+    kind: str
+    """The game kind's name."""
+    config: dict[str, Any]
+    """The kind's config as stored (JSON)."""
     status: GameStatus
     version: int
     opener_id: int
@@ -85,7 +88,8 @@ class RoundSummary:
     game_id: int
     number: int
     leader: int
-    result: RoundEnded | None
+    result: dict[str, Any] | None
+    """The kind's public result of the round (JSON), once it is over."""
     started_at: datetime
     ended_at: datetime | None
 
@@ -100,5 +104,19 @@ class GameResult:
     place: int
     points: int
     rounds_won: int
-    gaples: int
-    best_round: int
+    extras: dict[str, int]
+    """The kind's game-specific numbers (its ExtraSpecs by name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlay:
+    """What a game is replayed from: its kind, config, and each round's deal and move codes.
+
+    Hidden information (every hand, the tiles set aside, the faces of discards): feed it to
+    the kind's replay and to per-seat views, never to a group message.
+    """
+
+    kind: str
+    config: dict[str, Any]
+    rounds: tuple[tuple[dict[str, Any], tuple[int, ...]], ...]
+    """Each round's deal and its move codes, in order."""

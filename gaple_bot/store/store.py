@@ -8,11 +8,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from ..games.gaple.rules import Game
 from .database import make_engine, write_engine
-from .engine_state import load_engine_game
 from .migrate import upgrade_to_head
+from .play_state import load_play
 from .rating import new_model
+from .records import StoredPlay
 from .unit import Transaction
 
 
@@ -52,14 +52,15 @@ class Store:
             # The first query begins the transaction; closing the session rolls it back.
             yield Transaction(session, self._model)
 
-    async def load_engine_game(self, game_id: int) -> Game:
-        """The game's engine state replayed from the stored deals and moves.
+    async def load_play(self, game_id: int) -> StoredPlay:
+        """The game's kind, config and stored deals and move codes, for the kind to replay
+        (`registry.get(kind).replay(config, rounds)`; its GameDataError means CorruptGame).
 
-        Hidden information: feed it to the engine and to per-seat views, never to a group
+        Hidden information: feed it to the kind and to per-seat views, never to a group
         message (use `tx.games.get` and `tx.rounds.summaries` for those).
         """
         async with self.read() as tx:
-            return await load_engine_game(tx.session, game_id)
+            return await load_play(tx.session, game_id)
 
     async def close(self) -> None:
         """Close every pooled connection."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Literal
@@ -10,16 +10,15 @@ from typing import Literal
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..games.gaple.rules import Game
+from ..games.seam import GameKind, SeatOutcome
 from .boards import Boards
 from .chat_move import move_chat
-from .engine_state import load_engine_game
 from .enums import GLOBAL_SCOPE
 from .errors import GameStateError
 from .forget import forget_user
-from .outcome import seat_outcomes
+from .play_state import load_play
 from .rating import initial_skill, rate
-from .records import GameResult
+from .records import GameResult, StoredPlay
 from .repos import (
     ChatRepository,
     GameRepository,
@@ -78,26 +77,42 @@ class Transaction:
         return version
 
     async def finish_game(
-        self, game_id: int, game: Game, *, now: datetime | None = None
+        self,
+        game_id: int,
+        kind: GameKind,
+        outcomes: Sequence[SeatOutcome],
+        *,
+        now: datetime | None = None,
     ) -> list[GameResult]:
-        """Mark the game finished, store each seat's result and update the players' totals
-        and ratings in the game's chat and globally. Returns the results in seat order.
+        """Mark the game finished, store each seat's outcome and update the players' totals
+        and ratings at the game's kind, in its chat and globally. Returns the results in seat
+        order.
 
-        Raises GameStateError unless the game is running with seats 0..n-1 for `game`'s n.
+        Raises GameStateError unless the game is a running game of `kind` whose seats are
+        0..n-1 for the n outcomes (given in seat order, each with the kind's extras).
         """
         record = await self.games.get(game_id)
+        if record.kind != kind.name:
+            raise GameStateError(f"game {game_id} is {record.kind}, not {kind.name}")
         seats = await self.seats.of_game(game_id)
-        if [s.seat for s in seats] != list(range(game.config.seats)):
-            raise GameStateError(f"game {game_id}'s seats do not match its engine state")
+        numbers = list(range(len(outcomes)))
+        if [s.seat for s in seats] != numbers or [o.seat for o in outcomes] != numbers:
+            raise GameStateError(f"game {game_id}'s seats do not match its outcomes")
+        names = {spec.name for spec in kind.extras}
+        if any(set(o.extras) != names for o in outcomes):
+            raise GameStateError(f"game {game_id}'s outcomes lack {kind.name}'s extras")
         finished_at = await self.games.finish(game_id, now=now or utc_now())
-        outcomes = seat_outcomes(game)
-        results = await self.results.record(game_id, record.chat_id, seats, outcomes, finished_at)
+        results = await self.results.record(
+            game_id, record.chat_id, kind, seats, outcomes, finished_at
+        )
         players = [seat.player_id for seat in seats]
         places = [outcome.place for outcome in outcomes]
         for scope in (record.chat_id, GLOBAL_SCOPE):
-            before = await self.ratings.current(scope, players, initial_skill(self._model))
+            before = await self.ratings.current(
+                kind.name, scope, players, initial_skill(self._model)
+            )
             after = rate(self._model, players, places, before)
-            await self.ratings.save(game_id, scope, before, after, finished_at)
+            await self.ratings.save(game_id, kind.name, scope, before, after, finished_at)
         return results
 
     async def move_chat(
@@ -111,10 +126,10 @@ class Transaction:
         """Delete a person, keeping their games under a new former player (see forget)."""
         return await forget_user(self.session, user_id, now=now)
 
-    async def load_engine_game(self, game_id: int) -> Game:
-        """The game's engine state, from inside this unit (hidden information: see
-        engine_state)."""
-        return await load_engine_game(self.session, game_id)
+    async def load_play(self, game_id: int) -> StoredPlay:
+        """The game's kind, config, deals and move codes, from inside this unit, for the
+        kind to replay. Hidden information: see play_state."""
+        return await load_play(self.session, game_id)
 
     @asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:

@@ -15,7 +15,11 @@ from gaple_bot.bot.app import build_application, start_application, stop_applica
 from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
 from gaple_bot.bot.outbox import OutboxClock
+from gaple_bot.games.gaple.kind import GapleKind
+from gaple_bot.games.gaple.rules import Game
+from gaple_bot.games.options import checked_options
 from gaple_bot.settings import settings_from
+from gaple_bot.store import Store
 from gaple_bot.store.types import utc_now
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram
 
@@ -166,3 +170,20 @@ TILE = re.compile(r"\[(\d)\|(\d)\]")
 def tiles_in_text(text: str) -> set[tuple[int, int]]:
     """Every tile written as [a|b] in a text, as (low, high)."""
     return {tuple(sorted((int(a), int(b)))) for a, b in TILE.findall(text)}  # type: ignore[misc]
+
+
+async def load_engine_game(store: Store, game_id: int) -> Game:
+    """The stored game's engine state, replayed by Gaple's kind (hidden information)."""
+    async with store.read() as tx:
+        stored = await tx.load_play(game_id)
+    return GapleKind().replay(stored.config, stored.rounds).game
+
+
+async def gaple_options(store: Store, chat_id: int) -> dict[str, str] | None:
+    """The chat's Gaple options as its next game reads them; None for a chat never seen."""
+    async with store.read() as tx:
+        settings = await tx.chats.get(chat_id)
+    if settings is None:
+        return None
+    kind = GapleKind()
+    return checked_options(kind.options, settings.options.get(kind.name, {}), {})

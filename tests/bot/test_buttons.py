@@ -18,6 +18,7 @@ from tests.bot.harness import (
     GROUP_TITLE,
     deps_of,
     legal_buttons,
+    load_engine_game,
     lobby_message,
     running_bot,
     tiles_in_text,
@@ -43,7 +44,7 @@ class Table:
 
     async def engine(self) -> Game:
         """The game as stored (deals and moves replayed)."""
-        return await deps_of(self.app).service.store.load_engine_game(self.game_id)
+        return await load_engine_game(deps_of(self.app).service.store, self.game_id)
 
     async def state(self) -> tuple[object, ...]:
         """Everything that makes the game: equal before and after means nothing changed."""

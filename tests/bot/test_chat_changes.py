@@ -4,7 +4,6 @@ to a supergroup, the bot forbidden to write (and allowed again), across a restar
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +20,7 @@ from tests.bot.harness import (
     GROUP_TITLE,
     deps_of,
     legal_buttons,
+    load_engine_game,
     lobby_message,
     play_until,
     running_bot,
@@ -62,8 +62,8 @@ async def _wait_game(deps: Deps, game_id: int, what: str, check: object) -> Game
 async def _short_games(deps: Deps, chat_id: int, title: str) -> None:
     """Games in the chat end after their first round (target 1), to keep the tests short."""
     async with deps.service.store.transaction() as tx:
-        chat = await tx.chats.ensure(chat_id, title)
-        await tx.chats.save(dataclasses.replace(chat, target=1))
+        await tx.chats.ensure(chat_id, title)
+        await tx.chats.set_option(chat_id, "gaple", "target", "1")
 
 
 def _game_jobs(app: GapleApplication, game_id: int) -> list[str]:
@@ -107,7 +107,7 @@ async def _until_past(deadline: datetime | None) -> None:
 
 
 async def _moves(deps: Deps, game_id: int) -> int:
-    game = await deps.service.store.load_engine_game(game_id)
+    game = await load_engine_game(deps.service.store, game_id)
     return sum(len(r.moves) for r in game.rounds)
 
 
@@ -143,7 +143,7 @@ async def test_bot_removed_mid_game_aborts_it_and_stops_everything(tmp_path: Pat
             assert len(fake.bot_messages(ANA)) == ana_seen
             async with deps.service.store.read() as tx:
                 assert await tx.results.of_game(game_id) == []
-                assert await tx.ratings.get(GROUP, ANA) is None
+                assert await tx.ratings.get("gaple", GROUP, ANA) is None
             assert await deps.service.active_game(GROUP, None) is None
 
 
@@ -223,13 +223,13 @@ async def test_group_upgraded_mid_game_finishes_there_with_its_standings(tmp_pat
             async with deps.service.store.read() as tx:
                 assert await tx.chats.get(BASIC_GROUP) is None
                 settings = await tx.chats.get(new_id)
-                assert settings is not None and settings.target == 1
-                assert await tx.ratings.get(new_id, ANA) is not None
-                assert await tx.ratings.get(BASIC_GROUP, ANA) is None
+                assert settings is not None and settings.options["gaple"]["target"] == "1"
+                assert await tx.ratings.get("gaple", new_id, ANA) is not None
+                assert await tx.ratings.get("gaple", BASIC_GROUP, ANA) is None
 
             await play_until(fake, (ANA, BUDI), lambda: _finished(deps, second), rng, seconds=120)
             await fake.wait_idle()
-            game = await deps.service.store.load_engine_game(second)
+            game = await load_engine_game(deps.service.store, second)
             async with deps.service.store.read() as tx:
                 results = await tx.results.of_game(second)
             assert [r.points for r in results] == game.scores
@@ -327,7 +327,7 @@ async def _resume_and_finish(
     assert len(_tables(fake, GROUP)) == tables + 1  # a fresh table message
     assert any("goes on" in text for text in _texts(fake, ANA))
     await play_until(fake, (ANA, BUDI), lambda: _finished(deps, game_id), rng, seconds=120)
-    game = await deps.service.store.load_engine_game(game_id)
+    game = await load_engine_game(deps.service.store, game_id)
     async with deps.service.store.read() as tx:
         results = await tx.results.of_game(game_id)
     assert [r.points for r in results] == game.scores

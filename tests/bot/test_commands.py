@@ -14,6 +14,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    gaple_options,
     lobby_message,
     play_until,
     running_bot,
@@ -117,7 +118,7 @@ async def choose_setting(fake: FakeTelegram, option: int, choice: int) -> FakeMe
     """Ana opens /settings and taps a choice; returns the menu."""
     menu = await say(fake, ANA, GROUP, "/settings")
     assert await tap(
-        fake, ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, option, choice)
+        fake, ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, option, choice)
     )
     await fake.wait_for(lambda: len(fake.message(GROUP, menu.message_id).versions) > 1)
     await fake.wait_idle(quiet=QUIET)
@@ -257,14 +258,13 @@ async def test_settings_are_for_admins_and_the_next_lobby_uses_them(tmp_path: Pa
 
             # Someone who is not an admin taps a choice: refused, nothing changes.
             query = await fake.press(
-                BUDI, GROUP, menu.message_id, encode(Action.SETTING, GROUP, TARGET, 0)
+                BUDI, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, TARGET, 0)
             )
             answer = await fake.wait_callback_answer(query)
             assert answer.get("text") == SETTINGS_REFUSED
             assert answer.get("show_alert") is True
-            async with deps_of(app).service.store.read() as tx:
-                settings = await tx.chats.get(GROUP)
-            assert settings is not None and settings.target == 100
+            settings = await gaple_options(deps_of(app).service.store, GROUP)
+            assert settings is not None and settings["target"] == "100"
 
             menu = await choose_setting(fake, TARGET, 0)
             assert [text for text, _ in menu.button_rows()[TARGET]] == [
@@ -274,15 +274,14 @@ async def test_settings_are_for_admins_and_the_next_lobby_uses_them(tmp_path: Pa
                 "200",
             ]
             assert "Target: 50 points" in menu.text
-            async with deps_of(app).service.store.read() as tx:
-                settings = await tx.chats.get(GROUP)
-            assert settings is not None and settings.target == 50
+            settings = await gaple_options(deps_of(app).service.store, GROUP)
+            assert settings is not None and settings["target"] == "50"
 
             lobby = await say(fake, BUDI, GROUP, "/gaple")
             assert "Gaple · classic · first to 50" in lobby.text
             game_id = game_of(lobby)
             async with deps_of(app).service.store.read() as tx:
-                assert (await tx.games.get(game_id)).config.target == 50
+                assert (await tx.games.get(game_id)).config["target"] == 50
 
 
 async def test_settings_choice_for_another_chat_is_refused(tmp_path: Path) -> None:
@@ -297,15 +296,14 @@ async def test_settings_choice_for_another_chat_is_refused(tmp_path: Path) -> No
                 ANA,
                 GROUP,
                 menu.message_id,
-                encode(Action.SETTING, other, TARGET, 0),
+                encode(Action.SETTING, other, 0, TARGET, 0),
                 check_button=False,
             )
             answer = await fake.wait_callback_answer(query)
             assert answer.get("show_alert") is True
             assert answer.get("text") == "That setting does not exist."
-            async with deps_of(app).service.store.read() as tx:
-                settings = await tx.chats.get(other)
-            assert settings is not None and settings.target == 100
+            settings = await gaple_options(deps_of(app).service.store, other)
+            assert settings is not None and settings["target"] == "100"
 
 
 async def test_top_and_stats_show_the_players_of_a_finished_game(tmp_path: Path) -> None:

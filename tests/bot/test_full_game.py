@@ -13,6 +13,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     lobby_message,
     play_until,
     running_bot,
@@ -40,9 +41,9 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
             menu = fake.last_bot_message(GROUP)
             assert menu is not None
             await fake.press(
-                ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, rules_choice)
+                ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 0, rules_choice)
             )
-            await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 1, 0))
+            await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 1, 0))
             await fake.wait_idle()
             await fake.send_message(ANA, GROUP, "/gaple")
             await fake.wait_idle()
@@ -65,7 +66,7 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
             texts = fake.all_texts_sent_to(GROUP)
             assert any("wins the game" in text for text in texts)
             # Nothing hidden reached anyone: the group saw the line, each person their hand.
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             assert_group_saw_nothing_hidden(fake, GROUP)
             assert_player_saw_only_their_own(fake, ANA, 0, game)
             assert_player_saw_only_their_own(fake, BUDI, 1, game)
@@ -94,5 +95,5 @@ async def test_computer_players_think_in_a_worker_process(tmp_path: Path) -> Non
                 return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
         await play_until(fake, (ANA,), finished, random.Random(1), seconds=200)
-        game = await deps.service.store.load_engine_game(game_id)
+        game = await load_engine_game(deps.service.store, game_id)
         assert game.winner is not None and max(game.scores) >= game.config.target

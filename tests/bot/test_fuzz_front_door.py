@@ -30,8 +30,9 @@ from hypothesis import strategies as st
 from gaple_bot.bot.callback_data import FIELDS, Action, BadCallbackData, decode, encode
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.render.privacy import CONFIRM
-from gaple_bot.bot.render.settings import OPTIONS, choices
-from gaple_bot.games.gaple.rules import TILE_COUNT
+from gaple_bot.bot.render.settings import choices, menu_options
+from gaple_bot.games.gaple.kind import GapleKind
+from gaple_bot.games.gaple.rules import TILE_COUNT, Move
 from gaple_bot.games.gaple.rules.moves import MOVE_CODES
 from gaple_bot.i18n import SUPPORTED_LANGUAGES
 from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
@@ -115,10 +116,14 @@ def legal_button(world: World, user: int, chat: int | None, data: str | None) ->
         # Deleting one's own data from one's private chat is legal (and not generated).
         return chat == user and values[0] == CONFIRM
     if action is Action.SETTING:
-        target, option, value = values
-        if target != chat or ADMINS.get(chat) != user or not 0 <= option < len(OPTIONS):
+        target, kind_index, option, value = values
+        # Gaple is the only game, the registry's first.
+        options = menu_options(GapleKind())
+        if target != chat or ADMINS.get(chat) != user or kind_index != 0:
             return False
-        return 0 <= value < len(choices(OPTIONS[option]))
+        if not 0 <= option < len(options):
+            return False
+        return 0 <= value < len(choices(GapleKind(), options[option]))
     if action in (Action.MOVE, Action.PICK):
         game, version, code = values
         if game != world.running or version != world.version or user != world.to_move:
@@ -423,6 +428,11 @@ def differences(before: Rows, after: Rows, chats: set[int], refreshed: set[int])
             # A chat first seen by this command: it may appear.
             seen = {row[0] for row in old.rows}
             new_rows = frozenset(row for row in new_rows if row[0] in seen or row[0] not in chats)
+        elif name == "chat_options":
+            # The default settings of a chat first seen by this command may appear with it.
+            seen = {row[0] for row in before.get("chats", empty).rows}
+            old_rows = old.rows
+            new_rows = frozenset(row for row in new.rows if row[0] in seen or row[0] not in chats)
         elif name == "users":
             old_rows, new_rows = old.without(refreshed), new.without(refreshed)
         else:
@@ -561,11 +571,11 @@ async def build_world(fake: FakeTelegram, app: GapleApplication, database: Path)
     home = await service.active_game(HOME, None)
     assert running is not None and home is not None
     live = await service.cache.get(running)
-    game = live.engine
-    assert game is not None and game.to_move is not None
-    mover = live.seats[game.to_move].user_id
+    match = live.match
+    assert match is not None and match.to_move is not None
+    mover = live.seats[match.to_move].user_id
     assert mover in (ANA, BUDI)
-    legal = game.legal_moves()
+    legal = [Move.from_code(code) for code in match.legal_codes()]
     return World(
         fake=fake,
         database=database,

@@ -9,6 +9,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     play_until,
     running_bot,
     seat_and_start,
@@ -38,7 +39,7 @@ async def test_a_deleted_table_message_is_posted_again_and_play_goes_on(tmp_path
                 return (await tx.games.get(game_id)).message_id
 
         async def moves() -> int:
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             return sum(len(r.moves) for r in game.rounds)
 
         old = await table_message()
@@ -81,12 +82,12 @@ async def test_a_player_who_blocked_the_bot_is_announced_once(tmp_path: Path) ->
         fake.block_user(BUDI)
 
         async def third_round() -> bool:
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             return game.round_number >= 3 or game.is_over
 
         await play_until(fake, (ANA,), third_round, rng, seconds=120)
         await fake.wait_idle()
-        game = await deps.service.store.load_engine_game(game_id)
+        game = await load_engine_game(deps.service.store, game_id)
         assert game.round_number >= 3, "the game ended before a third round: pick another seed"
         # Each new round tried to send Budi his hand, and was refused...
         refused = [r for r in fake.requests if r.chat_id == BUDI and r.status == 403]

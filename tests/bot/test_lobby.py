@@ -292,7 +292,7 @@ async def test_start_by_someone_else_is_refused_and_the_opener_starts_with_compu
                 seats = await tx.seats.of_game(game_id)
                 record = await tx.games.get(game_id)
             assert [s.user_id for s in seats] == [BUDI, DEWI, None, None]
-            assert record.config.seats == 4
+            assert record.config["seats"] == 4
             await fake.wait_for(lambda: any("round 1" in m.text for m in fake.bot_messages(GROUP)))
             await fake.wait_idle(quiet=QUIET)
             tables = [m for m in fake.bot_messages(GROUP) if "round 1" in m.text]

@@ -57,7 +57,7 @@ async def test_a_whole_game_at_debug_logs_no_hand_name_or_token(
             menu = fake.last_bot_message(GROUP)
             assert menu is not None
             # A short target, so the game ends soon.
-            await fake.press(KIRANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 1, 0))
+            await fake.press(KIRANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 1, 0))
             await fake.wait_idle(timeout=60)
             await seat_and_start(fake, KIRANA, BAMBANG)
             game_id = await deps.service.active_game(GROUP, None)

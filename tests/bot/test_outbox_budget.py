@@ -9,7 +9,15 @@ from pathlib import Path
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.outbox import GroupOutbox
 from gaple_bot.service.outbox import GroupLedger
-from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, play_until, running_bot, seat_and_start
+from tests.bot.harness import (
+    GROUP,
+    GROUP_TITLE,
+    deps_of,
+    load_engine_game,
+    play_until,
+    running_bot,
+    seat_and_start,
+)
 from tests.bot.outbox_kit import (
     assert_window_holds,
     group_receipts,
@@ -111,7 +119,7 @@ async def test_a_restart_in_play_keeps_the_group_within_its_budget(tmp_path: Pat
             assert game_id is not None
 
             async def moved(n: int) -> bool:
-                game = await deps.service.store.load_engine_game(game_id)
+                game = await load_engine_game(deps.service.store, game_id)
                 return sum(len(r.moves) for r in game.rounds) >= n
 
             await play_until(fake, (ANA, BUDI), lambda: moved(4), rng)

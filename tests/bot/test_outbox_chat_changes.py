@@ -4,7 +4,6 @@ the group upgraded (announced or learned from a refused send), the bot muted wit
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import gc
 import html
 import logging
@@ -23,6 +22,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     play_until,
     running_bot,
     seat_and_start,
@@ -81,8 +81,8 @@ async def _wait_game(
 async def _short_games(deps: Deps, chat_id: int) -> None:
     """Games in the chat end after their first round (target 1), to keep the tests short."""
     async with deps.service.store.transaction() as tx:
-        chat = await tx.chats.ensure(chat_id, GROUP_TITLE)
-        await tx.chats.save(dataclasses.replace(chat, target=1))
+        await tx.chats.ensure(chat_id, GROUP_TITLE)
+        await tx.chats.set_option(chat_id, "gaple", "target", "1")
 
 
 async def _quiet(fake: FakeTelegram, app: GapleApplication, clock: ManualClock) -> None:
@@ -177,14 +177,14 @@ async def _play_round_one(fake: FakeTelegram, deps: Deps, game_id: int, seed: in
     """Ana and Budi play until the first round is over (the computers play their seats)."""
 
     async def round_over() -> bool:
-        game = await deps.service.store.load_engine_game(game_id)
+        game = await load_engine_game(deps.service.store, game_id)
         return game.round_number > 1 or game.is_over
 
     await play_until(fake, (ANA, BUDI), round_over, random.Random(seed))
 
 
 async def _scores_right(deps: Deps, game_id: int) -> None:
-    game = await deps.service.store.load_engine_game(game_id)
+    game = await load_engine_game(deps.service.store, game_id)
     async with deps.service.store.read() as tx:
         results = await tx.results.of_game(game_id)
     assert results and [r.points for r in results] == game.scores
@@ -381,5 +381,5 @@ async def test_muted_without_an_update_the_refused_send_pauses_the_game(tmp_path
 
 
 async def _moves(deps: Deps, game_id: int) -> int:
-    game = await deps.service.store.load_engine_game(game_id)
+    game = await load_engine_game(deps.service.store, game_id)
     return sum(len(r.moves) for r in game.rounds)

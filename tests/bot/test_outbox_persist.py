@@ -17,6 +17,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     play_until,
     running_bot,
     seat_and_start,
@@ -86,7 +87,7 @@ async def test_round_results_queued_at_a_restart_are_shown_once_in_order(tmp_pat
             assert game_id is not None
 
             async def round_over() -> bool:
-                game = await deps.service.store.load_engine_game(game_id)
+                game = await load_engine_game(deps.service.store, game_id)
                 return game.round_number > 1 or game.is_over
 
             await play_until(fake, (ANA, BUDI), round_over, rng)

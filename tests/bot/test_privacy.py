@@ -83,7 +83,7 @@ async def _standings(fake: FakeTelegram) -> dict[str, str]:
 async def _board_rows(store: Store) -> dict[tuple[int, Board, Period], list[Any]]:
     async with store.read() as tx:
         return {
-            (scope, board, period): await tx.boards.top(scope, board, period, limit=50)
+            (scope, board, period): await tx.boards.top("gaple", scope, board, period, limit=50)
             for scope in (GROUP, GLOBAL_SCOPE)
             for board in Board
             for period in Period
@@ -225,7 +225,7 @@ async def test_delete_my_data_forgets_the_person_and_keeps_the_others(tmp_path: 
             async with store.read() as tx:
                 fresh = await tx.users.get(LEAVER)
                 assert await tx.seats.running_for_user(LEAVER) == []
-                assert await tx.boards.player_stats(GROUP, LEAVER) is not None
+                assert await tx.boards.player_stats("gaple", GROUP, LEAVER) is not None
             assert fresh is not None and fresh.language is None
             stats = await _ask(fake, LEAVER, GROUP, "/stats")
             assert "has not finished a game" in stats

@@ -8,12 +8,13 @@ from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.bot.timers import lobby_job_name
-from gaple_bot.games.gaple.rules import Move, SeatView
+from gaple_bot.games.seam import GameKind
 from gaple_bot.store import GameStatus
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     lobby_message,
     play_until,
     running_bot,
@@ -47,16 +48,16 @@ async def test_a_failed_computer_decision_does_not_freeze_the_game(tmp_path: Pat
         real_choose = computer.choose
         failures = [RuntimeError("the worker died")]
 
-        async def flaky(level: str, view: SeatView, rng: random.Random) -> Move:
+        async def flaky(kind: GameKind, level: str, view: object, rng: random.Random) -> int:
             if failures:
                 raise failures.pop()
-            return await real_choose(level, view, rng)
+            return await real_choose(kind, level, view, rng)
 
         computer.choose = flaky  # type: ignore[method-assign]
-        before = (await deps.service.store.load_engine_game(game_id)).round.moves[:]
+        before = (await load_engine_game(deps.service.store, game_id)).round.moves[:]
 
         async def moved_on_after_the_failure() -> bool:
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             return not failures and (len(game.round.moves) > len(before) + 4 or game.is_over)
 
         # The people keep playing: the failed update is resumed from the database shortly.
@@ -132,11 +133,11 @@ async def test_a_failed_table_send_is_sent_with_the_next_change(tmp_path: Path) 
         assert game_id is not None
         await fake.wait_idle()
         # The next round's table message fails once; the round's next edit sends it instead.
-        game = await deps.service.store.load_engine_game(game_id)
+        game = await load_engine_game(deps.service.store, game_id)
         fake.fail_next("sendMessage", 400, "Bad Request: chat not found", chat_id=GROUP, count=1)
 
         async def later_round() -> bool:
-            now = await deps.service.store.load_engine_game(game_id)
+            now = await load_engine_game(deps.service.store, game_id)
             return now.round_number > game.round_number + 1 or now.is_over
 
         await play_until(fake, (ANA, BUDI), later_round, rng, seconds=180)
@@ -149,7 +150,7 @@ async def test_a_failed_table_send_is_sent_with_the_next_change(tmp_path: Path) 
             for n in range(1, 30)
             if f"round {n} ·" in m.text and "My hand" in " ".join(m.button_texts())
         }
-        now = await deps.service.store.load_engine_game(game_id)
+        now = await load_engine_game(deps.service.store, game_id)
         if not now.is_over:
             assert now.round_number in rounds_shown
 
@@ -171,7 +172,7 @@ async def test_play_again_follows_the_chats_rules_as_they_are_now(tmp_path: Path
         assert menu is not None
         for option, choice in ((0, 1), (1, 0)):
             await fake.press(
-                ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, option, choice)
+                ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, option, choice)
             )
         await fake.wait_idle()
         await fake.send_message(ANA, GROUP, "/gaple")
@@ -194,7 +195,7 @@ async def test_play_again_follows_the_chats_rules_as_they_are_now(tmp_path: Path
         await play_until(fake, (ANA, BUDI, CITRA), finished, rng, seconds=200)
         await fake.wait_idle()
         # ... then the chat switches to classic (four seats) before playing again.
-        await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 0))
+        await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 0, 0))
         await fake.wait_idle()
         standings = fake.bot_messages(GROUP)[-1]
         query = await fake.press_button(BUDI, GROUP, standings.message_id, "🔁 Play again")
@@ -267,12 +268,12 @@ async def test_a_turn_that_ran_out_while_the_bot_was_down_starts_afresh(tmp_path
             await fake.wait_idle()
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None
-            moves_before = len((await deps.service.store.load_engine_game(game_id)).round.moves)
+            moves_before = len((await load_engine_game(deps.service.store, game_id)).round.moves)
         clock.advance(3600)  # the turn's deadline passes while the bot is down
         async with running_bot(fake, database, clock=clock, DEFAULT_TURN_SECONDS="600") as app:
             deps = deps_of(app)
             await fake.wait_idle()
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             # Nobody's turn was taken by the computer at start: the person to move plays on.
             assert len(game.round.moves) == moves_before
             async with deps.service.store.read() as tx:

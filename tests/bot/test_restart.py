@@ -11,6 +11,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     play_until,
     running_bot,
     seat_and_start,
@@ -35,20 +36,20 @@ async def test_restart_mid_round_then_finish_with_every_score_right(tmp_path: Pa
             assert game_id is not None
 
             async def some_moves_made() -> bool:
-                game = await deps.service.store.load_engine_game(game_id)
+                game = await load_engine_game(deps.service.store, game_id)
                 current = game.round
                 return len(current.moves) >= 6 and current.to_move is not None
 
             await play_until(fake, (ANA, BUDI), some_moves_made, rng)
             await fake.wait_idle()
-            before = await deps.service.store.load_engine_game(game_id)
+            before = await load_engine_game(deps.service.store, game_id)
             waiting = before.round.to_move
             assert waiting is not None
 
         # A new application on the same database: nothing is lost, the game goes on.
         async with running_bot(fake, database, seed=6) as app:
             deps = deps_of(app)
-            after = await deps.service.store.load_engine_game(game_id)
+            after = await load_engine_game(deps.service.store, game_id)
             # Every move made before the restart is still there, in order.
             for old, new in zip(before.rounds, after.rounds, strict=False):
                 assert new.deal == old.deal
@@ -66,7 +67,7 @@ async def test_restart_mid_round_then_finish_with_every_score_right(tmp_path: Pa
 
             await play_until(fake, (ANA, BUDI), finished, rng, seconds=200)
             await fake.wait_idle()
-            final = await deps.service.store.load_engine_game(game_id)
+            final = await load_engine_game(deps.service.store, game_id)
             async with deps.service.store.read() as tx:
                 results = await tx.results.of_game(game_id)
             # Every score right: the replayed game, the stored results and the group's standings.

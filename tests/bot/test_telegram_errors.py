@@ -11,6 +11,7 @@ from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    load_engine_game,
     play_until,
     running_bot,
     seat_and_start,
@@ -80,7 +81,7 @@ async def test_429_and_not_modified_do_not_stop_the_game(tmp_path: Path) -> None
         )
 
         async def rounds_played(n: int) -> bool:
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             return game.round_number > n or game.is_over
 
         await play_until(fake, (ANA, BUDI), lambda: rounds_played(1), rng, seconds=180)
@@ -88,7 +89,7 @@ async def test_429_and_not_modified_do_not_stop_the_game(tmp_path: Path) -> None
         assert 429 in statuses and 400 in statuses
         # The table caught up with the game after the errors.
         await fake.wait_idle()
-        game = await deps.service.store.load_engine_game(game_id)
+        game = await load_engine_game(deps.service.store, game_id)
         table = next(
             m
             for m in reversed(fake.bot_messages(GROUP))
@@ -114,7 +115,7 @@ async def test_group_budget_of_twenty_a_minute_holds_without_stalling(tmp_path: 
         assert game_id is not None
 
         async def many_moves() -> bool:
-            game = await deps.service.store.load_engine_game(game_id)
+            game = await load_engine_game(deps.service.store, game_id)
             return sum(len(r.moves) for r in game.rounds) >= 40 or game.is_over
 
         # Forty moves need far more than twenty table edits: the people are never held up.

@@ -14,7 +14,7 @@ import sys
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import ComputerLevel, Store
 
-from .kit import Player, open_game, play_move
+from .kit import Player, load_game, open_game, play_move
 
 CHAT = -6006
 CONFIGS = (GameConfig(RuleSet.CLASSIC, 4, 60), GameConfig(RuleSet.DISCARDS, 5, 30))
@@ -37,7 +37,7 @@ async def run(url: str, seed: int) -> None:
                 version = (await tx.games.get(game_id)).version
         else:
             game_id, version = active.id, active.version
-            game = await store.load_engine_game(game_id)
+            game = await load_game(store, game_id)
         while not game.is_over:
             async with store.transaction() as tx:
                 version, round_number, ply = await play_move(tx, game_id, version, game, rng)

@@ -118,9 +118,9 @@ async def test_all_time_boards(history: Store) -> None:
             )
         }
         async with history.read() as tx:
-            by_rating = await tx.boards.top(scope, Board.RATING)
-            by_wins = await tx.boards.top(scope, Board.WINS)
-            by_points = await tx.boards.top(scope, Board.POINTS, limit=3)
+            by_rating = await tx.boards.top("gaple", scope, Board.RATING)
+            by_wins = await tx.boards.top("gaple", scope, Board.WINS)
+            by_points = await tx.boards.top("gaple", scope, Board.POINTS, limit=3)
         _same_up_to_ties(_summary(by_rating), _ranked(ratings))
         _same_up_to_ties(_summary(by_points), _ranked(points, 3))
         assert [e.value for e in by_wins] == sorted(wins.values(), reverse=True)
@@ -151,10 +151,12 @@ async def test_weekly_boards_count_only_the_last_seven_days(history: Store) -> N
     for _, player, delta in changes:
         gained[player] += delta
     async with history.read() as tx:
-        by_points = await tx.boards.top(GLOBAL_SCOPE, Board.POINTS, Period.WEEK, now=NOW)
-        by_wins = await tx.boards.top(GLOBAL_SCOPE, Board.WINS, Period.WEEK, now=NOW)
-        by_rating = await tx.boards.top(CHAT_A, Board.RATING, Period.WEEK, now=NOW)
-        later = await tx.boards.top(CHAT_A, Board.WINS, Period.WEEK, now=NOW + timedelta(30))
+        by_points = await tx.boards.top("gaple", GLOBAL_SCOPE, Board.POINTS, Period.WEEK, now=NOW)
+        by_wins = await tx.boards.top("gaple", GLOBAL_SCOPE, Board.WINS, Period.WEEK, now=NOW)
+        by_rating = await tx.boards.top("gaple", CHAT_A, Board.RATING, Period.WEEK, now=NOW)
+        later = await tx.boards.top(
+            "gaple", CHAT_A, Board.WINS, Period.WEEK, now=NOW + timedelta(30)
+        )
     _same_up_to_ties(_summary(by_points), _ranked(points))
     assert [e.value for e in by_wins] == sorted(wins.values(), reverse=True)
     _same_up_to_ties(_summary(by_rating), _ranked(gained))
@@ -164,8 +166,8 @@ async def test_weekly_boards_count_only_the_last_seven_days(history: Store) -> N
 async def test_computers_can_be_left_off_a_board(history: Store) -> None:
     computer = computer_player_id(ComputerLevel.NORMAL)
     async with history.read() as tx:
-        everyone = await tx.boards.top(GLOBAL_SCOPE, Board.POINTS)
-        humans = await tx.boards.top(GLOBAL_SCOPE, Board.POINTS, include_computers=False)
+        everyone = await tx.boards.top("gaple", GLOBAL_SCOPE, Board.POINTS)
+        humans = await tx.boards.top("gaple", GLOBAL_SCOPE, Board.POINTS, include_computers=False)
     assert computer in [e.player_id for e in everyone]
     assert [e.player_id for e in humans] == [e.player_id for e in everyone if not e.is_computer]
 
@@ -173,22 +175,25 @@ async def test_computers_can_be_left_off_a_board(history: Store) -> None:
 async def test_player_stats_in_a_chat(history: Store) -> None:
     rows = await _rows(
         history,
-        "SELECT player_id, place, points, rounds_won, gaples, best_round FROM results "
+        "SELECT player_id, place, points, rounds_won, json_extract(extras, '$.gaples'), "
+        "json_extract(extras, '$.best_round') FROM results "
         f"WHERE chat_id = {CHAT_A} AND player_id = 2",
     )
     async with history.read() as tx:
-        stats = await tx.boards.player_stats(CHAT_A, 2)
-        board = await tx.boards.top(CHAT_A, Board.RATING, limit=100)
-        stranger = await tx.boards.player_stats(CHAT_A, 424242)
+        stats = await tx.boards.player_stats("gaple", CHAT_A, 2)
+        board = await tx.boards.top("gaple", CHAT_A, Board.RATING, limit=100)
+        stranger = await tx.boards.player_stats("gaple", CHAT_A, 424242)
         await tx.users.upsert(77, "Newcomer")
-        newcomer = await tx.boards.player_stats(CHAT_A, 77)
+        newcomer = await tx.boards.player_stats("gaple", CHAT_A, 77)
     assert stats is not None
     assert stats.games == len(rows)
     assert stats.wins == sum(r[1] == 1 for r in rows)
     assert stats.points == sum(r[2] for r in rows)
     assert stats.rounds_won == sum(r[3] for r in rows)
-    assert stats.gaples == sum(r[4] for r in rows)
-    assert stats.best_round == max(r[5] for r in rows)
+    assert stats.extras == {
+        "gaples": sum(r[4] for r in rows),
+        "best_round": max(r[5] for r in rows),
+    }
     assert stats.rating is not None
     assert stats.rank == next(e.rank for e in board if e.player_id == 2)
     assert stats.rated_players == len(board)

@@ -3,7 +3,6 @@ id in one transaction, and a repeat changes nothing."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -22,7 +21,7 @@ PEOPLE = (11, 12, 13, 14)
 async def _boards(store: Store, scope: int) -> dict[Any, list[BoardEntry]]:
     async with store.read() as tx:
         return {
-            (board, period): await tx.boards.top(scope, board, period)
+            (board, period): await tx.boards.top("gaple", scope, board, period)
             for board in Board
             for period in Period
         }
@@ -32,8 +31,9 @@ async def _old_chat_with_history(store: Store) -> tuple[int, int]:
     """A finished game and a running one in OLD, whose settings an admin changed."""
     finished, _ = await play_game(store, OLD, CONFIG, PEOPLE, seed=1)
     async with store.transaction() as tx:
-        chat = await tx.chats.ensure(OLD, "Warung")
-        await tx.chats.save(dataclasses.replace(chat, target=55, language="id"))
+        await tx.chats.ensure(OLD, "Warung")
+        await tx.chats.set_option(OLD, "gaple", "target", "55")
+        await tx.chats.set_language(OLD, "id")
         running, _ = await open_game(tx, OLD, CONFIG, PEOPLE, random.Random(2))
     return finished, running
 
@@ -51,13 +51,14 @@ async def test_everything_follows_and_a_repeat_changes_nothing(store: Store) -> 
         async with store.read() as tx:
             assert await tx.chats.get(OLD) is None
             settings = await tx.chats.get(NEW)
-            assert settings is not None and (settings.target, settings.language) == (55, "id")
+            assert settings is not None
+            assert (settings.options, settings.language) == ({"gaple": {"target": "55"}}, "id")
             assert (await tx.games.get(finished)).chat_id == NEW
             game = await tx.games.get(running)
             assert (game.chat_id, game.status) == (NEW, GameStatus.RUNNING)
-            assert await tx.ratings.get(OLD, PEOPLE[0]) is None
-            assert await tx.ratings.get(NEW, PEOPLE[0]) is not None
-            stats = await tx.boards.player_stats(NEW, PEOPLE[0])
+            assert await tx.ratings.get("gaple", OLD, PEOPLE[0]) is None
+            assert await tx.ratings.get("gaple", NEW, PEOPLE[0]) is not None
+            stats = await tx.boards.player_stats("gaple", NEW, PEOPLE[0])
             assert stats is not None and stats.games == 1
     assert all(not entries for entries in (await _boards(store, OLD)).values())
 
@@ -82,5 +83,5 @@ async def test_totals_add_up_with_a_game_already_finished_under_the_new_id(store
         assert await tx.move_chat(OLD, NEW) == []
     async with store.read() as tx:
         for person in PEOPLE:
-            stats = await tx.boards.player_stats(NEW, person)
+            stats = await tx.boards.player_stats("gaple", NEW, person)
             assert stats is not None and stats.games == 2

@@ -15,6 +15,8 @@ from sqlalchemy import text
 
 from gaple_bot.store import GameStatus, Store
 
+from .kit import load_game
+
 REPO = Path(__file__).resolve().parents[2]
 KILLS = 12
 
@@ -75,7 +77,7 @@ async def _check(db_url: str, printed: set[Key]) -> set[Key]:
         assert printed <= stored
         for game_id, status, version, moves, results in games:
             assert version == moves, f"game {game_id}: version {version}, {moves} moves"
-            game = await store.load_engine_game(game_id)
+            game = await load_game(store, game_id)
             if status == GameStatus.FINISHED:
                 assert game.is_over and results == game.config.seats
             else:

@@ -52,7 +52,9 @@ async def _history(store: Store) -> None:
 async def _boards(store: Store) -> Boards:
     async with store.read() as tx:
         return {
-            (scope, board, period): await tx.boards.top(scope, board, period, now=NOW, limit=50)
+            (scope, board, period): await tx.boards.top(
+                "gaple", scope, board, period, now=NOW, limit=50
+            )
             for scope in SCOPES
             for board in Board
             for period in Period
@@ -61,7 +63,7 @@ async def _boards(store: Store) -> Boards:
 
 async def _stats(store: Store, player_id: int) -> dict[int, PlayerStats | None]:
     async with store.read() as tx:
-        return {scope: await tx.boards.player_stats(scope, player_id) for scope in SCOPES}
+        return {scope: await tx.boards.player_stats("gaple", scope, player_id) for scope in SCOPES}
 
 
 async def test_forgetting_leaves_no_trace_and_others_standings(store: Store) -> None:
@@ -79,7 +81,7 @@ async def test_forgetting_leaves_no_trace_and_others_standings(store: Store) -> 
     async with store.read() as tx:
         assert await tx.users.get(LEAVER) is None
         placeholder = await tx.users.get(former)
-        assert await tx.ratings.get(CHAT, former) is None
+        assert await tx.ratings.get("gaple", CHAT, former) is None
     assert placeholder is not None and placeholder.display_name == ""
     assert placeholder.language is None and placeholder.telegram_language is None
     assert not placeholder.can_message and not placeholder.is_computer
@@ -132,7 +134,7 @@ async def test_each_person_who_leaves_gets_their_own_former_player(store: Store)
     assert first is not None and second is not None and second < first
     assert nobody is None
     async with store.read() as tx:
-        top = await tx.boards.top(CHAT, Board.POINTS, now=NOW, limit=50)
+        top = await tx.boards.top("gaple", CHAT, Board.POINTS, now=NOW, limit=50)
     assert {first, second} <= {e.player_id for e in top}
 
 

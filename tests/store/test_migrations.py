@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import json
 import os
 import re
 import subprocess
@@ -17,7 +18,8 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Connection, Integer, MetaData, inspect
 
-from gaple_bot.store import COMPUTER_PLAYER_IDS, alembic_config, make_engine, upgrade_to_head
+from gaple_bot.store import COMPUTER_PLAYER_IDS, Board, Store, alembic_config, upgrade_to_head
+from gaple_bot.store.database import migration_engine
 from gaple_bot.store.models import Base
 
 from .conftest import sqlite_url
@@ -26,7 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 async def _run_sync(url: str, fn: Any) -> Any:
-    engine = make_engine(url)
+    """Run `fn` on a connection as the migrations get one (see migration_engine)."""
+    engine = migration_engine(url)
     try:
         async with engine.begin() as connection:
             return await connection.run_sync(fn)
@@ -178,3 +181,188 @@ async def test_0003_gives_lobbies_open_during_the_upgrade_a_join_token(db_url: s
     assert (finished, finished_token) == (1, None)
     assert lobby == 2
     assert re.fullmatch(r"[A-Za-z0-9_-]{22}", lobby_token)
+
+
+async def test_0007_turns_chat_settings_results_and_totals_into_gaple_s(db_url: str) -> None:
+    """A database filled at 0006 keeps every setting, result, total and rating, as Gaple's."""
+    config = alembic_config(db_url)
+    now = "2026-12-01 06:00:00.000000"
+    chats = (
+        (-1, "classic", "discard", 100, 60, "normal"),
+        (-2, "classic", "pass", 50, 30, "easy"),  # classic ignores the stuck rule
+        (-3, "discards", "discard", 150, 90, "hard"),
+        (-4, "discards", "pass", 200, 45, "normal"),
+    )
+
+    def fill_and_upgrade(connection: Connection) -> dict[str, list[Any]]:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006")
+        sql = connection.exec_driver_sql
+        for user_id in (7, 8):
+            sql(
+                "INSERT INTO users (id, display_name, can_message, is_computer, created_at, "
+                f"updated_at) VALUES ({user_id}, 'U{user_id}', 1, 0, '{now}', '{now}')"
+            )
+        for chat_id, rule_set, stuck, target, turn, level in chats:
+            language = "'id'" if chat_id == -3 else "NULL"
+            sql(
+                "INSERT INTO chats (id, title, rule_set, stuck_rule, target, turn_seconds, "
+                f"computer_level, language, created_at, updated_at) VALUES ({chat_id}, "
+                f"'G{chat_id}', '{rule_set}', '{stuck}', {target}, {turn}, '{level}', "
+                f"{language}, '{now}', '{now}')"
+            )
+        sql(
+            "INSERT INTO games (id, chat_id, config, status, opener_id, created_at, "
+            f"finished_at) VALUES (1, -1, '{{\"seats\": 2}}', 'finished', 7, '{now}', '{now}')"
+        )
+        sql(
+            "INSERT INTO games (id, chat_id, config, status, opener_id, created_at) "
+            f"VALUES (2, -1, '{{}}', 'lobby', 8, '{now}')"
+        )
+        for seat, user_id in enumerate((7, 8)):
+            sql(f"INSERT INTO seats (game_id, seat, user_id) VALUES (1, {seat}, {user_id})")
+        sql(
+            "INSERT INTO rounds (game_id, number, deal, leader, result, started_at) "
+            f"VALUES (1, 1, '{{\"leader\": 0}}', 0, '{{\"winner\": 0}}', '{now}')"
+        )
+        sql(f"INSERT INTO moves VALUES (1, 1, 0, 0, 5, '{now}')")
+        for seat, user_id, place, points, won, gaples, best in (
+            (0, 7, 1, 101, 3, 2, 40),
+            (1, 8, 2, 35, 1, 0, 20),
+        ):
+            sql(
+                "INSERT INTO results (game_id, seat, player_id, chat_id, place, points, "
+                f"rounds_won, gaples, best_round, finished_at) VALUES (1, {seat}, {user_id}, "
+                f"-1, {place}, {points}, {won}, {gaples}, {best}, '{now}')"
+            )
+        for scope in (-1, 0):
+            for user_id, wins, points, won, gaples, best in (
+                (7, 1, 101, 3, 2, 40),
+                (8, 0, 35, 1, 0, 20),
+            ):
+                sql(
+                    "INSERT INTO player_totals (scope, player_id, games, wins, points, "
+                    f"rounds_won, gaples, best_round, updated_at) VALUES ({scope}, {user_id}, "
+                    f"1, {wins}, {points}, {won}, {gaples}, {best}, '{now}')"
+                )
+                sql(
+                    "INSERT INTO ratings (scope, player_id, mu, sigma, ordinal, games, "
+                    f"updated_at) VALUES ({scope}, {user_id}, {20 + user_id}, 5.0, "
+                    f"{5 + user_id}, 1, '{now}')"
+                )
+                sql(
+                    "INSERT INTO rating_changes (game_id, scope, player_id, mu_before, "
+                    "sigma_before, mu_after, sigma_after, delta, at) VALUES "
+                    f"(1, {scope}, {user_id}, 25, 8.3, {20 + user_id}, 5.0, 1.5, '{now}')"
+                )
+        command.upgrade(config, "head")
+        queries = {
+            "options": "SELECT chat_id, kind, name, value FROM chat_options "
+            "ORDER BY chat_id DESC, name",
+            "chats": "SELECT id, title, language FROM chats ORDER BY id DESC",
+            "games": "SELECT id, kind, config, status FROM games ORDER BY id",
+            "results": "SELECT game_id, seat, player_id, kind, chat_id, place, points, "
+            "rounds_won, extras FROM results ORDER BY game_id, seat",
+            "totals": "SELECT kind, scope, player_id, games, wins, points, rounds_won "
+            "FROM player_totals ORDER BY scope, player_id",
+            "extras": "SELECT kind, scope, player_id, name, aggregate, value "
+            "FROM player_extras ORDER BY scope, player_id, name",
+            "ratings": "SELECT kind, scope, player_id, mu, ordinal, games FROM ratings "
+            "ORDER BY scope, player_id",
+            "changes": "SELECT kind, scope, player_id, delta FROM rating_changes "
+            "ORDER BY scope, player_id",
+            "moves": "SELECT game_id, round_number, ply, code FROM moves",
+            "rounds": "SELECT game_id, number, deal, result FROM rounds",
+        }
+        return {key: list(map(tuple, sql(query).all())) for key, query in queries.items()}
+
+    got = await _run_sync(db_url, fill_and_upgrade)
+    assert got["options"] == [
+        (chat_id, "gaple", name, value)
+        for chat_id, rules, target, turn, level in (
+            (-1, "classic", 100, 60, "normal"),
+            (-2, "classic", 50, 30, "easy"),
+            (-3, "discards", 150, 90, "hard"),
+            (-4, "discards-pass", 200, 45, "normal"),
+        )
+        for name, value in sorted(
+            {"rules": rules, "target": str(target), "turn": str(turn), "level": level}.items()
+        )
+    ]
+    assert got["chats"] == [
+        (-1, "G-1", None),
+        (-2, "G-2", None),
+        (-3, "G-3", "id"),
+        (-4, "G-4", None),
+    ]
+    assert got["games"] == [(1, "gaple", '{"seats": 2}', "finished"), (2, "gaple", "{}", "lobby")]
+    assert [row[:8] for row in got["results"]] == [
+        (1, 0, 7, "gaple", -1, 1, 101, 3),
+        (1, 1, 8, "gaple", -1, 2, 35, 1),
+    ]
+    assert [json.loads(row[8]) for row in got["results"]] == [
+        {"gaples": 2, "best_round": 40},
+        {"gaples": 0, "best_round": 20},
+    ]
+    assert got["totals"] == [
+        ("gaple", scope, player, 1, wins, points, won)
+        for scope in (-1, 0)
+        for player, wins, points, won in ((7, 1, 101, 3), (8, 0, 35, 1))
+    ]
+    assert got["extras"] == [
+        ("gaple", scope, player, name, aggregate, value)
+        for scope in (-1, 0)
+        for player, gaples, best in ((7, 2, 40), (8, 0, 20))
+        for name, aggregate, value in (("best_round", "max", best), ("gaples", "sum", gaples))
+    ]
+    assert got["ratings"] == [
+        ("gaple", scope, player, 20.0 + player, 5.0 + player, 1)
+        for scope in (-1, 0)
+        for player in (7, 8)
+    ]
+    assert got["changes"] == [("gaple", scope, p, 1.5) for scope in (-1, 0) for p in (7, 8)]
+    assert got["moves"] == [(1, 1, 0, 5)]  # the children of rebuilt tables are all still there
+    assert got["rounds"] == [(1, 1, '{"leader": 0}', '{"winner": 0}')]
+
+
+async def test_0007_upgraded_data_reads_through_the_store(db_url: str) -> None:
+    """After the upgrade the store reads an old chat's options and a player's old totals."""
+    config = alembic_config(db_url)
+    now = "2026-12-01 06:00:00.000000"
+
+    def fill_and_upgrade(connection: Connection) -> None:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006")
+        sql = connection.exec_driver_sql
+        sql(
+            "INSERT INTO users (id, display_name, can_message, is_computer, created_at, "
+            f"updated_at) VALUES (7, 'Ana', 1, 0, '{now}', '{now}')"
+        )
+        sql(
+            "INSERT INTO chats (id, title, rule_set, stuck_rule, target, turn_seconds, "
+            f"computer_level, created_at, updated_at) VALUES (-9, 'G', 'discards', 'pass', "
+            f"55, 25, 'easy', '{now}', '{now}')"
+        )
+        sql(
+            "INSERT INTO player_totals (scope, player_id, games, wins, points, rounds_won, "
+            f"gaples, best_round, updated_at) VALUES (-9, 7, 3, 2, 180, 6, 1, 45, '{now}')"
+        )
+        command.upgrade(config, "head")
+
+    await _run_sync(db_url, fill_and_upgrade)
+    store = Store.open(db_url)
+    try:
+        async with store.read() as tx:
+            settings = await tx.chats.get(-9)
+            stats = await tx.boards.player_stats("gaple", -9, 7)
+            top = await tx.boards.top("gaple", -9, Board.POINTS)
+            assert await tx.chats.last_kind(-9) is None
+    finally:
+        await store.close()
+    assert settings is not None and settings.options == {
+        "gaple": {"rules": "discards-pass", "target": "55", "turn": "25", "level": "easy"}
+    }
+    assert stats is not None
+    assert (stats.games, stats.wins, stats.points, stats.rounds_won) == (3, 2, 180, 6)
+    assert stats.extras == {"gaples": 1, "best_round": 45}
+    assert [(e.player_id, e.value, e.games) for e in top] == [(7, 180, 3)]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from gaple_bot.games.gaple.kind import GapleMatch, seat_outcomes
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 from gaple_bot.store import (
     GLOBAL_SCOPE,
@@ -18,12 +20,10 @@ from gaple_bot.store import (
     Skill,
     Store,
     computer_player_id,
-    places,
-    seat_outcomes,
 )
 from gaple_bot.store.rating import initial_skill, new_model, rate
 
-from .kit import open_game, play_game
+from .kit import GAPLE, open_game, play_game
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 CHAT = -3003
@@ -39,13 +39,13 @@ async def _count(store: Store, table: str) -> int:
 async def test_a_finished_game_stores_results_totals_and_ratings(store: Store) -> None:
     config = GameConfig(RuleSet.CLASSIC, 4, 60)
     game_id, game = await play_game(store, CHAT, config, [1, 2, 3, 4], seed=1, now=NOW)
-    outcomes = seat_outcomes(game)
+    outcomes = GapleMatch(game).outcomes()
     async with store.read() as tx:
         record = await tx.games.get(game_id)
         results = await tx.results.of_game(game_id)
-        chat_ratings = {p: await tx.ratings.get(CHAT, p) for p in (1, 2, 3, 4)}
-        global_ratings = {p: await tx.ratings.get(GLOBAL_SCOPE, p) for p in (1, 2, 3, 4)}
-        stats = {p: await tx.boards.player_stats(CHAT, p) for p in (1, 2, 3, 4)}
+        chat_ratings = {p: await tx.ratings.get("gaple", CHAT, p) for p in (1, 2, 3, 4)}
+        global_ratings = {p: await tx.ratings.get("gaple", GLOBAL_SCOPE, p) for p in (1, 2, 3, 4)}
+        stats = {p: await tx.boards.player_stats("gaple", CHAT, p) for p in (1, 2, 3, 4)}
     assert record.finished_at == NOW and record.turn_deadline is None
     assert [(r.player_id, r.place, r.points) for r in results] == [
         (seat + 1, o.place, game.scores[seat]) for seat, o in enumerate(outcomes)
@@ -66,11 +66,11 @@ async def test_a_finished_game_stores_results_totals_and_ratings(store: Store) -
             int(outcome.place == 1),
             outcome.points,
         )
-        assert (player_stats.rounds_won, player_stats.gaples, player_stats.best_round) == (
+        assert (player_stats.rounds_won, player_stats.extras) == (
             outcome.rounds_won,
-            outcome.gaples,
-            outcome.best_round,
+            {"gaples": outcome.extras["gaples"], "best_round": outcome.extras["best_round"]},
         )
+    assert [r.extras for r in results] == [dict(o.extras) for o in outcomes]
     assert await _count(store, "rating_changes") == 8  # four players, chat and global
 
 
@@ -90,7 +90,7 @@ async def test_finishing_twice_is_refused_and_changes_nothing(store: Store) -> N
     game_id, game = await play_game(store, CHAT, config, [1, 2], seed=3, now=NOW)
     with pytest.raises(GameStateError):
         async with store.transaction() as tx:
-            await tx.finish_game(game_id, game, now=NOW)
+            await tx.finish_game(game_id, GAPLE, GapleMatch(game).outcomes(), now=NOW)
     assert await _count(store, "results") == 2
     assert await _count(store, "rating_changes") == 4
 
@@ -104,7 +104,7 @@ async def test_computer_players_are_rated_even_when_one_level_takes_two_seats(
     computer = computer_player_id(hard)
     async with store.read() as tx:
         results = await tx.results.of_game(game_id)
-        stats = await tx.boards.player_stats(GLOBAL_SCOPE, computer)
+        stats = await tx.boards.player_stats("gaple", GLOBAL_SCOPE, computer)
     assert [r.player_id for r in results] == [1, computer, 2, computer]
     assert stats is not None and stats.is_computer
     assert stats.games == 2  # seat appearances
@@ -115,7 +115,11 @@ async def test_computer_players_are_rated_even_when_one_level_takes_two_seats(
 @settings(deadline=None)  # a busy machine is slow, not wrong
 @given(st.lists(st.integers(min_value=-50, max_value=300), min_size=2, max_size=5))
 def test_places_rank_higher_totals_first_and_share_ties(totals: list[int]) -> None:
-    result = places(totals)
+    # Places come from the kind's outcomes now: a game whose only facts are its totals.
+    final = SimpleNamespace(config=SimpleNamespace(seats=len(totals)), rounds=[], scores=totals)
+    outcomes = seat_outcomes(final)  # type: ignore[arg-type]
+    assert [o.points for o in outcomes] == totals
+    result = [o.place for o in outcomes]
     for i, mine in enumerate(totals):
         assert result[i] == 1 + sum(other > mine for other in totals)
         for j, other in enumerate(totals):

@@ -9,8 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import text
 
-from gaple_bot.games.gaple.rules import GameConfig, RuleSet, StuckRule
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
+from gaple_bot.games.options import checked_options
 from gaple_bot.store import (
+    ChatNotFound,
     ChatSettings,
     ComputerLevel,
     CorruptGame,
@@ -29,7 +31,9 @@ from gaple_bot.store import (
     computer_player_id,
 )
 
-from .kit import open_game
+from .kit import GAPLE, load_game, load_game_in, open_game
+
+DEFAULT = dict(GameConfig().to_dict())
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 CHAT = -1001
@@ -39,14 +43,16 @@ async def _lobby(store: Store, thread_id: int | None = None) -> GameRecord:
     async with store.transaction() as tx:
         await tx.chats.ensure(CHAT, "Warung", now=NOW)
         await tx.users.upsert(1, "Ana", now=NOW)
-        return await tx.games.create(CHAT, thread_id, GameConfig(), 1, now=NOW)
+        return await tx.games.create(CHAT, thread_id, GAPLE.name, DEFAULT, 1, now=NOW)
 
 
 async def test_a_game_is_found_by_its_join_token(store: Store) -> None:
     async with store.transaction() as tx:
         await tx.chats.ensure(CHAT, "Warung", now=NOW)
         await tx.users.upsert(1, "Ana", now=NOW)
-        created = await tx.games.create(CHAT, None, GameConfig(), 1, join_token="s3cret", now=NOW)
+        created = await tx.games.create(
+            CHAT, None, GAPLE.name, DEFAULT, 1, join_token="s3cret", now=NOW
+        )
     async with store.read() as tx:
         found = await tx.games.by_join_token("s3cret")
         assert await tx.games.by_join_token("S3CRET") is None
@@ -81,38 +87,95 @@ async def test_chat_settings_default_and_change(store: Store) -> None:
     async with store.transaction() as tx:
         settings = await tx.chats.ensure(CHAT, "Warung", now=NOW)
         assert settings == ChatSettings(CHAT, "Warung")
-        assert (settings.turn_seconds, settings.computer_level) == (60, ComputerLevel.NORMAL)
-        changed = dataclasses.replace(
-            settings,
-            rule_set=RuleSet.DISCARDS,
-            target=150,
-            stuck_rule=StuckRule.PASS,
-            turn_seconds=30,
-            computer_level=ComputerLevel.HARD,
-            language="id",
-        )
-        await tx.chats.save(changed)
+        # Nothing chosen yet: the kind's defaults apply (60 seconds, normal computers).
+        defaults = checked_options(GAPLE.options, settings.options.get("gaple", {}), {})
+        assert (defaults["turn"], defaults["level"]) == ("60", "normal")
+        chosen = {"rules": "discards-pass", "target": "150", "turn": "30", "level": "hard"}
+        for name, value in chosen.items():
+            await tx.chats.set_option(CHAT, "gaple", name, value, now=NOW)
+        await tx.chats.set_language(CHAT, "id")
+        changed = ChatSettings(CHAT, "Warung", "id", {"gaple": chosen})
+        assert await tx.chats.get(CHAT) == changed
         # Seeing the chat again refreshes its title and keeps its settings.
         again = await tx.chats.ensure(CHAT, "Warung Kopi", now=NOW)
         untitled = await tx.chats.ensure(CHAT, None, now=NOW)
+        with pytest.raises(ChatNotFound):
+            await tx.chats.set_option(-999, "gaple", "target", "50")
+        with pytest.raises(ChatNotFound):
+            await tx.chats.set_language(-999, "id")
     assert again == untitled == dataclasses.replace(changed, title="Warung Kopi")
+    assert checked_options(GAPLE.options, again.options["gaple"], {}) == {
+        **chosen,
+        "computers": "on",
+    }
+
+
+async def test_options_are_kept_per_kind_and_changed_one_at_a_time(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.chats.ensure(CHAT, "Warung", now=NOW)
+        await tx.chats.ensure(CHAT - 1, "Elsewhere", now=NOW)
+        await tx.chats.set_option(CHAT, "gaple", "target", "50")
+        await tx.chats.set_option(CHAT, "other", "target", "7")
+        await tx.chats.set_option(CHAT, "other", "turn", "90")
+        await tx.chats.set_option(CHAT, "gaple", "target", "200")  # a new value replaces it
+        await tx.chats.set_option(CHAT - 1, "gaple", "level", "easy")
+    async with store.read() as tx:
+        settings = await tx.chats.get(CHAT)
+        elsewhere = await tx.chats.get(CHAT - 1)
+    assert settings is not None and settings.options == {
+        "gaple": {"target": "200"},
+        "other": {"target": "7", "turn": "90"},
+    }
+    assert elsewhere is not None and elsewhere.options == {"gaple": {"level": "easy"}}
+    # A stored value the kind no longer accepts falls back to its default.
+    async with store.transaction() as tx:
+        await tx.chats.set_option(CHAT, "gaple", "target", "a lot")
+        stored = await tx.chats.get(CHAT)
+    assert stored is not None and stored.options["gaple"] == {"target": "a lot"}
+    assert checked_options(GAPLE.options, stored.options["gaple"], {})["target"] == "100"
+
+
+async def test_last_kind_is_the_kind_of_the_chat_s_newest_game(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.chats.ensure(CHAT, "Warung", now=NOW)
+        await tx.users.upsert(1, "Ana", now=NOW)
+        assert await tx.chats.last_kind(CHAT) is None
+        first = await tx.games.create(CHAT, None, "gaple", DEFAULT, 1, now=NOW)
+        assert await tx.chats.last_kind(CHAT) == "gaple"
+        await tx.games.abort(first.id, now=NOW)
+        later = NOW + timedelta(minutes=1)
+        other = await tx.games.create(CHAT, 5, "other", {"seats": 3}, 1, now=later)
+        assert await tx.chats.last_kind(CHAT) == "other"
+        # The newest is the one opened last, not the one stored last.
+        await tx.games.create(CHAT, None, "gaple", DEFAULT, 1, now=NOW)
+        assert await tx.chats.last_kind(CHAT) == "other"
+        assert await tx.chats.last_kind(CHAT - 1) is None
+    assert (other.kind, other.config) == ("other", {"seats": 3})
 
 
 async def test_one_active_game_per_chat_and_per_topic(store: Store) -> None:
     lobby = await _lobby(store)
-    assert (lobby.status, lobby.version, lobby.config) == (GameStatus.LOBBY, 0, GameConfig())
+    assert (lobby.status, lobby.version, lobby.kind, lobby.config) == (
+        GameStatus.LOBBY,
+        0,
+        "gaple",
+        DEFAULT,
+    )
     with pytest.raises(GameAlreadyActive):
         async with store.transaction() as tx:
-            await tx.games.create(CHAT, None, GameConfig(), 1, now=NOW)
+            await tx.games.create(CHAT, None, GAPLE.name, DEFAULT, 1, now=NOW)
+    with pytest.raises(GameAlreadyActive):  # one active game, whatever its kind
+        async with store.transaction() as tx:
+            await tx.games.create(CHAT, None, "other", {}, 1, now=NOW)
     topic = await _lobby(store, thread_id=7)
     with pytest.raises(GameAlreadyActive):
         await _lobby(store, thread_id=7)
     async with store.transaction() as tx:
         # The failed insert is rolled back to its savepoint; the unit goes on.
         with pytest.raises(GameAlreadyActive):
-            await tx.games.create(CHAT, 7, GameConfig(), 1, now=NOW)
+            await tx.games.create(CHAT, 7, GAPLE.name, DEFAULT, 1, now=NOW)
         await tx.games.abort(topic.id, now=NOW)
-        replacement = await tx.games.create(CHAT, 7, GameConfig(), 1, now=NOW)
+        replacement = await tx.games.create(CHAT, 7, GAPLE.name, DEFAULT, 1, now=NOW)
     async with store.read() as tx:
         assert (await tx.games.active(CHAT, None)) == lobby
         assert (await tx.games.active(CHAT, 7)) == replacement
@@ -125,20 +188,20 @@ async def test_game_life_and_status_guards(store: Store) -> None:
     lobby = await _lobby(store)
     deadline = NOW + timedelta(seconds=60)
     async with store.transaction() as tx:
-        await tx.games.set_config(lobby.id, GameConfig(RuleSet.DISCARDS, 5, 50))
+        await tx.games.set_config(lobby.id, dict(GameConfig(RuleSet.DISCARDS, 5, 50).to_dict()))
         await tx.games.set_message(lobby.id, 555)
         await tx.games.start(lobby.id, now=NOW)
         with pytest.raises(GameStateError):
             await tx.games.start(lobby.id, now=NOW)
         with pytest.raises(GameStateError):
-            await tx.games.set_config(lobby.id, GameConfig())
+            await tx.games.set_config(lobby.id, DEFAULT)
         await tx.games.set_deadline(lobby.id, deadline)
         with pytest.raises(GameNotFound):
             await tx.games.get(999)
     async with store.read() as tx:
         game = await tx.games.get(lobby.id)
     assert game.status is GameStatus.RUNNING and game.started_at == NOW
-    assert game.config == GameConfig(RuleSet.DISCARDS, 5, 50)
+    assert GameConfig.from_dict(game.config) == GameConfig(RuleSet.DISCARDS, 5, 50)
     assert (game.message_id, game.turn_deadline) == (555, deadline)
     assert game.turn_deadline is not None and game.turn_deadline.tzinfo is UTC
     async with store.transaction() as tx:
@@ -204,17 +267,17 @@ async def test_round_summaries_are_public_and_the_loader_replays(store: Store) -
     async with store.read() as tx:
         record = await tx.games.get(game_id)
         summaries = await tx.rounds.summaries(game_id)
-        loaded = await tx.load_engine_game(game_id)
+        loaded = await load_game_in(tx, game_id)
     assert (version, record.version, record.turn_deadline) == (1, 1, deadline)
     assert summaries == [RoundSummary(game_id, 1, game.round.deal.leader, None, NOW, None)]
     assert loaded.replay_key() == game.replay_key()
-    assert (await store.load_engine_game(game_id)).replay_key() == game.replay_key()
+    assert (await load_game(store, game_id)).replay_key() == game.replay_key()
 
 
 def test_public_records_carry_no_hidden_information() -> None:
     """Deals and moves (hands, set-aside tiles, discarded faces) never reach a record that
     feeds a group message."""
-    hidden = {"deal", "deals", "hands", "hand", "moves", "code", "set_aside"}
+    hidden = {"deal", "deals", "hands", "hand", "moves", "code", "set_aside", "rounds"}
     for record in (GameRecord, SeatRecord, RoundSummary, ChatSettings):
         assert not hidden & {f.name for f in dataclasses.fields(record)}
 
@@ -222,9 +285,9 @@ def test_public_records_carry_no_hidden_information() -> None:
 async def test_the_loader_refuses_what_does_not_replay(store: Store) -> None:
     lobby = await _lobby(store)
     with pytest.raises(GameNotStarted):
-        await store.load_engine_game(lobby.id)
+        await store.load_play(lobby.id)
     with pytest.raises(GameNotFound):
-        await store.load_engine_game(999)
+        await store.load_play(999)
     rng = random.Random(5)
     async with store.transaction() as tx:
         await tx.games.abort(lobby.id, now=NOW)
@@ -234,10 +297,16 @@ async def test_the_loader_refuses_what_does_not_replay(store: Store) -> None:
         # A gap in the move log: ply 1 without ply 0.
         await tx.record_move(game_id, 0, 1, 1, seat, game.legal_moves()[0].code)
     with pytest.raises(CorruptGame, match="out of sequence"):
-        await store.load_engine_game(game_id)
+        await store.load_play(game_id)
     async with store.transaction() as tx:
         await tx.session.execute(text("DELETE FROM moves"))
         # A move the rules do not allow at ply 0: a pass while holding the lead tile.
         await tx.record_move(game_id, 1, 1, 0, seat, 56)
     with pytest.raises(CorruptGame, match="does not replay"):
-        await store.load_engine_game(game_id)
+        await load_game(store, game_id)
+    async with store.transaction() as tx:
+        # Rounds must be numbered 1..n: a round 3 without a round 2.
+        await tx.session.execute(text("DELETE FROM moves"))
+        await tx.rounds.add(game_id, 3, dict(game.round.deal.to_dict()), 0)
+    with pytest.raises(CorruptGame, match="numbered"):
+        await store.load_play(game_id)

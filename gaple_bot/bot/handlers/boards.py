@@ -7,7 +7,7 @@ from telegram import Update
 from ...store import Board, Period
 from ..deps import GapleContext
 from ..render.boards import render_board, render_stats
-from .commands import reply
+from .commands import chosen_kind, reply
 from .common import chat_of, is_group, reply_t, user_of, user_t
 
 BOARD_WORDS = {"rating": Board.RATING, "wins": Board.WINS, "points": Board.POINTS}
@@ -15,13 +15,15 @@ PERIOD_WORDS = {"week": Period.WEEK, "7d": Period.WEEK, "all": Period.ALL_TIME}
 
 
 async def top(update: Update, context: GapleContext) -> None:
-    """/top [global] [rating|wins|points] [week]: a leaderboard."""
+    """/top [game] [global] [rating|wins|points] [week]: a leaderboard of a game (by default
+    the one last played in the chat)."""
     chat, deps = chat_of(update), context.deps
     words = [word.lower() for word in context.args or []]
     global_ = "global" in words or not is_group(chat)
+    kind = await chosen_kind(deps, chat.id, words)
     board = next((BOARD_WORDS[w] for w in words if w in BOARD_WORDS), Board.RATING)
     period = next((PERIOD_WORDS[w] for w in words if w in PERIOD_WORDS), Period.ALL_TIME)
-    entries = await deps.service.players.top(None if global_ else chat.id, board, period)
+    entries = await deps.service.players.top(kind.name, None if global_ else chat.id, board, period)
     if is_group(chat):
         settings = await deps.service.players.chat(chat.id, chat.title)
         t = deps.presenter.group_t(settings.language)
@@ -31,7 +33,7 @@ async def top(update: Update, context: GapleContext) -> None:
 
 
 async def stats(update: Update, context: GapleContext) -> None:
-    """/stats: your record here; as a reply, the replied person's."""
+    """/stats [game]: your record here; as a reply, the replied person's."""
     chat, deps = chat_of(update), context.deps
     user = user_of(update)
     t = await reply_t(context, update)
@@ -44,7 +46,8 @@ async def stats(update: Update, context: GapleContext) -> None:
     target = user
     if message is not None and message.reply_to_message and message.reply_to_message.from_user:
         target = message.reply_to_message.from_user
-    record = await deps.service.players.stats(chat.id, target.id)
+    kind = await chosen_kind(deps, chat.id, [w.lower() for w in context.args or []])
+    record = await deps.service.players.stats(kind.name, chat.id, target.id)
     settings = await deps.service.players.chat(chat.id, chat.title)
     group_t = deps.presenter.group_t(settings.language)
-    await reply(deps, update, render_stats(group_t, record, target.full_name))
+    await reply(deps, update, render_stats(group_t, kind.presentation, record, target.full_name))

@@ -8,8 +8,8 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, Update
 from telegram.constants import ParseMode
 
+from ...games.seam import GameKind
 from ...service.errors import GameAlreadyOpen, ServiceError
-from ...service.players import config_of
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed
 from ..flow import cancel_turn_timers, job_queue, offer_seats_back
@@ -125,8 +125,16 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
     )
 
 
-async def gaple(update: Update, context: GapleContext) -> None:
-    """/gaple: open a lobby in this group (or topic); one game at a time."""
+def command_word(update: Update) -> str:
+    """The command a message starts with, without '/' and '@botname', in lower case."""
+    text = update.effective_message.text if update.effective_message else None
+    word = (text or "").split(maxsplit=1)[0] if text else ""
+    return word.removeprefix("/").split("@", 1)[0].lower()
+
+
+async def open_table(update: Update, context: GapleContext) -> None:
+    """/gaple (or another game's command): open a lobby of that game in this group (or
+    topic); one game at a time, whatever its kind."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
     t = await user_t(context, user)
     if not is_group(chat):
@@ -142,7 +150,10 @@ async def gaple(update: Update, context: GapleContext) -> None:
         return
     thread_id = thread_of(update)
     try:
-        lobby = await deps.service.lobbies.open(chat.id, chat.title, thread_id, person_of(update))
+        kind = deps.service.registry.get(command_word(update))
+        lobby = await deps.service.lobbies.open(
+            kind, chat.id, chat.title, thread_id, person_of(update)
+        )
     except GameAlreadyOpen as error:
         group_t = deps.presenter.group_t(
             (await deps.service.players.chat(chat.id, chat.title)).language
@@ -211,11 +222,25 @@ async def stop(update: Update, context: GapleContext) -> None:
 
 
 async def rules(update: Update, context: GapleContext) -> None:
-    """/rules: the chat's rule set, short."""
+    """/rules [game]: the rules the chat's next game of that kind (else the last played)
+    would have, short."""
     chat, deps = chat_of(update), context.deps
     settings = await deps.service.players.chat(chat.id, chat.title if is_group(chat) else None)
+    kind = await chosen_kind(deps, chat.id, context.args or [])
+    options = deps.service.players.chat_options(kind, settings)
+    config = kind.make_config(options, kind.seat_limits(options).filled)
     t = await reply_t(context, update)
-    await reply(deps, update, render_rules(t, config_of(settings), settings.turn_seconds))
+    text = render_rules(t, kind.presentation, config, int(options["turn"]))
+    await reply(deps, update, text)
+
+
+async def chosen_kind(deps: Deps, chat_id: int, words: list[str]) -> GameKind:
+    """The game a command asks about: the one named in its words, else the one last opened
+    in the chat, else the bot's first game."""
+    registry = deps.service.registry
+    named = next((w.lower() for w in words if w.lower() in registry), None)
+    name = named or await deps.service.players.last_kind(chat_id)
+    return registry.get(name) if name is not None and name in registry else registry.default
 
 
 async def help_command(update: Update, context: GapleContext) -> None:

@@ -7,11 +7,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from ...i18n import SUPPORTED_LANGUAGES, Translator
 from ..callback_data import Action, Callback, encode
 from ..deps import GapleContext
-from ..render.settings import LANGUAGE_NAMES, OPTIONS
+from ..render.settings import LANGUAGE, LANGUAGE_NAMES, menu_options
 from .commands import reply
 from .common import chat_of, is_admin, is_group, person_of, reply_t, user_of, user_t
-
-LANGUAGE_OPTION = OPTIONS.index("language")
 
 
 def _private_menu(t: Translator) -> InlineKeyboardMarkup:
@@ -43,12 +41,14 @@ async def language_command(update: Update, context: GapleContext) -> None:
         return
     settings = await deps.service.players.chat(chat.id, chat.title)
     group_t = deps.presenter.group_t(settings.language)
+    # The chat's language sits in every game's settings menu: the first game's serves.
+    language_option = menu_options(deps.service.registry.default).index(LANGUAGE)
     markup = InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     LANGUAGE_NAMES[code],
-                    callback_data=encode(Action.SETTING, chat.id, LANGUAGE_OPTION, index),
+                    callback_data=encode(Action.SETTING, chat.id, 0, language_option, index),
                 )
                 for index, code in enumerate(SUPPORTED_LANGUAGES)
             ]

@@ -118,7 +118,7 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
             # Only the table's own message shows a hand: a payload from elsewhere is forged.
             check_button_chat(query.message, live)
             seat = live.seat_of(user.id)
-            if seat is None or live.engine is None:
+            if seat is None or live.match is None:
                 raise NotSeated(f"user {user.id} is not at game {live.game_id}")
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)

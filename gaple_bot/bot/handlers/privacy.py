@@ -112,7 +112,7 @@ async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None
                 live = await deps.service.cache.get(game_id)
             except ServiceError:
                 continue
-            if live.status is GameStatus.RUNNING and live.engine is not None:
+            if live.status is GameStatus.RUNNING and live.match is not None:
                 deps.presenter.edit_table(deps.service.tables.table(live))
 
 

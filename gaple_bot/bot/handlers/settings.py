@@ -6,10 +6,12 @@ from telegram import Update
 from telegram.constants import ParseMode
 
 from ...service.errors import BadSetting, ServiceError
+from ...store import ChatSettings
 from ..callback_data import Callback
-from ..deps import GapleContext
+from ..deps import Deps, GapleContext
 from ..refusals import refusal_text
-from ..render.settings import OPTIONS, choices, render_settings
+from ..render.common import Rendered
+from ..render.settings import LANGUAGE, choices, menu_options, render_settings
 from .commands import reply
 from .common import (
     anonymous_text,
@@ -37,8 +39,25 @@ async def settings_command(update: Update, context: GapleContext) -> None:
         await reply(deps, update, t.gettext("Only group admins can change the settings."))
         return
     settings = await deps.service.players.chat(chat.id, chat.title)
-    rendered = render_settings(deps.presenter.group_t(settings.language), settings)
+    kind_index = await _shown_kind(deps, chat.id, context.args or [])
+    rendered = settings_menu(deps, kind_index, settings)
     await reply(deps, update, rendered.text, reply_markup=rendered.markup)
+
+
+async def _shown_kind(deps: Deps, chat_id: int, words: list[str]) -> int:
+    """The game whose settings the menu shows: the one named, else the one last played."""
+    names = deps.service.registry.names
+    named = next((w.lower() for w in words if w.lower() in names), None)
+    last = named or await deps.service.players.last_kind(chat_id)
+    return names.index(last) if last in names else 0
+
+
+def settings_menu(deps: Deps, kind_index: int, settings: ChatSettings) -> Rendered:
+    """The menu of the `kind_index`-th game, in the chat's language."""
+    kind = deps.service.registry.get(deps.service.registry.names[kind_index])
+    options = deps.service.players.chat_options(kind, settings)
+    t = deps.presenter.group_t(settings.language)
+    return render_settings(t, kind_index, kind, settings, options)
 
 
 async def on_setting_button(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -47,7 +66,7 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
     assert query is not None and query.message is not None
     user, deps = user_of(update), context.deps
     t = await user_t(context, user)
-    chat_id = callback.field("chat")
+    chat_id, kind_index = callback.field("chat"), callback.field("kind")
     option_index, choice_index = callback.field("option"), callback.field("value")
     if chat_id != query.message.chat.id:
         await query.answer(refusal_text(t, BadSetting("wrong chat")), show_alert=True)
@@ -56,22 +75,29 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         await query.answer(t.gettext("Only group admins can change the settings."), show_alert=True)
         return
     try:
-        if not 0 <= option_index < len(OPTIONS):
+        names = deps.service.registry.names
+        if not 0 <= kind_index < len(names):
+            raise BadSetting(f"no game {kind_index}")
+        kind = deps.service.registry.get(names[kind_index])
+        options = menu_options(kind)
+        if not 0 <= option_index < len(options):
             raise BadSetting(f"no option {option_index}")
-        option = OPTIONS[option_index]
-        if option == "language":
-            languages = choices(option)
+        option = options[option_index]
+        if option == LANGUAGE:
+            languages = choices(kind, option)
             if not 0 <= choice_index < len(languages):
                 raise BadSetting(f"no language {choice_index}")
             title = query.message.chat.title
             await deps.service.players.set_chat_language(chat_id, title, languages[choice_index])
             settings = await deps.service.players.chat(chat_id, title)
         else:
-            settings = await deps.service.players.change_setting(chat_id, option, choice_index)
+            settings = await deps.service.players.change_setting(
+                chat_id, kind, option, choice_index
+            )
     except ServiceError as error:
         await query.answer(refusal_text(t, error), show_alert=True)
         return
-    rendered = render_settings(deps.presenter.group_t(settings.language), settings)
+    rendered = settings_menu(deps, kind_index, settings)
     # Group edits go through the outbox, which keeps the group within its message budget.
     menu = deps.outbox.existing(chat_id, query.message.message_id)
     deps.outbox.edit(

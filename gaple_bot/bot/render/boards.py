@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from ...games.seam import Presentation
 from ...games.texts import computer_level_name, former_player_name
 from ...i18n import Translator
 from ...store import COMPUTER_PLAYER_IDS, Board, BoardEntry, Period, PlayerStats, is_former_player
@@ -55,7 +56,9 @@ def render_board(
     return "\n".join(lines)
 
 
-def render_stats(t: Translator, stats: PlayerStats | None, name: str) -> str:
+def render_stats(
+    t: Translator, presentation: Presentation, stats: PlayerStats | None, name: str
+) -> str:
     """A player's record in this chat."""
     if stats is None or stats.games == 0:
         return t.gettext("{name} has not finished a game in this chat yet.").format(
@@ -64,12 +67,7 @@ def render_stats(t: Translator, stats: PlayerStats | None, name: str) -> str:
     lines = [
         t.gettext("<b>{name}</b> in this chat").format(name=html.escape(name)),
         t.gettext("Games: {games} · won: {wins}").format(games=stats.games, wins=stats.wins),
-        t.gettext("Rounds won: {rounds} · gaple finishes: {gaples}").format(
-            rounds=stats.rounds_won, gaples=stats.gaples
-        ),
-        t.gettext("Points: {points} · best round: {best}").format(
-            points=stats.points, best=stats.best_round
-        ),
+        *presentation.record_lines(t, stats.rounds_won, stats.points, stats.extras),
     ]
     if stats.rating is not None and stats.rank is not None:
         lines.append(

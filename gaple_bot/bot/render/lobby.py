@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...games.gaple.present.table import rule_set_name
+from ...games.seam import Presentation
 from ...games.texts import seat_name
 from ...i18n import Translator
 from ...service.views import GameStatus, LobbyView
@@ -12,13 +12,13 @@ from ..callback_data import Action, encode
 from .common import Rendered
 
 
-def render_lobby(t: Translator, lobby: LobbyView, join_link: str | None) -> Rendered:
+def render_lobby(
+    t: Translator, presentation: Presentation, lobby: LobbyView, join_link: str | None
+) -> Rendered:
     """The lobby while it is open; `join_link` is a t.me deep link for players who never
     opened a private chat with the bot (shown as a button)."""
     lines = [
-        t.gettext("<b>Gaple</b> · {rules} · first to {target}").format(
-            rules=rule_set_name(t, lobby.config), target=lobby.config.target
-        ),
+        presentation.lobby_title(t, lobby.config),
         t.gettext("Seats taken: {taken} of {capacity}").format(
             taken=len(lobby.seats), capacity=lobby.capacity
         ),
@@ -33,12 +33,17 @@ def render_lobby(t: Translator, lobby: LobbyView, join_link: str | None) -> Rend
         lines.append(t.gettext("The game has started."))
         return Rendered("\n".join(lines))
     lines.append("")
-    lines.append(
-        t.gettext(
+    if lobby.computers_fill:
+        invitation = t.gettext(
             "Tap Join to play. Your tiles come in a private chat with me. "
             "Empty seats get computer players at the start."
         )
-    )
+    else:
+        invitation = t.gettext(
+            "Tap Join to play. Your tiles come in a private chat with me. "
+            "The game starts with whoever joined: computers do not fill seats in this chat."
+        )
+    lines.append(invitation)
     gid = lobby.game_id
     rows = [
         [

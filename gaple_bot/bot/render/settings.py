@@ -1,89 +1,92 @@
-"""The /settings menu: each option with its choices as buttons, the current one ticked."""
+"""The /settings menu: a game's options and the chat's language, the current choice ticked."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...games.gaple.present.table import rule_set_name
+from ...games.options import COMMON_OPTIONS, OptionSpec
+from ...games.seam import GameKind
 from ...games.texts import computer_level_name, seconds_count
 from ...i18n import SUPPORTED_LANGUAGES, Translator
-from ...service.players import SETTING_CHOICES, config_of
 from ...store import ChatSettings
 from ..callback_data import Action, encode
 from .common import Rendered
 
-OPTIONS = ("rules", "target", "turn", "level", "language")
-"""Settings buttons carry an option's index in this tuple and a choice's index."""
+LANGUAGE = "language"
+"""The menu's last option: the chat's language, shared by every game."""
 LANGUAGE_NAMES = {"id": "Bahasa Indonesia", "en": "English", "fr": "Français", "de": "Deutsch"}
+COMMON = frozenset(spec.name for spec in COMMON_OPTIONS)
 
 
-def choices(option: str) -> tuple[str, ...]:
-    """The values an option offers."""
-    return SUPPORTED_LANGUAGES if option == "language" else SETTING_CHOICES[option]
+def menu_options(kind: GameKind) -> tuple[str, ...]:
+    """The menu's options in order: a settings button carries an index into this tuple."""
+    return (*(spec.name for spec in kind.options), LANGUAGE)
 
 
-def _current(settings: ChatSettings, option: str) -> str:
-    if option == "rules":
-        if settings.rule_set.value == "classic":
-            return "classic"
-        return "discards" if settings.stuck_rule.value == "discard" else "discards-pass"
-    if option == "target":
-        return str(settings.target)
-    if option == "turn":
-        return str(settings.turn_seconds)
-    if option == "level":
-        return settings.computer_level.value
-    return settings.language or ""
+def choices(kind: GameKind, option: str) -> tuple[str, ...]:
+    """The values an option of the menu offers."""
+    if option == LANGUAGE:
+        return SUPPORTED_LANGUAGES
+    return next(spec.choices for spec in kind.options if spec.name == option)
 
 
-def _label(t: Translator, option: str, value: str) -> str:
-    if option == "rules":
-        return {
-            "classic": t.gettext("Classic"),
-            "discards": t.gettext("Discards"),
-            "discards-pass": t.gettext("Pass when stuck"),
-        }[value]
+def _label(t: Translator, kind: GameKind, option: str, value: str) -> str:
     if option == "turn":
         return seconds_count(t, int(value))
     if option == "level":
         return computer_level_name(t, value)
-    if option == "language":
+    if option == "computers":
+        return t.gettext("On") if value == "on" else t.gettext("Off")
+    if option == LANGUAGE:
         return LANGUAGE_NAMES[value]
-    return value
+    return kind.presentation.option_label(t, option, value)
 
 
-def render_settings(t: Translator, settings: ChatSettings) -> Rendered:
-    """The menu for a chat's admins."""
-    config = config_of(settings)
-    lines = [
-        t.gettext("<b>Settings for new games in this chat</b>"),
-        t.gettext("Rules: {rules}").format(rules=rule_set_name(t, config)),
-        t.gettext("Target: {target} points").format(target=settings.target),
-        t.gettext("Turn time: {time}").format(time=seconds_count(t, settings.turn_seconds)),
-        t.gettext("Computer level: {level}").format(
-            level=computer_level_name(t, settings.computer_level.value)
-        ),
+def _line(t: Translator, kind: GameKind, spec: OptionSpec, options: Mapping[str, str]) -> str:
+    value = options[spec.name]
+    if spec.name == "turn":
+        return t.gettext("Turn time: {time}").format(time=seconds_count(t, int(value)))
+    if spec.name == "level":
+        return t.gettext("Computer level: {level}").format(level=computer_level_name(t, value))
+    if spec.name == "computers":
+        if value == "on":
+            return t.gettext("Empty seats: computer players fill them")
+        return t.gettext("Empty seats: none, the game starts with whoever joined")
+    config = kind.make_config(options, kind.seat_limits(options).filled)
+    return kind.presentation.option_line(t, spec.name, config)
+
+
+def render_settings(
+    t: Translator,
+    kind_index: int,
+    kind: GameKind,
+    settings: ChatSettings,
+    options: Mapping[str, str],
+) -> Rendered:
+    """The menu of game `kind` (the `kind_index`-th in the registry) for a chat's admins."""
+    lines = [t.gettext("<b>Settings for new games in this chat</b>")]
+    lines.extend(_line(t, kind, spec, options) for spec in kind.options)
+    lines.append(
         t.gettext("Language: {language}").format(
             language=LANGUAGE_NAMES.get(settings.language or "", "—")
-        ),
-        "",
-        t.gettext("Only admins can change them. A running game keeps its rules."),
-    ]
+        )
+    )
+    lines += ["", t.gettext("Only admins can change them. A running game keeps its rules.")]
     rows: list[list[InlineKeyboardButton]] = []
-    for option_index, option in enumerate(OPTIONS):
-        current = _current(settings, option)
+    for option_index, option in enumerate(menu_options(kind)):
+        current = settings.language or "" if option == LANGUAGE else options[option]
         row = []
-        for choice_index, value in enumerate(choices(option)):
-            label = _label(t, option, value)
+        for choice_index, value in enumerate(choices(kind, option)):
+            label = _label(t, kind, option, value)
+            data = encode(Action.SETTING, settings.chat_id, kind_index, option_index, choice_index)
             row.append(
                 InlineKeyboardButton(
-                    ("✅ " + label) if value == current else label,
-                    callback_data=encode(
-                        Action.SETTING, settings.chat_id, option_index, choice_index
-                    ),
+                    ("✅ " + label) if value == current else label, callback_data=data
                 )
             )
         # Language names are long: two to a row so phones do not cut them short.
-        width = 2 if option == "language" else len(row)
+        width = 2 if option == LANGUAGE else len(row)
         rows.extend(row[i : i + width] for i in range(0, len(row), width))
     return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))

@@ -230,6 +230,19 @@ class GapleKind:
         """The config's seat count."""
         return config_of(config).seats
 
+    def config_limits(self, config: JSON) -> SeatLimits:
+        """C2/D1 for the config's rule set."""
+        allowed = SEAT_RANGE[config_of(config).rule_set]
+        return SeatLimits(least=min(allowed), most=max(allowed), filled=FILLED_SEATS)
+
+    def with_seats(self, config: JSON, seats: int) -> JSON:
+        """The config with `seats` seats; GameDataError outside C2/D1's range."""
+        base = config_of(config)
+        try:
+            return dict(GameConfig(base.rule_set, seats, base.target, base.stuck_rule).to_dict())
+        except GapleError as exc:
+            raise GameDataError(str(exc)) from exc
+
     def new_match(self, config: JSON, rng: random.Random) -> tuple[GapleMatch, JSON]:
         """A new game with its first round dealt (C3/C4, D1/D2)."""
         game = Game.new(config_of(config), rng)

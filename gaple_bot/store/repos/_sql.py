@@ -1,11 +1,12 @@
-"""SQL helpers the repositories share: affected-row counts and a portable upsert."""
+"""SQL helpers the repositories share: affected-row counts, a portable upsert, the larger
+of two values."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Executable, Table
+from sqlalchemy import ColumnElement, CursorResult, Executable, Table, func
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -41,3 +42,10 @@ def upsert(
     return stmt.on_conflict_do_update(
         index_elements=keys, set_={column: stmt.excluded[column] for column in update}
     )
+
+
+def larger(session: AsyncSession, left: Any, right: Any) -> ColumnElement[Any]:
+    """The larger of two values: SQLite's two-argument max(), PostgreSQL's GREATEST."""
+    if session.get_bind().dialect.name == "postgresql":
+        return func.greatest(left, right)
+    return func.max(left, right)

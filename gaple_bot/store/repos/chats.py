@@ -1,52 +1,52 @@
-"""Chats and their settings for new games."""
+"""Chats: their title and language, and their options per game kind."""
 
 from __future__ import annotations
 
-from dataclasses import astuple
+from collections import defaultdict
 from datetime import datetime
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import ChatNotFound
-from ..models import Chat
+from ..models import Chat, ChatOption, Game
 from ..records import ChatSettings
 from ..types import utc_now
-from ._sql import rowcount, upsert_insert
-
-_COLUMNS = (
-    Chat.id,
-    Chat.title,
-    Chat.rule_set,
-    Chat.target,
-    Chat.stuck_rule,
-    Chat.turn_seconds,
-    Chat.computer_level,
-    Chat.language,
-)
+from ._sql import rowcount, upsert, upsert_insert
 
 
 class ChatRepository:
-    """Reads and writes `chats`."""
+    """Reads and writes `chats` and `chat_options`."""
 
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
 
     async def get(self, chat_id: int) -> ChatSettings | None:
         """The chat's settings, or None if the bot has not seen the chat."""
-        row = (await self._session.execute(select(*_COLUMNS).where(Chat.id == chat_id))).first()
-        return None if row is None else ChatSettings(*row)
+        row = (
+            await self._session.execute(select(Chat.title, Chat.language).where(Chat.id == chat_id))
+        ).first()
+        if row is None:
+            return None
+        options: defaultdict[str, dict[str, str]] = defaultdict(dict)
+        stmt = (
+            select(ChatOption.kind, ChatOption.name, ChatOption.value)
+            .where(ChatOption.chat_id == chat_id)
+            .order_by(ChatOption.kind, ChatOption.name)
+        )
+        for kind, name, value in await self._session.execute(stmt):
+            options[kind][name] = value
+        return ChatSettings(chat_id, row.title, row.language, dict(options))
 
     async def ensure(
         self, chat_id: int, title: str | None, *, now: datetime | None = None
     ) -> ChatSettings:
-        """The chat's settings, creating the chat with the defaults; a known chat gets its new
+        """The chat's settings, creating the chat with none chosen; a known chat gets its new
         title (when one is given) and keeps its settings."""
         now = now or utc_now()
-        defaults = astuple(ChatSettings(chat_id, title))
-        values = {column.key: value for column, value in zip(_COLUMNS, defaults, strict=True)}
-        values |= {"created_at": now, "updated_at": now}
-        stmt = upsert_insert(self._session, Chat).values(values)
+        stmt = upsert_insert(self._session, Chat).values(
+            id=chat_id, title=title, language=None, created_at=now, updated_at=now
+        )
         stmt = stmt.on_conflict_do_update(
             index_elements=["id"],
             set_={
@@ -59,21 +59,34 @@ class ChatRepository:
         assert settings is not None
         return settings
 
-    async def save(self, settings: ChatSettings, *, now: datetime | None = None) -> None:
-        """Store every setting of an existing chat (build the value with dataclasses.replace)."""
-        stmt = (
-            update(Chat)
-            .where(Chat.id == settings.chat_id)
-            .values(
-                title=settings.title,
-                rule_set=settings.rule_set,
-                target=settings.target,
-                stuck_rule=settings.stuck_rule,
-                turn_seconds=settings.turn_seconds,
-                computer_level=settings.computer_level,
-                language=settings.language,
-                updated_at=now or utc_now(),
-            )
+    async def set_option(
+        self, chat_id: int, kind: str, name: str, value: str, *, now: datetime | None = None
+    ) -> None:
+        """Store one option of the chat's games of `kind` (the kind validates it first)."""
+        await self._touch(chat_id, now)
+        stmt = upsert(self._session, ChatOption, ["chat_id", "kind", "name"], ["value"]).values(
+            chat_id=chat_id, kind=kind, name=name, value=value
         )
+        await self._session.execute(stmt)
+
+    async def set_language(
+        self, chat_id: int, language: str | None, *, now: datetime | None = None
+    ) -> None:
+        """The language of the chat's group messages (None: not chosen)."""
+        await self._touch(chat_id, now, language=language)
+
+    async def last_kind(self, chat_id: int) -> str | None:
+        """The kind of the chat's most recently opened game, if it had one."""
+        stmt = (
+            select(Game.kind)
+            .where(Game.chat_id == chat_id)
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .limit(1)
+        )
+        kind: str | None = await self._session.scalar(stmt)
+        return kind
+
+    async def _touch(self, chat_id: int, now: datetime | None, **values: object) -> None:
+        stmt = update(Chat).where(Chat.id == chat_id).values(updated_at=now or utc_now(), **values)
         if not await rowcount(self._session, stmt):
-            raise ChatNotFound(f"no chat {settings.chat_id}")
+            raise ChatNotFound(f"no chat {chat_id}")

@@ -11,7 +11,6 @@ from sqlalchemy import ColumnElement, Table, bindparam, insert, or_, select, tex
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...games.gaple.rules import GameConfig
 from ..enums import ACTIVE_STATUSES, GameStatus
 from ..errors import GameAlreadyActive, GameNotFound, GameStateError, VersionConflict
 from ..models import ACTIVE_GAME, Game, Seat
@@ -32,6 +31,7 @@ _COLUMNS = (
     Game.id,
     Game.chat_id,
     Game.thread_id,
+    Game.kind,
     Game.config,
     Game.status,
     Game.version,
@@ -57,9 +57,7 @@ _BUMP_AND_SET_DEADLINE = _BUMP.values(turn_deadline=bindparam("turn_deadline"))
 
 
 def _record(row: Sequence[Any]) -> GameRecord:
-    values = list(row)
-    values[3] = GameConfig.from_dict(values[3])
-    return GameRecord(*values)
+    return GameRecord(*row)
 
 
 def _same_topic(thread_id: int | None) -> ColumnElement[bool]:
@@ -77,20 +75,23 @@ class GameRepository:
         self,
         chat_id: int,
         thread_id: int | None,
-        config: GameConfig,
+        kind: str,
+        config: dict[str, Any],
         opener_id: int,
         *,
         join_token: str | None = None,
         now: datetime | None = None,
     ) -> GameRecord:
-        """Open a lobby; raises GameAlreadyActive if the chat (topic) has a lobby or game.
+        """Open a lobby of game `kind` with the kind's `config` (JSON); raises
+        GameAlreadyActive if the chat (topic) has a lobby or game, of whatever kind.
         `join_token` is the secret of its join link."""
         stmt = (
             insert(Game)
             .values(
                 chat_id=chat_id,
                 thread_id=thread_id,
-                config=config.to_dict(),
+                kind=kind,
+                config=config,
                 status=GameStatus.LOBBY,
                 version=0,
                 opener_id=opener_id,
@@ -181,9 +182,9 @@ class GameRepository:
             raise VersionConflict(game_id, expected)
         return expected + 1
 
-    async def set_config(self, game_id: int, config: GameConfig) -> None:
-        """Change a lobby's rule set or options."""
-        await self._change(game_id, (GameStatus.LOBBY,), config=config.to_dict())
+    async def set_config(self, game_id: int, config: dict[str, Any]) -> None:
+        """Change a lobby's config (the kind's JSON)."""
+        await self._change(game_id, (GameStatus.LOBBY,), config=config)
 
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the group message that shows the lobby or the table."""

@@ -1,4 +1,4 @@
-"""Moves: the append-only log. It is never read back here (see engine_state)."""
+"""Moves: the append-only log. It is never read back here (see play_state)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings per player and scope, and the log of every rating change."""
+"""Ratings per kind, player and scope, and the log of every rating change."""
 
 from __future__ import annotations
 
@@ -20,13 +20,17 @@ class RatingRepository:
         self._session = session
 
     async def current(
-        self, scope: int, player_ids: Collection[int], default: Skill
+        self, kind: str, scope: int, player_ids: Collection[int], default: Skill
     ) -> dict[int, Skill]:
-        """The players' ratings in `scope` (`default` for those not rated there yet), locked
-        for update where the backend supports it."""
+        """The players' ratings at `kind` in `scope` (`default` for those not rated there
+        yet), locked for update where the backend supports it."""
         stmt = (
             select(Rating.player_id, Rating.mu, Rating.sigma)
-            .where(Rating.scope == scope, Rating.player_id.in_(list(player_ids)))
+            .where(
+                Rating.kind == kind,
+                Rating.scope == scope,
+                Rating.player_id.in_(list(player_ids)),
+            )
             .with_for_update()
         )
         skills = dict.fromkeys(player_ids, default)
@@ -34,12 +38,13 @@ class RatingRepository:
             skills[player_id] = Skill(mu, sigma)
         return skills
 
-    async def get(self, scope: int, player_id: int) -> Skill | None:
-        """The player's rating in `scope`, or None if they have no rated game there."""
+    async def get(self, kind: str, scope: int, player_id: int) -> Skill | None:
+        """The player's rating at `kind` in `scope`, or None if they have no rated game of
+        that kind there."""
         row = (
             await self._session.execute(
                 select(Rating.mu, Rating.sigma).where(
-                    Rating.scope == scope, Rating.player_id == player_id
+                    Rating.kind == kind, Rating.scope == scope, Rating.player_id == player_id
                 )
             )
         ).first()
@@ -48,6 +53,7 @@ class RatingRepository:
     async def save(
         self,
         game_id: int,
+        kind: str,
         scope: int,
         before: Mapping[int, Skill],
         after: Mapping[int, Skill],
@@ -58,7 +64,7 @@ class RatingRepository:
         stmt = upsert_insert(self._session, Rating)
         new = stmt.excluded
         stmt = stmt.on_conflict_do_update(
-            index_elements=["scope", "player_id"],
+            index_elements=["kind", "scope", "player_id"],
             set_={
                 "mu": new.mu,
                 "sigma": new.sigma,
@@ -69,6 +75,7 @@ class RatingRepository:
         )
         rows = [
             {
+                "kind": kind,
                 "scope": scope,
                 "player_id": player_id,
                 "mu": skill.mu,
@@ -85,6 +92,7 @@ class RatingRepository:
             [
                 {
                     "game_id": game_id,
+                    "kind": kind,
                     "scope": scope,
                     "player_id": player_id,
                     "mu_before": before[player_id].mu,

@@ -1,58 +1,69 @@
-"""Per-game results and the running totals per player, per chat and global."""
+"""Per-game results and the running totals per player and kind, per chat and global."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import case, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ...games.seam import GameKind, SeatOutcome
 from ..enums import GLOBAL_SCOPE
-from ..models import PlayerTotal, Result
-from ..outcome import SeatOutcome
+from ..models import PlayerExtra, PlayerTotal, Result
 from ..records import GameResult, SeatRecord
-from ._sql import upsert_insert
+from ._sql import larger, upsert_insert
 
 
 def add_to_totals(session: AsyncSession) -> sqlite.Insert | postgresql.Insert:
-    """An insert of player_totals rows that adds each row to the player's totals in its scope
-    if they have some (counts and points add up; the best round is the larger)."""
+    """An insert of player_totals rows that adds each row to the player's totals at its kind
+    in its scope if they have some."""
     stmt = upsert_insert(session, PlayerTotal)
     new = stmt.excluded
     return stmt.on_conflict_do_update(
-        index_elements=["scope", "player_id"],
+        index_elements=["kind", "scope", "player_id"],
         set_={
             "games": PlayerTotal.games + new.games,
             "wins": PlayerTotal.wins + new.wins,
             "points": PlayerTotal.points + new.points,
             "rounds_won": PlayerTotal.rounds_won + new.rounds_won,
-            "gaples": PlayerTotal.gaples + new.gaples,
-            "best_round": case(
-                (new.best_round > PlayerTotal.best_round, new.best_round),
-                else_=PlayerTotal.best_round,
-            ),
             "updated_at": new.updated_at,
+        },
+    )
+
+
+def add_to_extras(session: AsyncSession) -> sqlite.Insert | postgresql.Insert:
+    """An insert of player_extras rows that folds each row into the player's total of that
+    extra if they have one: a 'sum' adds, a 'max' keeps the larger."""
+    stmt = upsert_insert(session, PlayerExtra)
+    new = stmt.excluded
+    return stmt.on_conflict_do_update(
+        index_elements=["kind", "scope", "player_id", "name"],
+        set_={
+            "value": case(
+                (new.aggregate == "max", larger(session, PlayerExtra.value, new.value)),
+                else_=PlayerExtra.value + new.value,
+            ),
+            "aggregate": new.aggregate,
         },
     )
 
 
 @dataclass(slots=True)
 class Totals:
-    """A player's running totals in one scope (games, wins, rounds, gaples, points)."""
+    """A player's running totals at one kind in one scope."""
 
     games: int = 0
     wins: int = 0
     points: int = 0
     rounds_won: int = 0
-    gaples: int = 0
-    best_round: int = 0
 
 
 class ResultRepository:
-    """Writes `results` and keeps `player_totals` in step with them."""
+    """Writes `results` and keeps `player_totals` and `player_extras` in step with them."""
 
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
@@ -61,11 +72,13 @@ class ResultRepository:
         self,
         game_id: int,
         chat_id: int,
+        kind: GameKind,
         seats: Sequence[SeatRecord],
         outcomes: Sequence[SeatOutcome],
         finished_at: datetime,
     ) -> list[GameResult]:
-        """Store each seat's outcome and add it to its player's chat and global totals."""
+        """Store each seat's outcome and add it to its player's chat and global totals at
+        `kind` (one statement per table)."""
         results = [
             GameResult(
                 game_id,
@@ -74,8 +87,7 @@ class ResultRepository:
                 outcome.place,
                 outcome.points,
                 outcome.rounds_won,
-                outcome.gaples,
-                outcome.best_round,
+                dict(outcome.extras),
             )
             for seat, outcome in zip(seats, outcomes, strict=True)
         ]
@@ -86,18 +98,18 @@ class ResultRepository:
                     "game_id": r.game_id,
                     "seat": r.seat,
                     "player_id": r.player_id,
+                    "kind": kind.name,
                     "chat_id": chat_id,
                     "place": r.place,
                     "points": r.points,
                     "rounds_won": r.rounds_won,
-                    "gaples": r.gaples,
-                    "best_round": r.best_round,
+                    "extras": r.extras,
                     "finished_at": finished_at,
                 }
                 for r in results
             ],
         )
-        await self._add_to_totals(chat_id, results, finished_at)
+        await self._add_to_totals(kind, chat_id, results, finished_at)
         return results
 
     async def of_game(self, game_id: int) -> list[GameResult]:
@@ -110,8 +122,7 @@ class ResultRepository:
                 Result.place,
                 Result.points,
                 Result.rounds_won,
-                Result.gaples,
-                Result.best_round,
+                Result.extras,
             )
             .where(Result.game_id == game_id)
             .order_by(Result.seat)
@@ -119,32 +130,54 @@ class ResultRepository:
         return [GameResult(*row) for row in await self._session.execute(stmt)]
 
     async def _add_to_totals(
-        self, chat_id: int, results: Sequence[GameResult], now: datetime
+        self, kind: GameKind, chat_id: int, results: Sequence[GameResult], now: datetime
     ) -> None:
         """Add the game to each player's totals (a player in several seats counts each)."""
         per_player: dict[int, Totals] = {}
+        extras: dict[int, dict[str, int]] = {}
         for r in results:
             totals = per_player.setdefault(r.player_id, Totals())
             totals.games += 1
             totals.wins += r.place == 1
             totals.points += r.points
             totals.rounds_won += r.rounds_won
-            totals.gaples += r.gaples
-            totals.best_round = max(totals.best_round, r.best_round)
-        stmt = add_to_totals(self._session)
-        rows = [
+            mine = extras.setdefault(r.player_id, {})
+            for spec in kind.extras:
+                value = r.extras[spec.name]
+                if spec.name not in mine:
+                    mine[spec.name] = value
+                elif spec.aggregate == "max":
+                    mine[spec.name] = max(mine[spec.name], value)
+                else:
+                    mine[spec.name] += value
+        scopes = (chat_id, GLOBAL_SCOPE)
+        rows: list[dict[str, Any]] = [
             {
+                "kind": kind.name,
                 "scope": scope,
                 "player_id": player_id,
                 "games": t.games,
                 "wins": t.wins,
                 "points": t.points,
                 "rounds_won": t.rounds_won,
-                "gaples": t.gaples,
-                "best_round": t.best_round,
                 "updated_at": now,
             }
-            for scope in (chat_id, GLOBAL_SCOPE)
+            for scope in scopes
             for player_id, t in per_player.items()
         ]
-        await self._session.execute(stmt, rows)
+        await self._session.execute(add_to_totals(self._session), rows)
+        extra_rows: list[dict[str, Any]] = [
+            {
+                "kind": kind.name,
+                "scope": scope,
+                "player_id": player_id,
+                "name": spec.name,
+                "aggregate": spec.aggregate,
+                "value": extras[player_id][spec.name],
+            }
+            for scope in scopes
+            for player_id in per_player
+            for spec in kind.extras
+        ]
+        if extra_rows:
+            await self._session.execute(add_to_extras(self._session), extra_rows)

@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...games.gaple.rules import Deal, EndReason, RoundEnded
 from ..errors import RoundNotFound
 from ..models import Round
 from ..records import RoundSummary
@@ -26,60 +25,50 @@ _PUBLIC_COLUMNS = (
 )
 
 
-def result_to_dict(result: RoundEnded) -> dict[str, Any]:
-    """A round's result as plain JSON values."""
-    return {
-        "reason": result.reason.value,
-        "winner": result.winner,
-        "counts": list(result.counts),
-        "points": list(result.points),
-    }
-
-
-def result_from_dict(data: dict[str, Any]) -> RoundEnded:
-    """The result stored by `result_to_dict`."""
-    return RoundEnded(
-        EndReason(data["reason"]),
-        int(data["winner"]),
-        tuple(int(c) for c in data["counts"]),
-        tuple(int(p) for p in data["points"]),
-    )
-
-
 def _summary(row: Sequence[Any]) -> RoundSummary:
-    game_id, number, leader, result, started_at, ended_at = row
-    parsed = None if result is None else result_from_dict(result)
-    return RoundSummary(game_id, number, leader, parsed, started_at, ended_at)
+    return RoundSummary(*row)
 
 
 class RoundRepository:
-    """Writes `rounds`; reads only their public part (deals: see engine_state)."""
+    """Writes `rounds`; reads only their public part (deals: see play_state)."""
 
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
 
     async def add(
-        self, game_id: int, number: int, deal: Deal, *, now: datetime | None = None
+        self,
+        game_id: int,
+        number: int,
+        deal: dict[str, Any],
+        leader: int,
+        *,
+        now: datetime | None = None,
     ) -> None:
-        """Store round `number`'s deal (1 for the first round)."""
+        """Store round `number`'s deal (the kind's JSON; 1 for the first round) and the seat
+        that leads it (public)."""
         await self._session.execute(
             insert(Round).values(
                 game_id=game_id,
                 number=number,
-                deal=deal.to_dict(),
-                leader=deal.leader,
+                deal=deal,
+                leader=leader,
                 started_at=now or utc_now(),
             )
         )
 
     async def set_result(
-        self, game_id: int, number: int, result: RoundEnded, *, now: datetime | None = None
+        self,
+        game_id: int,
+        number: int,
+        result: dict[str, Any],
+        *,
+        now: datetime | None = None,
     ) -> None:
-        """Store how round `number` ended."""
+        """Store how round `number` ended (the kind's public result as JSON)."""
         stmt = (
             update(Round)
             .where(Round.game_id == game_id, Round.number == number)
-            .values(result=result_to_dict(result), ended_at=now or utc_now())
+            .values(result=result, ended_at=now or utc_now())
             .execution_options(synchronize_session=False)
         )
         if not await rowcount(self._session, stmt):

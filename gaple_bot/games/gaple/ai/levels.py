@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from enum import StrEnum
 
 from ..rules import Move, SeatView
@@ -94,12 +93,3 @@ async def choose_move_async(
     seed = rng.getrandbits(64)
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(executor, decide, Level(level), view, seed)
-
-
-def process_pool(workers: int = 1) -> ProcessPoolExecutor:
-    """A process pool for `choose_move_async`; the caller shuts it down.
-
-    It starts workers with "spawn": forking a process that runs an event loop and threads can
-    copy a held lock into the child.
-    """
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

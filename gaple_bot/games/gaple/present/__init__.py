@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
 from ...views import GameMessage, HandView, RoundReveal, TableView
 from ..board import GapleHand
-from ..rules import Move, tile_text
+from ..rules import GameConfig, Move, tile_text
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
+from .info import lobby_title, option_line, record_lines, render_rules, rules_label
 from .results import render_game_end, render_round_end
 from .table import render_table
 from .tiles import by_weight
@@ -58,3 +60,25 @@ class GaplePresentation:
         """The seat's own tiles and discards as the bot writes them ([6|4])."""
         assert isinstance(private, GapleHand)
         return frozenset(tile_text(tile) for tile in by_weight(private.hand | private.discards))
+
+    def rules(self, t: Translator, config: dict[str, Any]) -> list[str]:
+        """The rule set, target and what happens when stuck."""
+        return render_rules(t, GameConfig.from_dict(config))
+
+    def lobby_title(self, t: Translator, config: dict[str, Any]) -> str:
+        """ "Gaple · classic · first to 100"."""
+        return lobby_title(t, GameConfig.from_dict(config))
+
+    def option_line(self, t: Translator, option: str, config: dict[str, Any]) -> str:
+        """ "Rules: classic", "Target: 100 points"."""
+        return option_line(t, option, GameConfig.from_dict(config))
+
+    def option_label(self, t: Translator, option: str, value: str) -> str:
+        """The rules' names; a target is its number."""
+        return rules_label(t, value) if option == "rules" else value
+
+    def record_lines(
+        self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
+    ) -> list[str]:
+        """Rounds won with Gaple finishes, points with the best round."""
+        return record_lines(t, rounds_won, points, extras)

@@ -1,9 +1,10 @@
-"""The engine-state loader: rebuilds a Game from its stored deals and moves.
+"""The play loader: a game's kind, config, deals and move codes, to replay it from.
 
 This is the only code that reads deals and moves, which hold hidden information (every hand,
-the tiles set aside, the faces of discards). Its result feeds the engine and per-seat views;
-group messages are built from the public summaries (GameRepository, RoundRepository,
-SeatView) instead.
+the tiles set aside, the faces of discards). Its result feeds the kind's replay and per-seat
+views; group messages are built from the public summaries (GameRepository, RoundRepository)
+instead. Replaying is the caller's job (`registry.get(kind).replay(config, rounds)`), which
+turns the kind's GameDataError into CorruptGame.
 """
 
 from __future__ import annotations
@@ -11,20 +12,21 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..games.gaple.rules import Deal, Game, GameConfig, GapleError, replay
 from .errors import CorruptGame, GameNotFound, GameNotStarted
-from .models import Game as GameRow
-from .models import Move, Round
+from .models import Game, Move, Round
+from .records import StoredPlay
 
 
-async def load_engine_game(session: AsyncSession, game_id: int) -> Game:
-    """The game's engine state, replayed from its stored deals and moves (every move checked).
+async def load_play(session: AsyncSession, game_id: int) -> StoredPlay:
+    """The game's kind, config and every round's deal with its move codes, in order.
 
-    Raises GameNotFound, GameNotStarted (no round dealt yet) or CorruptGame.
+    Raises GameNotFound, GameNotStarted (no round dealt yet) or CorruptGame (moves out of
+    sequence, rounds not numbered 1..n).
     """
-    config_data = await session.scalar(select(GameRow.config).where(GameRow.id == game_id))
-    if config_data is None:
+    row = (await session.execute(select(Game.kind, Game.config).where(Game.id == game_id))).first()
+    if row is None:
         raise GameNotFound(f"no game {game_id}")
+    kind, config = row
     deals = (
         await session.execute(
             select(Round.number, Round.deal).where(Round.game_id == game_id).order_by(Round.number)
@@ -45,9 +47,8 @@ async def load_engine_game(session: AsyncSession, game_id: int) -> Game:
         codes.append(code)
     if [number for number, _ in deals] != list(range(1, len(deals) + 1)):
         raise CorruptGame(f"game {game_id}: the rounds are not numbered 1..{len(deals)}")
-    try:
-        config = GameConfig.from_dict(config_data)
-        rounds = [(Deal.from_dict(deal), moves[number]) for number, deal in deals]
-        return replay(config, rounds)
-    except (GapleError, KeyError, TypeError, ValueError) as exc:
-        raise CorruptGame(f"game {game_id} does not replay: {exc}") from exc
+    return StoredPlay(
+        kind=kind,
+        config=config,
+        rounds=tuple((deal, tuple(moves[number])) for number, deal in deals),
+    )
