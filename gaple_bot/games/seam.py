@@ -156,8 +156,10 @@ class Presentation(Protocol):
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The group's final standings."""
 
-    def hidden_texts(self, private: object) -> frozenset[str]:
-        """Texts that would reveal this seat's hidden items to anyone else (for leak checks)."""
+    def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
+        """This seat's hidden items, each as every text that would name it to anyone else
+        (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
+        each item in one of them)."""
 
     def rules(self, t: Translator, config: JSON) -> list[str]:
         """/rules for a game of this config, a few lines."""

@@ -1,4 +1,7 @@
-"""Catalog upkeep: extract the English messages from the code, update and check every .po file."""
+"""Catalog upkeep: extract the English messages from the code, update and check every .po file.
+
+Messages live in domains: a game's package (`gaple_bot/games/<kind>/`) has its own, named
+after the kind; everything else is the common domain, `messages`."""
 
 from __future__ import annotations
 
@@ -11,14 +14,15 @@ from typing import Final, Literal
 
 from babel.core import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from .translator import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, SUPPORTED_LANGUAGES, po_path
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 """Where messages are extracted from: every .py file of the gaple_bot package."""
-TEMPLATE_PATH: Final = LOCALE_DIR / f"{DOMAIN}.pot"
+GAMES_DIR: Final = "games"
+"""The folder of PACKAGE_DIR whose sub-packages are games, each with its own domain."""
 PROJECT: Final = "gaple-bot"
 WIDTH: Final = 76
 """Line width of .pot and .po files (pybabel's default, so both tools write the same files)."""
@@ -30,7 +34,6 @@ KEYWORDS: Final[dict[str, Keyword]] = {
     "pgettext": ((1, "c"), 2),
 }
 """The Translator methods whose string arguments are messages (as `pybabel -k` options)."""
-METHOD_MAP: Final = (("**.py", "python"),)
 
 PLURAL_FORMS: Final[dict[str, str]] = {"fr": "nplurals=2; plural=(n > 1);"}
 """Plural rules that differ from babel's: French as gettext writes it, without CLDR's extra
@@ -45,19 +48,44 @@ HEADER_COMMENT: Final = (
 USAGE: Final = """usage: python -m gaple_bot.i18n.catalogs COMMAND [LANGUAGE ...]
 
 commands:
-  extract            write messages.pot from the messages in the code
-  update [LANG ...]  extract, then bring every catalog (or the named ones, which are
-                     created if new) in step with messages.pot
-  check  [LANG ...]  exit 1 if messages.pot is out of date or a catalog lacks a translation
+  extract            write every domain's .pot (messages.pot, one per game) from the code
+  update [LANG ...]  extract, then bring every catalog (or the named languages', created
+                     if new) in step with its domain's template
+  check  [LANG ...]  exit 1 if a template is out of date or a catalog lacks a translation
 """
 
 
-def extract_template(package_dir: Path = PACKAGE_DIR) -> Catalog:
-    """The catalog of every message the code passes to gettext, ngettext or pgettext."""
-    template = Catalog(project=PROJECT, domain=DOMAIN, fuzzy=False)
-    extracted = extract_from_dir(str(package_dir), METHOD_MAP, keywords=KEYWORDS)
-    for filename, lineno, message, comments, context in extracted:
-        template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+def domains(package_dir: Path = PACKAGE_DIR) -> list[str]:
+    """The common domain first, then one per game package, by name."""
+    games = package_dir / GAMES_DIR
+    kinds = sorted(p.name for p in games.iterdir() if (p / "__init__.py").is_file())
+    return [DOMAIN, *kinds]
+
+
+def domain_of(path: Path, package_dir: Path = PACKAGE_DIR) -> str:
+    """The domain of a source file: its game's, inside a game package; else the common one."""
+    parts = path.relative_to(package_dir).parts
+    if len(parts) > 2 and parts[0] == GAMES_DIR:
+        return parts[1]
+    return DOMAIN
+
+
+def template_path(domain: str = DOMAIN) -> Path:
+    """Where a domain's template lives."""
+    return LOCALE_DIR / f"{domain}.pot"
+
+
+def extract_template(domain: str = DOMAIN, package_dir: Path = PACKAGE_DIR) -> Catalog:
+    """The catalog of every message the domain's code passes to gettext, ngettext or
+    pgettext."""
+    template = Catalog(project=PROJECT, domain=domain, fuzzy=False)
+    for path in sorted(package_dir.rglob("*.py")):
+        if domain_of(path, package_dir) != domain:
+            continue
+        extracted = extract_from_file("python", str(path), keywords=KEYWORDS)
+        for lineno, message, comments, context in extracted:
+            location = [(str(path.relative_to(package_dir)), lineno)]
+            template.add(message, None, location, auto_comments=comments, context=context)
     return template
 
 
@@ -76,25 +104,25 @@ def catalog_bytes(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
-def read_template(path: Path | None = None) -> Catalog:
-    """The template as written in messages.pot (or at `path`)."""
-    with (path or TEMPLATE_PATH).open("rb") as pot_file:
-        return read_po(pot_file, domain=DOMAIN)
+def read_template(domain: str = DOMAIN, path: Path | None = None) -> Catalog:
+    """The domain's template as written in its .pot (or at `path`)."""
+    with (path or template_path(domain)).open("rb") as pot_file:
+        return read_po(pot_file, domain=domain)
 
 
-def read_catalog(language: str) -> Catalog:
-    """A language's catalog as written in its .po file."""
-    with po_path(language).open("rb") as po_file:
-        return read_po(po_file, locale=language, domain=DOMAIN)
+def read_catalog(language: str, domain: str = DOMAIN) -> Catalog:
+    """A language's catalog of `domain` as written in its .po file."""
+    with po_path(language, domain).open("rb") as po_file:
+        return read_po(po_file, locale=language, domain=domain)
 
 
-def new_catalog(language: str) -> Catalog:
+def new_catalog(language: str, domain: str = DOMAIN) -> Catalog:
     """An empty catalog for `language`, its plural rule taken from babel's locale data."""
     name = Locale.parse(language).english_name or language
     now = datetime.now(UTC).replace(second=0, microsecond=0)
     catalog = Catalog(
         locale=language,
-        domain=DOMAIN,
+        domain=domain,
         header_comment=HEADER_COMMENT.format(language=name),
         project=PROJECT,
         version="1",
@@ -119,12 +147,13 @@ def catalog_languages() -> list[str]:
 
 
 def write_template(template: Catalog) -> bool:
-    """Write messages.pot; whether it changed."""
+    """Write the template's .pot; whether it changed."""
+    path = template_path(template.domain or DOMAIN)
     text = template_bytes(template)
-    if TEMPLATE_PATH.is_file() and TEMPLATE_PATH.read_bytes() == text:
+    if path.is_file() and path.read_bytes() == text:
         return False
-    TEMPLATE_PATH.parent.mkdir(parents=True, exist_ok=True)
-    TEMPLATE_PATH.write_bytes(text)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text)
     return True
 
 
@@ -132,8 +161,9 @@ def update_catalog(language: str, template: Catalog) -> Catalog:
     """Bring a language's .po in step with `template` (creating it if needed) and write it.
     New messages come in untranslated; reworded ones keep their old translation marked fuzzy,
     for a translator to review; messages no longer in the code are dropped."""
-    path = po_path(language)
-    catalog = read_catalog(language) if path.is_file() else new_catalog(language)
+    domain = template.domain or DOMAIN
+    path = po_path(language, domain)
+    catalog = read_catalog(language, domain) if path.is_file() else new_catalog(language, domain)
     catalog.update(template, update_creation_date=False)
     text = catalog_bytes(catalog)
     if not path.is_file() or path.read_bytes() != text:
@@ -143,16 +173,20 @@ def update_catalog(language: str, template: Catalog) -> Catalog:
 
 
 def update(languages: Iterable[str] = ()) -> list[str]:
-    """Re-extract messages.pot and update the catalogs (all, or `languages`); one summary
-    line per file."""
-    template = extract_template()
-    changed = write_template(template)
-    count = sum(1 for message in template if message.id)
-    lines = [f"{TEMPLATE_PATH.name}: {count} messages{' (updated)' if changed else ''}"]
-    for language in list(languages) or catalog_languages():
-        catalog = update_catalog(language, template)
-        todo = len(untranslated(catalog))
-        lines.append(f"{language}: {todo} to translate" if todo else f"{language}: complete")
+    """Re-extract every domain's template and update its catalogs (all languages, or
+    `languages`); one summary line per file."""
+    wanted = list(languages) or catalog_languages()
+    lines = []
+    for domain in domains():
+        template = extract_template(domain)
+        changed = write_template(template)
+        count = sum(1 for message in template if message.id)
+        name = template_path(domain).name
+        lines.append(f"{name}: {count} messages{' (updated)' if changed else ''}")
+        for language in wanted:
+            todo = len(untranslated(update_catalog(language, template)))
+            state = f"{todo} to translate" if todo else "complete"
+            lines.append(f"{language}/{domain}: {state}")
     return lines
 
 
@@ -180,58 +214,66 @@ def message_label(message: Message) -> str:
     return f"{context}{msgid!r}"
 
 
-def template_problems() -> list[str]:
-    """What makes messages.pot differ from the messages in the code (empty when in step)."""
-    if not TEMPLATE_PATH.is_file():
-        return [f"{TEMPLATE_PATH} is missing: run `python -m gaple_bot.i18n.catalogs update`"]
-    fresh = extract_template()
-    if TEMPLATE_PATH.read_bytes() == template_bytes(fresh):
+def template_problems(domain: str = DOMAIN) -> list[str]:
+    """What makes a domain's template differ from the messages in the code (empty when in
+    step)."""
+    path = template_path(domain)
+    if not path.is_file():
+        return [f"{path} is missing: run `python -m gaple_bot.i18n.catalogs update`"]
+    fresh = extract_template(domain)
+    if path.read_bytes() == template_bytes(fresh):
         return []
-    written = read_template()
+    written = read_template(domain)
     problems = [
-        f"{TEMPLATE_PATH.name}: not in the code any more: {message_label(m)}"
+        f"{path.name}: not in the code any more: {message_label(m)}"
         for m in written
         if m.id and fresh.get(m.id, m.context) is None
     ]
     problems += [
-        f"{TEMPLATE_PATH.name}: missing: {message_label(m)}"
+        f"{path.name}: missing: {message_label(m)}"
         for m in fresh
         if m.id and written.get(m.id, m.context) is None
     ]
-    return problems or [f"{TEMPLATE_PATH.name}: out of date (run the update command)"]
+    return problems or [f"{path.name}: out of date (run the update command)"]
 
 
 def catalog_problems(language: str, template: Catalog) -> list[str]:
-    """What a language's catalog lacks for `template`: a message, a translation, a plural
-    form, or a reviewed (not fuzzy) translation."""
-    if not po_path(language).is_file():
-        return [f"{language}: no catalog at {po_path(language)}"]
-    catalog = read_catalog(language)
+    """What a language's catalog of the template's domain lacks: a message, a translation,
+    a plural form, or a reviewed (not fuzzy) translation."""
+    domain = template.domain or DOMAIN
+    label = language if domain == DOMAIN else f"{language}/{domain}"
+    path = po_path(language, domain)
+    if not path.is_file():
+        return [f"{label}: no catalog at {path}"]
+    catalog = read_catalog(language, domain)
     problems = []
     for wanted in template:
         if not wanted.id:
             continue
         message = catalog.get(wanted.id, wanted.context)
         if message is None:
-            problems.append(f"{language}: missing {message_label(wanted)}")
+            problems.append(f"{label}: missing {message_label(wanted)}")
         elif message.fuzzy:
-            problems.append(f"{language}: fuzzy {message_label(wanted)}")
+            problems.append(f"{label}: fuzzy {message_label(wanted)}")
         elif not is_translated(message):
-            problems.append(f"{language}: untranslated {message_label(wanted)}")
+            problems.append(f"{label}: untranslated {message_label(wanted)}")
         elif message.pluralizable and len(translations(message)) != catalog.num_plurals:
             problems.append(
-                f"{language}: {len(translations(message))} plural forms instead of "
+                f"{label}: {len(translations(message))} plural forms instead of "
                 f"{catalog.num_plurals} for {message_label(wanted)}"
             )
     return problems
 
 
 def check(languages: Iterable[str] = ()) -> list[str]:
-    """Every problem with messages.pot and the catalogs (all, or `languages`); empty if none."""
-    problems = template_problems()
-    template = extract_template()
-    for language in list(languages) or catalog_languages():
-        problems += catalog_problems(language, template)
+    """Every problem with the templates and the catalogs (all languages, or `languages`);
+    empty if none."""
+    problems = []
+    for domain in domains():
+        problems += template_problems(domain)
+        template = extract_template(domain)
+        for language in list(languages) or catalog_languages():
+            problems += catalog_problems(language, template)
     return problems
 
 
@@ -259,8 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unknown language code(s): {' '.join(unknown)}", file=sys.stderr)
         return 2
     if command == "extract":
-        changed = write_template(extract_template())
-        print(f"{TEMPLATE_PATH.name}: {'updated' if changed else 'already up to date'}")
+        for domain in domains():
+            changed = write_template(extract_template(domain))
+            state = "updated" if changed else "already up to date"
+            print(f"{template_path(domain).name}: {state}")
         return 0
     if command == "update":
         for line in update(languages):
@@ -272,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         print(f"{len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print("messages.pot and every catalog are complete")
+    print("every template and catalog is complete")
     return 0
 
 

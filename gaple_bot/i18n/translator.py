@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+from collections.abc import Mapping
 from io import BytesIO
 from pathlib import Path
 
@@ -13,16 +14,31 @@ SOURCE_LANGUAGE = "en"
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("id", "en", "fr", "de")
 LOCALE_DIR = Path(__file__).parent / "locales"
 DOMAIN = "messages"
+"""The common domain: every message outside a game's own package."""
 
 
 class Translator:
-    """One language's messages; `gettext`/`ngettext` return templates with {named} fields."""
+    """One language's messages; `gettext`/`ngettext` return templates with {named} fields.
 
-    __slots__ = ("_catalog", "language")
+    It reads the common domain; `domain(name)` gives the translator of a game's own domain,
+    which falls back to the common one for the words every game shares."""
 
-    def __init__(self, language: str, catalog: gettext.NullTranslations) -> None:
+    __slots__ = ("_catalog", "_domains", "language")
+
+    def __init__(
+        self,
+        language: str,
+        catalog: gettext.NullTranslations,
+        domains: Mapping[str, Translator] | None = None,
+    ) -> None:
         self.language = language
         self._catalog = catalog
+        self._domains = dict(domains or {})
+
+    def domain(self, name: str) -> Translator:
+        """The translator of domain `name` (a game's); itself for the common domain or a
+        domain with no catalogs."""
+        return self._domains.get(name, self)
 
     def gettext(self, message: str) -> str:
         """The translation of `message` (the English source when there is none)."""
@@ -37,19 +53,24 @@ class Translator:
         return self._catalog.pgettext(context, message)
 
 
-def po_path(language: str) -> Path:
-    """Where a language's catalog lives."""
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(language: str, domain: str = DOMAIN) -> Path:
+    """Where a language's catalog of `domain` lives."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
 
 
-def load_catalog(language: str) -> gettext.NullTranslations:
-    """A language's catalog, compiled from its .po file in memory (no build step needed);
-    English, the source language, needs none."""
-    path = po_path(language)
+def game_domains() -> list[str]:
+    """The domains of the games, one per template beside the common one's."""
+    return sorted(p.stem for p in LOCALE_DIR.glob("*.pot") if p.stem != DOMAIN)
+
+
+def load_catalog(language: str, domain: str = DOMAIN) -> gettext.NullTranslations:
+    """A language's catalog of `domain`, compiled from its .po file in memory (no build step
+    needed); English, the source language, needs none."""
+    path = po_path(language, domain)
     if language == SOURCE_LANGUAGE or not path.is_file():
         return gettext.NullTranslations()
     with path.open("rb") as po_file:
-        catalog = read_po(po_file, locale=language, domain=DOMAIN)
+        catalog = read_po(po_file, locale=language, domain=domain)
     compiled = BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
     compiled.seek(0)
@@ -62,14 +83,24 @@ class Translators:
     def __init__(self, default_language: str = SOURCE_LANGUAGE) -> None:
         self.default_language = pick_language(default_language) or SOURCE_LANGUAGE
         self._by_language = {
-            language: Translator(language, load_catalog(language))
-            for language in SUPPORTED_LANGUAGES
+            language: _translator(language, game_domains()) for language in SUPPORTED_LANGUAGES
         }
 
     def get(self, language: str | None) -> Translator:
         """The translator for `language`, or the default language's."""
         code = pick_language(language) or self.default_language
         return self._by_language[code]
+
+
+def _translator(language: str, domains: list[str]) -> Translator:
+    """A language's translator with its games' domains, each falling back to the common."""
+    common = load_catalog(language)
+    games = {}
+    for domain in domains:
+        catalog = load_catalog(language, domain)
+        catalog.add_fallback(common)
+        games[domain] = Translator(language, catalog)
+    return Translator(language, common, games)
 
 
 def pick_language(code: str | None) -> str | None:

@@ -133,6 +133,12 @@ class Lobbies:
         self.cache.games[live.game_id] = live
         return self.view(live)
 
+    async def open_in_chat(self, chat_id: int) -> list[int]:
+        """The ids of the chat's open lobbies, in every topic (read from the database)."""
+        async with self.store.read() as tx:
+            games = await tx.games.active_in_chat(chat_id)
+        return [game.id for game in games if game.status is GameStatus.LOBBY]
+
     async def invited(self, join_token: str) -> GameRecord:
         """The open lobby a join link leads to: BadInvite if it leads nowhere, NotInLobby
         once that lobby started or closed (a link is only good while its lobby is open).

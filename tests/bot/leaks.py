@@ -1,28 +1,242 @@
-"""Scan every text and button the bot sent for tiles their readers may not know."""
+"""Scan every text and button the bot sent for hidden items their readers may not know.
+
+What is hidden comes from the seam alone: the stored game is replayed through its kind, and
+`Presentation.hidden_items` of every seat's private view, at every position of a round, is
+what that seat held in the round. What is public comes from the kind's own table: a line of
+a message may name another seat's item only where the line ends with a line of the round's
+table as the kind renders it at some position (seat names left free), and only in that part;
+a table line counts only at a position where nothing it names sits in any seat's private view
+(an item is public once it has left every hand: Gaple's played tiles, not its discards).
+"""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 from gaple_bot.bot.callback_data import Action, BadCallbackData, decode
-from gaple_bot.games.gaple.rules import TILES, Game, Move, MoveKind, tiles_in
+from gaple_bot.games.registry import default_registry
+from gaple_bot.games.seam import JSON, GameKind, Match, Presentation
+from gaple_bot.games.views import GameStatus, HandView, SeatInfo, TableView
+from gaple_bot.i18n import SUPPORTED_LANGUAGES, Translator, Translators
+from gaple_bot.store import Store
+from tests.fakes.formatting import parse_text
 from tests.fakes.telegram_server import FakeTelegram, MessageVersion
 
-TILE = re.compile(r"\[(\d)\|(\d)\]")
-LINE = re.compile(r"(?:\[\d\|\d\])+")
 ROUND = re.compile(r"round (\d+)")
-Tile = tuple[int, int]
+"""How a message says its round (Gaple's table and hand headers: "round {n}")."""
+NAME = re.compile("\ue000\\d+\ue001")
+"""A placeholder seat name in a rendered table: where a real message has any name."""
+MASK = "\x00"
+"""What a public part of a line becomes before the line is searched for hidden items."""
+NOW = datetime(2024, 1, 1, tzinfo=UTC)
+_TRANSLATORS = functools.cache(Translators)
+"""Every language's catalogs, loaded once: a table is rendered in each, as chats may read it."""
 
 
-def _tiles(text: str) -> set[Tile]:
-    return {(min(int(a), int(b)), max(int(a), int(b))) for a, b in TILE.findall(text)}
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """A line of a table the kind rendered: what a message line may end with, in public."""
+
+    pattern: re.Pattern[str]
+    """The line with names left free, after an optional prefix ending in a space."""
+    names: int
+    """How many free names the line has (groups 2..names+1; group 1 is the prefix)."""
+
+    def public_spans(self, line: str) -> list[tuple[int, int]]:
+        """The parts of `line` this table line shows (names and prefix excluded), if any."""
+        found = self.pattern.fullmatch(line)
+        if found is None:
+            return []
+        cuts = [found.span(g) for g in range(1, self.names + 2)]
+        spans, start = [], 0
+        for begin, end in cuts:
+            spans.append((start, begin))
+            start = max(start, end)
+        spans.append((start, len(line)))
+        return [(a, b) for a, b in spans if a < b]
 
 
-def _line_tiles(text: str) -> set[Tile]:
-    """The tiles of the longest run of adjacent tiles: the line of play as the bot writes it."""
-    runs = LINE.findall(text)
-    return _tiles(max(runs, key=len)) if runs else set()
+@dataclass(frozen=True, slots=True)
+class RoundSecrets:
+    """One round: what each seat held, the table's public lines, each seat's move buttons."""
+
+    held: tuple[frozenset[str], ...]
+    """By seat: every hidden text of the seat's private view at any position of the round."""
+    public: dict[str, tuple[Fragment, ...]]
+    """By hidden text: the table lines of the round that show it."""
+    moves: tuple[frozenset[int], ...]
+    """By seat: the codes legal for the seat at a position where it was to move."""
+    picks: tuple[frozenset[int], ...]
+    """By seat: the first picks its hand offered at a position where it was to move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Secrets:
+    """A stored game's hidden items and public table lines, round by round."""
+
+    rounds: tuple[RoundSecrets, ...]
+
+    def every_held(self) -> frozenset[str]:
+        """Every item any seat held in any round."""
+        return frozenset().union(*(held for r in self.rounds for held in r.held))
+
+
+async def load_secrets(store: Store, game_id: int) -> Secrets:
+    """The stored game's secrets, replayed by its kind from the registry."""
+    async with store.read() as tx:
+        stored = await tx.load_play(game_id)
+    kind = default_registry().get(stored.kind)
+    return secrets_of(kind, stored.config, stored.rounds)
+
+
+def secrets_of(
+    kind: GameKind, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]
+) -> Secrets:
+    """Every round's secrets, from the stored config, deals and move codes."""
+    translators = [_TRANSLATORS().get(language) for language in SUPPORTED_LANGUAGES]
+    return Secrets(
+        tuple(
+            _round_secrets(kind, config, rounds, number, translators)
+            for number in range(len(rounds))
+        )
+    )
+
+
+def _positions(
+    kind: GameKind, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]], index: int
+) -> Iterator[Match]:
+    """The match at each position of round `index` (the same object, moved on in place)."""
+    deal, codes = rounds[index]
+    match = kind.replay(config, [*rounds[:index], (deal, ())])
+    yield match
+    for code in codes:
+        seat = match.to_move
+        assert seat is not None, f"round {index + 1} has a move after its end"
+        match.apply(seat, code)
+        yield match
+
+
+def _seats(count: int) -> tuple[SeatInfo, ...]:
+    """People whose names are placeholders, so a rendered line can match any real name."""
+    return tuple(SeatInfo(n, n + 1, f"\ue000{n}\ue001") for n in range(count))
+
+
+def _table(kind: GameKind, match: Match, language: str) -> TableView[Any]:
+    """The public table of the match's current position, as the service builds it."""
+    seats = _seats(len(match.scores))
+    return TableView(
+        game_id=0,
+        version=0,
+        chat_id=0,
+        thread_id=None,
+        kind=kind.name,
+        config=match.config,
+        status=GameStatus.FINISHED if match.is_over else GameStatus.RUNNING,
+        round_number=match.round_number,
+        seats=seats,
+        scores=match.scores,
+        to_move=match.to_move,
+        deadline=None,
+        winner=match.winner,
+        board=match.board(),
+        language=language,
+        round_over=match.round_over,
+    )
+
+
+def texts_of(presentation: Presentation, private: object) -> frozenset[str]:
+    """Every text that names one of a seat's hidden items."""
+    return frozenset().union(*presentation.hidden_items(private))
+
+
+def plain(html: str) -> str:
+    """A message's HTML as Telegram shows it (and the fake stores it)."""
+    return parse_text(html, "HTML")[0]
+
+
+def _fragment(line: str) -> Fragment:
+    """A rendered table line as a pattern: names free, after an optional prefix."""
+    pieces = NAME.split(line)
+    body = "(.+?)".join(re.escape(piece) for piece in pieces)
+    return Fragment(re.compile(rf"((?:.*\s)?){body}", re.DOTALL), len(pieces) - 1)
+
+
+def _round_secrets(
+    kind: GameKind,
+    config: JSON,
+    rounds: Sequence[tuple[JSON, Sequence[int]]],
+    index: int,
+    translators: list[Translator],
+) -> RoundSecrets:
+    """Replay round `index` move by move, noting what each seat held and what the table shows."""
+    presentation = kind.presentation
+    seats = kind.config_seats(config)
+    held: list[set[str]] = [set() for _ in range(seats)]
+    moves: list[set[int]] = [set() for _ in range(seats)]
+    picks: list[set[int]] = [set() for _ in range(seats)]
+    lines: set[str] = set()
+    for match in _positions(kind, config, rounds, index):
+        now = [texts_of(presentation, match.private(seat)) for seat in range(seats)]
+        for seat in range(seats):
+            held[seat] |= now[seat]
+        lines |= _public_lines(kind, match, translators, frozenset().union(*now))
+        if match.to_move is not None:
+            seat = match.to_move
+            moves[seat].update(match.legal_codes())
+            picks[seat].update(_picks(presentation, translators[0], match, kind, seat))
+    return RoundSecrets(
+        held=tuple(frozenset(h) for h in held),
+        public=_fragments(lines, frozenset().union(*held)),
+        moves=tuple(frozenset(m) for m in moves),
+        picks=tuple(frozenset(p) for p in picks),
+    )
+
+
+def _public_lines(
+    kind: GameKind, match: Match, translators: list[Translator], private: frozenset[str]
+) -> set[str]:
+    """The lines of the table at this position, in every language, that name no item a seat
+    holds privately now (a line that does is the table's own leak: never public)."""
+    lines: set[str] = set()
+    for t, language in zip(translators, SUPPORTED_LANGUAGES, strict=True):
+        text = plain(kind.presentation.table(t, _table(kind, match, language), NOW).text)
+        lines.update(line for line in text.splitlines() if not _names(line, private))
+    return lines
+
+
+def _names(line: str, items: frozenset[str]) -> set[str]:
+    """The items a rendered line names (its placeholder seat names aside)."""
+    bare = NAME.sub(MASK, line)
+    return {item for item in items if item in bare}
+
+
+def _fragments(lines: set[str], items: frozenset[str]) -> dict[str, tuple[Fragment, ...]]:
+    """The public table lines, by each held item they show."""
+    public: dict[str, list[Fragment]] = {}
+    for line in lines:
+        shown = _names(line, items)
+        if shown:
+            fragment = _fragment(line)
+            for item in shown:
+                public.setdefault(item, []).append(fragment)
+    return {item: tuple(found) for item, found in public.items()}
+
+
+def _picks(
+    presentation: Presentation, t: Translator, match: Match, kind: GameKind, seat: int
+) -> set[int]:
+    """The first picks the seat's hand message offers on its turn."""
+    view = HandView(0, 0, seat, match.legal_codes(), match.private(seat), _table(kind, match, ""))
+    rows = presentation.hand(t, view, NOW, None).rows
+    return {button.value for row in rows for button in row if button.press == "pick"}
+
+
+# Scanning messages -------------------------------------------------------------------------
 
 
 def _versions(fake: FakeTelegram, chat_id: int) -> Iterator[MessageVersion]:
@@ -30,58 +244,101 @@ def _versions(fake: FakeTelegram, chat_id: int) -> Iterator[MessageVersion]:
         yield from message.versions
 
 
-def _button_texts_and_moves(version: MessageVersion) -> tuple[str, list[Move]]:
+def _buttons(version: MessageVersion) -> list[dict[str, Any]]:
     rows = (version.reply_markup or {}).get("inline_keyboard", [])
-    texts, moves = [], []
-    for row in rows:
-        for button in row:
-            texts.append(str(button.get("text", "")))
-            try:
-                callback = decode(button.get("callback_data"))
-            except BadCallbackData:
-                continue
-            if callback.action is Action.MOVE:
-                moves.append(Move.from_code(callback.field("code")))
-            elif callback.action is Action.PICK:
-                moves.append(Move(MoveKind.DISCARD, callback.field("step")))
-    return " ".join(texts), moves
+    return [button for row in rows for button in row]
 
 
-def assert_group_saw_nothing_hidden(fake: FakeTelegram, chat_id: int) -> None:
-    """Group messages name only tiles on the line, except the reveal after a round ends."""
+def _lines(version: MessageVersion) -> list[str]:
+    """The message's lines and its buttons' labels: everything a reader sees."""
+    return [*version.text.splitlines(), *(str(b.get("text", "")) for b in _buttons(version))]
+
+
+def _move_buttons(version: MessageVersion) -> list[tuple[Action, int]]:
+    """The move and first-pick buttons: (action, code or pick)."""
+    found = []
+    for button in _buttons(version):
+        try:
+            callback = decode(button.get("callback_data"))
+        except BadCallbackData:
+            continue
+        if callback.action is Action.MOVE:
+            found.append((Action.MOVE, callback.field("code")))
+        elif callback.action is Action.PICK:
+            found.append((Action.PICK, callback.field("step")))
+    return found
+
+
+def _rounds_of(version: MessageVersion, secrets: Secrets) -> list[RoundSecrets]:
+    """The round the message names, or every round when it names none."""
+    found = ROUND.search(version.text)
+    if found is None:
+        return list(secrets.rounds)
+    number = int(found.group(1))
+    assert 1 <= number <= len(secrets.rounds), f"a message of round {number}: {version.text!r}"
+    return [secrets.rounds[number - 1]]
+
+
+def _unexplained(line: str, hidden: Iterable[str], rounds: list[RoundSecrets]) -> set[str]:
+    """The hidden texts `line` names outside the public parts it shares with a table."""
+    named = {h for h in hidden if h in line}
+    if not named:
+        return set()
+    masked = list(line)
+    for fragment in {f for r in rounds for h in named for f in r.public.get(h, ())}:
+        for begin, end in fragment.public_spans(line):
+            masked[begin:end] = MASK * (end - begin)
+    rest = "".join(masked)
+    return {h for h in named if h in rest}
+
+
+def assert_group_saw_nothing_hidden(fake: FakeTelegram, chat_id: int, secrets: Secrets) -> None:
+    """Group messages name held items only as the table shows them, except the reveal after a
+    round ends, and carry no move buttons."""
     for version in _versions(fake, chat_id):
-        buttons, moves = _button_texts_and_moves(version)
+        moves = _move_buttons(version)
         assert not moves, f"a move button reached the group: {version.reply_markup}"
         if version.text.startswith("🏁"):
             continue  # the round is over: every hand is revealed (RULES: public then)
-        shown = _tiles(version.text + " " + buttons)
-        leaked = shown - _line_tiles(version.text)
-        assert not leaked, f"hidden tiles {sorted(leaked)} in a group message: {version.text!r}"
+        rounds = _rounds_of(version, secrets)
+        hidden = frozenset().union(*(held for r in rounds for held in r.held))
+        for line in _lines(version):
+            leaked = _unexplained(line, hidden, rounds)
+            assert not leaked, f"hidden items {sorted(leaked)} in a group message: {line!r}"
 
 
 def assert_player_saw_only_their_own(
-    fake: FakeTelegram, user_id: int, seat: int, game: Game
+    fake: FakeTelegram, user_id: int, seat: int, secrets: Secrets
 ) -> None:
-    """A person's private chat names only the line and tiles that were in their own hand."""
-    dealt = [{TILES[t] for t in tiles_in(r.deal.hands[seat])} for r in game.rounds]
-    ever_held = set().union(*dealt)
+    """A person's private chat names others' items only as the table shows them, and has move
+    buttons only for moves their seat could make."""
     for version in _versions(fake, user_id):
-        buttons, moves = _button_texts_and_moves(version)
-        found = ROUND.search(version.text)
-        own = dealt[int(found.group(1)) - 1] if found else ever_held
-        shown = _tiles(version.text + " " + buttons) | {TILES[m.tile] for m in moves}
-        leaked = shown - own - _line_tiles(version.text)
-        assert not leaked, f"user {user_id} saw others' tiles {sorted(leaked)}: {version.text!r}"
+        rounds = _rounds_of(version, secrets)
+        own = frozenset().union(*(r.held[seat] for r in rounds))
+        others = frozenset().union(*(h for r in rounds for h in r.held)) - own
+        for line in _lines(version):
+            leaked = _unexplained(line, others, rounds)
+            assert not leaked, f"user {user_id} saw others' items {sorted(leaked)}: {line!r}"
+        for action, value in _move_buttons(version):
+            offered = (r.moves[seat] if action is Action.MOVE else r.picks[seat] for r in rounds)
+            assert any(value in values for values in offered), (
+                f"user {user_id} got a {action.name} button {value} not of their seat's turn"
+            )
 
 
-def assert_log_names_no_tile(lines: list[str]) -> None:
-    """A log has no reader who may know a hand, and nothing in it needs a tile: no line may
-    name one, written as players read it or as a move button's payload."""
+def assert_log_names_no_tile(lines: list[str], secrets: Secrets | None = None) -> None:
+    """A log has no reader who may know a hand, and nothing in it needs a hidden item: no line
+    may name a tile (or any item the game's seats held), or carry a move button's payload."""
+    held = secrets.every_held() if secrets is not None else frozenset()
     for line in lines:
-        assert not _tiles(line), f"a log line names tiles: {line!r}"
+        assert not TILE.search(line), f"a log line names tiles: {line!r}"
+        named = sorted(h for h in held if h in line)
+        assert not named, f"a log line names hidden items {named}: {line!r}"
         for payload in MOVE_PAYLOAD.findall(line):
             raise AssertionError(f"a log line carries a move button {payload!r}: {line!r}")
 
 
+TILE = re.compile(r"\[(\d)\|(\d)\]")
+"""A Gaple tile as players read it: the log check keeps it, needing no game to scan."""
 MOVE_PAYLOAD = re.compile(rf"\b(?:{Action.MOVE.value}|{Action.PICK.value}):-?\d+:-?\d+:-?\d+\b")
 """A move or tile-pick button's callback data, which names a tile of the presser's hand."""

@@ -321,7 +321,10 @@ async def _resume_and_finish(
 ) -> None:
     tables = len(_tables(fake, GROUP))
     fake.unrestrict_bot(GROUP)
-    resumed = await _wait_game(deps, game_id, "the resume", lambda g: not g.paused)
+    # Unpausing and the next turn's deadline are two writes: wait for both.
+    resumed = await _wait_game(
+        deps, game_id, "the resume", lambda g: not g.paused and g.turn_deadline is not None
+    )
     await fake.wait_idle()
     assert resumed.turn_deadline is not None
     assert len(_tables(fake, GROUP)) == tables + 1  # a fresh table message

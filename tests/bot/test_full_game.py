@@ -19,7 +19,11 @@ from tests.bot.harness import (
     running_bot,
     seat_and_start,
 )
-from tests.bot.leaks import assert_group_saw_nothing_hidden, assert_player_saw_only_their_own
+from tests.bot.leaks import (
+    assert_group_saw_nothing_hidden,
+    assert_player_saw_only_their_own,
+    load_secrets,
+)
 from tests.fakes.telegram_server import running_fake
 
 ANA, BUDI = 101, 102
@@ -67,9 +71,10 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
             assert any("wins the game" in text for text in texts)
             # Nothing hidden reached anyone: the group saw the line, each person their hand.
             game = await load_engine_game(deps.service.store, game_id)
-            assert_group_saw_nothing_hidden(fake, GROUP)
-            assert_player_saw_only_their_own(fake, ANA, 0, game)
-            assert_player_saw_only_their_own(fake, BUDI, 1, game)
+            secrets = await load_secrets(deps.service.store, game_id)
+            assert_group_saw_nothing_hidden(fake, GROUP, secrets)
+            assert_player_saw_only_their_own(fake, ANA, 0, secrets)
+            assert_player_saw_only_their_own(fake, BUDI, 1, secrets)
             # The final standings show the scores the database holds.
             async with deps.service.store.read() as tx:
                 results = await tx.results.of_game(game_id)

@@ -21,6 +21,8 @@ from gaple_bot.i18n import Translators, catalogs, pick_language
 from gaple_bot.i18n.translator import SOURCE_LANGUAGE, SUPPORTED_LANGUAGES, po_path
 
 LANGUAGES = catalogs.catalog_languages()
+DOMAINS = catalogs.domains()
+EVERY_CATALOG = [(domain, language) for domain in DOMAINS for language in LANGUAGES]
 TRANSLATED_CALLS = frozenset({"gettext", "ngettext", "pgettext"})
 PLURAL_SAMPLE = range(0, 1001)
 """The numbers a plural rule is compared on: every count and score the bot shows."""
@@ -125,14 +127,33 @@ class Translation:
 
 @pytest.fixture(scope="module")
 def template() -> Catalog:
-    """The messages extracted fresh from the code."""
+    """The common domain's messages extracted fresh from the code."""
     return catalogs.extract_template()
 
 
 @pytest.fixture(scope="module")
+def templates() -> dict[str, Catalog]:
+    """Every domain's messages extracted fresh from the code."""
+    return {domain: catalogs.extract_template(domain) for domain in DOMAINS}
+
+
+def merged(language: str) -> Catalog:
+    """A language's catalogs of every domain as one (the common one's header and plural
+    rule, which every domain of the language shares)."""
+    catalog = catalogs.read_catalog(language)
+    for domain in DOMAINS[1:]:
+        for message in catalogs.read_catalog(language, domain):
+            if message.id:
+                catalog.add(
+                    message.id, message.string, context=message.context, flags=message.flags
+                )
+    return catalog
+
+
+@pytest.fixture(scope="module")
 def loaded() -> dict[str, Catalog]:
-    """Every language's catalog as written."""
-    return {language: catalogs.read_catalog(language) for language in LANGUAGES}
+    """Every language's catalogs as written, every domain's messages together."""
+    return {language: merged(language) for language in LANGUAGES}
 
 
 def translations(loaded: dict[str, Catalog]) -> Iterator[Translation]:
@@ -187,11 +208,39 @@ def test_there_is_a_catalog_for_every_supported_language_but_english() -> None:
     assert SOURCE_LANGUAGE not in LANGUAGES
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_message_in_the_code_is_translated(template: Catalog, language: str) -> None:
-    catalog = catalogs.read_catalog(language)
+def test_every_game_has_its_own_domain_with_a_plural_rule_like_the_common_one() -> None:
+    assert DOMAINS[0] == "messages"
+    assert "gaple" in DOMAINS
+    for domain, language in EVERY_CATALOG:
+        catalog = catalogs.read_catalog(language, domain)
+        assert catalog.plural_expr == catalogs.read_catalog(language).plural_expr, domain
+
+
+def test_a_game_message_is_in_its_domain_and_read_through_it(
+    templates: dict[str, Catalog],
+) -> None:
+    """Gaple's words live in gaple.po; through its domain they translate, and the common
+    words every game shares still do (the common catalog is the fallback)."""
+    gaple_only = "<b>Gaple</b> · round {round} · {rules} · first to {target}"
+    assert templates["gaple"].get(gaple_only) is not None
+    assert templates["messages"].get(gaple_only) is None
+    common = "a former player"
+    assert templates["messages"].get(common) is not None
+    t = Translators().get("id")
+    gaple = t.domain("gaple")
+    assert gaple.gettext(gaple_only) != gaple_only
+    assert t.gettext(gaple_only) == gaple_only
+    assert gaple.gettext(common) == t.gettext(common) != common
+    assert t.domain("no such game") is t
+
+
+@pytest.mark.parametrize(("domain", "language"), EVERY_CATALOG)
+def test_every_message_in_the_code_is_translated(
+    templates: dict[str, Catalog], domain: str, language: str
+) -> None:
+    catalog = catalogs.read_catalog(language, domain)
     problems = []
-    for wanted in template:
+    for wanted in templates[domain]:
         if not wanted.id:
             continue
         message = catalog.get(wanted.id, wanted.context)
@@ -201,8 +250,9 @@ def test_every_message_in_the_code_is_translated(template: Catalog, language: st
             problems.append(f"fuzzy {catalogs.message_label(wanted)}")
         elif not catalogs.is_translated(message):
             problems.append(f"untranslated {catalogs.message_label(wanted)}")
-    assert not problems, f"{language}: run `python -m gaple_bot.i18n.catalogs update`, then " + (
-        "translate:\n" + "\n".join(problems)
+    assert not problems, (
+        f"{language}/{domain}: run `python -m gaple_bot.i18n.catalogs update`, then "
+        + ("translate:\n" + "\n".join(problems))
     )
 
 
@@ -362,8 +412,9 @@ def test_plural_messages_have_every_form(loaded: dict[str, Catalog], language: s
 # (d) The template and the catalogs are in step with the code --------------------------------
 
 
-def test_template_is_up_to_date_with_the_code() -> None:
-    problems = catalogs.template_problems()
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_template_is_up_to_date_with_the_code(domain: str) -> None:
+    problems = catalogs.template_problems(domain)
     assert not problems, "run `python -m gaple_bot.i18n.catalogs update`:\n" + "\n".join(problems)
 
 
@@ -377,7 +428,12 @@ def test_template_check_names_what_changed(
     old.add("A message the code no longer has")
     stale = tmp_path / "messages.pot"
     stale.write_bytes(catalogs.template_bytes(old))
-    monkeypatch.setattr(catalogs, "TEMPLATE_PATH", stale)
+    real_path = catalogs.template_path
+    monkeypatch.setattr(
+        catalogs,
+        "template_path",
+        lambda domain="messages": stale if domain == "messages" else real_path(domain),
+    )
     assert catalogs.template_problems() == [
         "messages.pot: not in the code any more: 'A message the code no longer has'",
         "messages.pot: missing: 'That button is out of date.'",
@@ -390,12 +446,14 @@ def test_check_passes() -> None:
     assert catalogs.main(["check"]) == 0
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_catalog_files_are_as_update_writes_them(template: Catalog, language: str) -> None:
+@pytest.mark.parametrize(("domain", "language"), EVERY_CATALOG)
+def test_catalog_files_are_as_update_writes_them(
+    templates: dict[str, Catalog], domain: str, language: str
+) -> None:
     """So that `update` changes nothing and diffs stay small."""
-    catalog = catalogs.read_catalog(language)
-    catalog.update(template, update_creation_date=False)
-    assert catalogs.catalog_bytes(catalog) == po_path(language).read_bytes(), (
+    catalog = catalogs.read_catalog(language, domain)
+    catalog.update(templates[domain], update_creation_date=False)
+    assert catalogs.catalog_bytes(catalog) == po_path(language, domain).read_bytes(), (
         "run `python -m gaple_bot.i18n.catalogs update`"
     )
 
@@ -500,7 +558,8 @@ def test_old_and_regional_codes_mean_indonesian(code: str) -> None:
 
 def test_plurals_follow_each_language() -> None:
     translators = Translators()
-    de, fr, id_ = translators.get("de"), translators.get("fr"), translators.get("id")
+    # "{n} tile" is Gaple's word, in its domain.
+    de, fr, id_ = (translators.get(code).domain("gaple") for code in ("de", "fr", "id"))
     assert de.ngettext("{n} tile", "{n} tiles", 1) != de.ngettext("{n} tile", "{n} tiles", 0)
     assert fr.ngettext("{n} tile", "{n} tiles", 0) == fr.ngettext("{n} tile", "{n} tiles", 1)
     assert fr.ngettext("{n} tile", "{n} tiles", 2) != fr.ngettext("{n} tile", "{n} tiles", 1)

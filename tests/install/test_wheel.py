@@ -87,7 +87,8 @@ def _check_artifacts(installed: Installed) -> None:
     """The wheel and the sdist hold the migrations, the catalogs and py.typed."""
     migrations = _files_that_ship(REPO, "migrations")
     catalogs = _files_that_ship(REPO, "gaple_bot/i18n/locales")
-    assert "migrations/env.py" in migrations and len(catalogs) == 4
+    # Two domains (the common one and Gaple's), each a template and three catalogs.
+    assert "migrations/env.py" in migrations and len(catalogs) == 8
     with zipfile.ZipFile(installed.wheel) as wheel:
         in_wheel = set(wheel.namelist())
     assert {f"gaple_bot/{name}" for name in migrations} <= in_wheel

@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ParseMode
 
 from ...service.errors import BadSetting, ServiceError
-from ...store import ChatSettings
+from ...store import ChatSettings, GameStatus
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
 from ..refusals import refusal_text
@@ -104,3 +104,19 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         menu, text=rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
     )
     await query.answer(t.gettext("Saved."))
+    await redraw_lobbies(deps, chat_id)
+
+
+async def redraw_lobbies(deps: Deps, chat_id: int) -> None:
+    """Open lobbies of the chat show the settings they will start with (empty seats filled
+    or not) as soon as an admin changes them."""
+    for game_id in await deps.service.lobbies.open_in_chat(chat_id):
+        async with deps.service.cache.lock(game_id):
+            live = await deps.service.cache.get(game_id)
+            if live.status is not GameStatus.LOBBY:
+                continue
+            lobby = deps.service.lobbies.view(live)
+            link = deps.presenter.needs_join_link(game_id)
+            deps.presenter.show_lobby(
+                lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link)
+            )

@@ -9,12 +9,15 @@ from typing import Any
 from ....i18n import Translator
 from ...views import GameMessage, HandView, RoundReveal, TableView
 from ..board import GapleHand
-from ..rules import GameConfig, Move, tile_text
+from ..rules import GameConfig, Move, tile_text, tiles_in
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
 from .info import lobby_title, option_line, record_lines, render_rules, rules_label
 from .results import render_game_end, render_round_end
 from .table import render_table
-from .tiles import by_weight
+from .tiles import flipped
+
+DOMAIN = "gaple"
+"""Gaple's own message domain (gaple.pot); the common words come from the common one."""
 
 
 class GaplePresentation:
@@ -22,6 +25,7 @@ class GaplePresentation:
 
     def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
         """The line, the ends, the seats and the last moves."""
+        t = t.domain(DOMAIN)
         return render_table(t, table, now)
 
     def hand(
@@ -29,56 +33,70 @@ class GaplePresentation:
     ) -> GameMessage:
         """The hand; on the seat's turn its tiles as buttons (`step`: a tile whose end is
         being chosen)."""
+        t = t.domain(DOMAIN)
         return render_hand(t, view, now, step)
 
     def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
         """The hand after the person's move, with no buttons."""
+        t = t.domain(DOMAIN)
         return render_played(t, view, Move.from_code(code))
 
     def you_moved(self, t: Translator, code: int) -> str:
         """'You played [6|4].'"""
+        t = t.domain(DOMAIN)
         return played_line(t, Move.from_code(code))
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """'Time ran out: the computer played [6|4] for you.'"""
+        t = t.domain(DOMAIN)
         return timed_out_line(t, Move.from_code(code))
 
     def hand_alert(self, t: Translator, private: object) -> str:
         """'Your hand: …' in a few characters."""
+        t = t.domain(DOMAIN)
         assert isinstance(private, GapleHand)
         return hand_alert(t, private)
 
     def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
         """Every hand revealed, the points and the totals."""
+        t = t.domain(DOMAIN)
         return render_round_end(t, reveal)
 
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The winner and the final standings."""
+        t = t.domain(DOMAIN)
         return render_game_end(t, table)
 
-    def hidden_texts(self, private: object) -> frozenset[str]:
-        """The seat's own tiles and discards as the bot writes them ([6|4])."""
+    def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
+        """The seat's own tiles and discards as the bot writes them: [6|4] in a hand, and
+        [4|6] too, as a tile may stand on the line."""
         assert isinstance(private, GapleHand)
-        return frozenset(tile_text(tile) for tile in by_weight(private.hand | private.discards))
+        tiles = tiles_in(private.hand | private.discards)
+        return tuple(frozenset((tile_text(tile), flipped(tile))) for tile in tiles)
 
     def rules(self, t: Translator, config: dict[str, Any]) -> list[str]:
         """The rule set, target and what happens when stuck."""
+        t = t.domain(DOMAIN)
         return render_rules(t, GameConfig.from_dict(config))
 
     def lobby_title(self, t: Translator, config: dict[str, Any]) -> str:
         """ "Gaple · classic · first to 100"."""
+        t = t.domain(DOMAIN)
         return lobby_title(t, GameConfig.from_dict(config))
 
     def option_line(self, t: Translator, option: str, config: dict[str, Any]) -> str:
         """ "Rules: classic", "Target: 100 points"."""
+        t = t.domain(DOMAIN)
         return option_line(t, option, GameConfig.from_dict(config))
 
     def option_label(self, t: Translator, option: str, value: str) -> str:
         """The rules' names; a target is its number."""
+        t = t.domain(DOMAIN)
         return rules_label(t, value) if option == "rules" else value
 
     def record_lines(
         self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
     ) -> list[str]:
         """Rounds won with Gaple finishes, points with the best round."""
+        t = t.domain(DOMAIN)
         return record_lines(t, rounds_won, points, extras)

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from ....i18n import Translator
 from ..rules import tile_text, tiles_in
-from ..rules.tiles import HIGH, WEIGHT
+from ..rules.tiles import HIGH, LOW, WEIGHT
 
 
 def line_text(line: tuple[tuple[int, int], ...]) -> str:
     """The line of play as players read it, left to right: [6|6][6|3][3|1]."""
     return "".join(f"[{a}|{b}]" for a, b in line)
+
+
+def flipped(tile: int) -> str:
+    """A tile written low number first, as it may stand on the line: [3|6]."""
+    return f"[{LOW[tile]}|{HIGH[tile]}]"
 
 
 def by_weight(mask: int) -> list[int]:
