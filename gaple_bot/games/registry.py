@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .options import COMMON_OPTIONS
 from .seam import GameKind
 
 
@@ -18,6 +19,12 @@ class Registry:
         self._kinds = {kind.name: kind for kind in kinds}
         if len(self._kinds) != len(kinds) or not kinds:
             raise ValueError("kinds must be at least one, with distinct names")
+        common = {spec.name for spec in COMMON_OPTIONS}
+        for kind in kinds:
+            # The service reads these of every kind: turn time, computer level, empty seats.
+            missing = common - {spec.name for spec in kind.options}
+            if missing:
+                raise ValueError(f"{kind.name} lacks the common options {sorted(missing)}")
 
     def get(self, name: str) -> GameKind:
         """The kind called `name`; UnknownKind if there is none."""

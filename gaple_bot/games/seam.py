@@ -180,6 +180,12 @@ class Presentation(Protocol):
         """A player's rounds, points and the kind's extras, for /stats."""
 
 
+def next_config(kind: GameKind, options: Mapping[str, str]) -> JSON:
+    """The config a new game of these options gets (its seats provisional until it starts:
+    as many as computers fill)."""
+    return kind.make_config(options, kind.seat_limits(options).filled)
+
+
 class GameKind(Protocol):
     """One game: its identity, options, rules entry points, computer players and messages."""
 

@@ -56,10 +56,18 @@ commands:
 
 
 def domains(package_dir: Path = PACKAGE_DIR) -> list[str]:
-    """The common domain first, then one per game package, by name."""
+    """The common domain first, then one per game package that has messages (or a
+    template already), by name."""
     games = package_dir / GAMES_DIR
     kinds = sorted(p.name for p in games.iterdir() if (p / "__init__.py").is_file())
-    return [DOMAIN, *kinds]
+    return [DOMAIN, *(kind for kind in kinds if _has_messages(kind, package_dir))]
+
+
+def _has_messages(domain: str, package_dir: Path) -> bool:
+    """Whether a game's package has messages (a package of rules alone has none)."""
+    if template_path(domain).is_file():
+        return True
+    return any(message.id for message in extract_template(domain, package_dir))
 
 
 def domain_of(path: Path, package_dir: Path = PACKAGE_DIR) -> str:

@@ -17,12 +17,9 @@ class ComputerPlayers:
         self._executor = executor
 
     async def choose(self, kind: GameKind, level: str, view: object, rng: random.Random) -> int:
-        """The code of the move the computer player of `level` makes in `view`.
-
-        One seed is drawn from `rng` whatever the level, so the same `rng` state gives the
-        same decision. Without an executor the loop's default thread pool runs it: the loop
-        stays responsive, but the decision still takes the loop's CPU under the GIL, which
-        is fine for short decisions; production passes a process pool (`process_pool`)."""
+        """The code of the move the computer player of `level` makes in `view`."""
+        # One seed whatever the level: the same `rng` state gives the same decision. Without
+        # an executor the loop's thread pool thinks (under the GIL: fine for short decisions).
         seed = rng.getrandbits(64)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, kind.computer_move, level, view, seed)

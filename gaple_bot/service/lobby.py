@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 
-from ..games.seam import GameKind, SeatLimits
+from ..games.seam import GameKind, SeatLimits, next_config
 from ..store import (
     ComputerLevel,
     GameAlreadyActive,
@@ -110,7 +110,7 @@ class Lobbies:
             if existing is not None:
                 raise GameAlreadyOpen(existing.id, existing.message_id)
             options = kind_options(kind, chat, self.cache.defaults)
-            config = kind.make_config(options, kind.seat_limits(options).filled)
+            config = next_config(kind, options)
             seats = seated or [(opener_id, None)]
             try:
                 record = await tx.games.create(
@@ -219,20 +219,24 @@ class Lobbies:
         limits = self.limits(live)
         if len(live.seats) > limits.most:
             raise TableFull(f"game {game_id} has more seats than its rules allow")
-        seat_count = len(live.seats)
-        if live.options["computers"] == "on":
-            seat_count = max(seat_count, limits.filled)
-        if seat_count < limits.least:
-            raise NeedsMorePlayers(limits.least)
-        config = live.kind.with_seats(live.config, seat_count)
-        match, deal = live.kind.new_match(config, self.rng)
-        leader = match.to_move
-        assert leader is not None
         try:
             async with self.store.transaction() as tx:
+                # Read here, not from the cache: another worker may have changed the settings.
+                chat = await tx.chats.get(live.chat_id) or live.chat
+                options = kind_options(live.kind, chat, self.cache.defaults)
+                seat_count = len(live.seats)
+                if options["computers"] == "on":
+                    seat_count = max(seat_count, limits.filled)
+                if seat_count < limits.least:
+                    raise NeedsMorePlayers(limits.least)
+                config = live.kind.with_seats(live.config, seat_count)
+                match, deal = live.kind.new_match(config, self.rng)
+                leader = match.to_move
+                assert leader is not None
+                level = ComputerLevel(options["level"])
                 await tx.games.set_config(game_id, config)
                 for number in range(len(live.seats), seat_count):
-                    await tx.seats.add(game_id, number, computer_level=live.level)
+                    await tx.seats.add(game_id, number, computer_level=level)
                 await tx.games.start(game_id)
                 await tx.rounds.add(game_id, 1, deal, leader)
                 started = await self.cache.load(tx, game_id)

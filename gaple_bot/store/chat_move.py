@@ -27,9 +27,8 @@ _SETTINGS = (Chat.title, Chat.language)
 
 async def move_chat(session: AsyncSession, old_id: int, new_id: int, now: datetime) -> list[int]:
     """Give `new_id` the settings (every kind's options), games, results, totals and ratings
-    of `old_id`, and forget
-    `old_id`. Idempotent: once moved, the old chat is gone and a repeat changes nothing.
-    Returns the ids of the lobbies and running games that moved."""
+    of `old_id`, and forget `old_id`. Idempotent: once moved, the old chat is gone and a
+    repeat changes nothing. Returns the ids of the lobbies and running games that moved."""
     if old_id == new_id:
         return []
     old = (await session.execute(select(*_SETTINGS).where(Chat.id == old_id))).first()

@@ -1,7 +1,7 @@
 """The play loader: a game's kind, config, deals and move codes, to replay it from.
 
 This is the only code that reads deals and moves, which hold hidden information (every hand,
-the tiles set aside, the faces of discards). Its result feeds the kind's replay and per-seat
+and whatever else a game keeps hidden). Its result feeds the kind's replay and per-seat
 views; group messages are built from the public summaries (GameRepository, RoundRepository)
 instead. Replaying is the caller's job (`registry.get(kind).replay(config, rounds)`), which
 turns the kind's GameDataError into CorruptGame.

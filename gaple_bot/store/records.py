@@ -112,7 +112,7 @@ class GameResult:
 class StoredPlay:
     """What a game is replayed from: its kind, config, and each round's deal and move codes.
 
-    Hidden information (every hand, the tiles set aside, the faces of discards): feed it to
+    Hidden information (every hand, and whatever else the game keeps hidden): feed it to
     the kind's replay and to per-seat views, never to a group message.
     """
 

@@ -207,6 +207,10 @@ def downgrade() -> None:
     connection = op.get_bind()
     for table in ("player_extras", "player_totals", "ratings", "rating_changes", "results"):
         connection.execute(sa.text(f"DELETE FROM {table} WHERE kind <> '{GAPLE}'"))
+    # Migrations on SQLite run with foreign keys off (no cascade): a game's rows go first.
+    others = f"SELECT id FROM games WHERE kind <> '{GAPLE}'"
+    for table in ("moves", "rounds", "seats"):
+        connection.execute(sa.text(f"DELETE FROM {table} WHERE game_id IN ({others})"))
     connection.execute(sa.text(f"DELETE FROM games WHERE kind <> '{GAPLE}'"))
     _totals_down(connection)
     _ratings_down()

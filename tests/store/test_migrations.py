@@ -18,7 +18,14 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Connection, Integer, MetaData, inspect
 
-from gaple_bot.store import COMPUTER_PLAYER_IDS, Board, Store, alembic_config, upgrade_to_head
+from gaple_bot.store import (
+    COMPUTER_PLAYER_IDS,
+    Board,
+    ComputerLevel,
+    Store,
+    alembic_config,
+    upgrade_to_head,
+)
 from gaple_bot.store.database import migration_engine
 from gaple_bot.store.models import Base
 
@@ -366,3 +373,39 @@ async def test_0007_upgraded_data_reads_through_the_store(db_url: str) -> None:
     assert (stats.games, stats.wins, stats.points, stats.rounds_won) == (3, 2, 180, 6)
     assert stats.extras == {"gaples": 1, "best_round": 45}
     assert [(e.player_id, e.value, e.games) for e in top] == [(7, 180, 3)]
+
+
+async def test_0007_downgrade_drops_another_kinds_games_with_their_rows(db_url: str) -> None:
+    """Back at 0006 only Gaple is left: another kind's game goes with its seats, rounds and
+    moves (SQLite migrates without cascades), and Gaple's game stays whole."""
+    await upgrade_to_head(db_url)
+    store = Store.open(db_url)
+    try:
+        async with store.transaction() as tx:
+            await tx.chats.ensure(-5, "G")
+            await tx.users.upsert(7, "Ana")
+            for kind, config, thread in (
+                ("gaple", {"rule_set": "classic", "seats": 2, "target": 50}, None),
+                ("other", {"seats": 2}, 9),
+            ):
+                game = await tx.games.create(-5, thread, kind, config, 7)
+                await tx.seats.add(game.id, 0, user_id=7)
+                await tx.seats.add(game.id, 1, computer_level=ComputerLevel.EASY)
+                await tx.games.start(game.id)
+                await tx.rounds.add(game.id, 1, {"leader": 0}, 0)
+                await tx.moves.append(game.id, 1, 0, 0, 5)
+    finally:
+        await store.close()
+    config = alembic_config(db_url)
+
+    def downgrade(connection: Connection) -> dict[str, list[Any]]:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006")
+        sql = connection.exec_driver_sql
+        return {
+            table: sql(f"SELECT game_id FROM {table} ORDER BY game_id").scalars().all()
+            for table in ("seats", "rounds", "moves")
+        } | {"games": sql("SELECT id FROM games").scalars().all()}
+
+    left = await _run_sync(db_url, downgrade)
+    assert left == {"games": [1], "seats": [1, 1], "rounds": [1], "moves": [1]}

@@ -135,19 +135,26 @@ async def test_options_are_kept_per_kind_and_changed_one_at_a_time(store: Store)
     assert checked_options(GAPLE.options, stored.options["gaple"], {})["target"] == "100"
 
 
-async def test_last_kind_is_the_kind_of_the_chat_s_newest_game(store: Store) -> None:
+async def test_last_kind_is_the_kind_of_the_chat_s_latest_started_game(store: Store) -> None:
     async with store.transaction() as tx:
         await tx.chats.ensure(CHAT, "Warung", now=NOW)
         await tx.users.upsert(1, "Ana", now=NOW)
         assert await tx.chats.last_kind(CHAT) is None
         first = await tx.games.create(CHAT, None, "gaple", DEFAULT, 1, now=NOW)
+        # A lobby nobody started is not a game played.
+        assert await tx.chats.last_kind(CHAT) is None
+        await tx.games.start(first.id, now=NOW)
         assert await tx.chats.last_kind(CHAT) == "gaple"
         await tx.games.abort(first.id, now=NOW)
         later = NOW + timedelta(minutes=1)
         other = await tx.games.create(CHAT, 5, "other", {"seats": 3}, 1, now=later)
+        await tx.games.start(other.id, now=later)
         assert await tx.chats.last_kind(CHAT) == "other"
-        # The newest is the one opened last, not the one stored last.
-        await tx.games.create(CHAT, None, "gaple", DEFAULT, 1, now=NOW)
+        # The latest is the one started last, not the one stored last.
+        earlier = await tx.games.create(CHAT, 7, "gaple", DEFAULT, 1, now=NOW)
+        await tx.games.start(earlier.id, now=NOW)
+        assert await tx.chats.last_kind(CHAT) == "other"
+        await tx.games.create(CHAT, None, "gaple", DEFAULT, 1, now=later + timedelta(minutes=1))
         assert await tx.chats.last_kind(CHAT) == "other"
         assert await tx.chats.last_kind(CHAT - 1) is None
     assert (other.kind, other.config) == ("other", {"seats": 3})

@@ -8,7 +8,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, Update
 from telegram.constants import ParseMode
 
-from ...games.seam import GameKind
+from ...games.seam import GameKind, next_config
 from ...service.errors import GameAlreadyOpen, ServiceError
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed
@@ -228,9 +228,8 @@ async def rules(update: Update, context: GapleContext) -> None:
     settings = await deps.service.players.chat(chat.id, chat.title if is_group(chat) else None)
     kind = await chosen_kind(deps, chat.id, context.args or [])
     options = deps.service.players.chat_options(kind, settings)
-    config = kind.make_config(options, kind.seat_limits(options).filled)
     t = await reply_t(context, update)
-    text = render_rules(t, kind.presentation, config, int(options["turn"]))
+    text = render_rules(t, kind.presentation, next_config(kind, options), int(options["turn"]))
     await reply(deps, update, text)
 
 

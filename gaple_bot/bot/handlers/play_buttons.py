@@ -46,7 +46,6 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 step = callback.field("step")
                 view, choices = tables.step_view(live, user.id, version, step)
                 if len(choices) == 1:
-                    # A pick with one move needs no second step.
                     progress = await tables.play(game_id, user.id, version, choices[0])
                     await query.answer(deps.presenter.you_moved(t, kind, choices[0]))
                     await show_progress(deps, job_queue(context), progress)

@@ -12,7 +12,7 @@ from ..deps import Deps, GapleContext
 from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..render.settings import LANGUAGE, choices, menu_options, render_settings
-from .commands import reply
+from .commands import chosen_kind, reply
 from .common import (
     anonymous_text,
     chat_of,
@@ -39,17 +39,9 @@ async def settings_command(update: Update, context: GapleContext) -> None:
         await reply(deps, update, t.gettext("Only group admins can change the settings."))
         return
     settings = await deps.service.players.chat(chat.id, chat.title)
-    kind_index = await _shown_kind(deps, chat.id, context.args or [])
-    rendered = settings_menu(deps, kind_index, settings)
+    kind = await chosen_kind(deps, chat.id, context.args or [])
+    rendered = settings_menu(deps, deps.service.registry.names.index(kind.name), settings)
     await reply(deps, update, rendered.text, reply_markup=rendered.markup)
-
-
-async def _shown_kind(deps: Deps, chat_id: int, words: list[str]) -> int:
-    """The game whose settings the menu shows: the one named, else the one last played."""
-    names = deps.service.registry.names
-    named = next((w.lower() for w in words if w.lower() in names), None)
-    last = named or await deps.service.players.last_kind(chat_id)
-    return names.index(last) if last in names else 0
 
 
 def settings_menu(deps: Deps, kind_index: int, settings: ChatSettings) -> Rendered:
@@ -104,7 +96,9 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         menu, text=rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
     )
     await query.answer(t.gettext("Saved."))
-    await redraw_lobbies(deps, chat_id)
+    if option in ("computers", LANGUAGE):
+        # What an open lobby says depends on these two; each redraw costs a group edit.
+        await redraw_lobbies(deps, chat_id)
 
 
 async def redraw_lobbies(deps: Deps, chat_id: int) -> None:

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...games.options import COMMON_OPTIONS, OptionSpec
-from ...games.seam import GameKind
+from ...games.options import OptionSpec
+from ...games.seam import GameKind, next_config
 from ...games.texts import computer_level_name, seconds_count
 from ...i18n import SUPPORTED_LANGUAGES, Translator
 from ...store import ChatSettings
@@ -17,7 +17,6 @@ from .common import Rendered
 LANGUAGE = "language"
 """The menu's last option: the chat's language, shared by every game."""
 LANGUAGE_NAMES = {"id": "Bahasa Indonesia", "en": "English", "fr": "Français", "de": "Deutsch"}
-COMMON = frozenset(spec.name for spec in COMMON_OPTIONS)
 
 
 def menu_options(kind: GameKind) -> tuple[str, ...]:
@@ -54,8 +53,7 @@ def _line(t: Translator, kind: GameKind, spec: OptionSpec, options: Mapping[str,
         if value == "on":
             return t.gettext("Empty seats: computer players fill them")
         return t.gettext("Empty seats: none, the game starts with whoever joined")
-    config = kind.make_config(options, kind.seat_limits(options).filled)
-    return kind.presentation.option_line(t, spec.name, config)
+    return kind.presentation.option_line(t, spec.name, next_config(kind, options))
 
 
 def render_settings(
@@ -76,7 +74,7 @@ def render_settings(
     lines += ["", t.gettext("Only admins can change them. A running game keeps its rules.")]
     rows: list[list[InlineKeyboardButton]] = []
     for option_index, option in enumerate(menu_options(kind)):
-        current = settings.language or "" if option == LANGUAGE else options[option]
+        current = (settings.language or "") if option == LANGUAGE else options[option]
         row = []
         for choice_index, value in enumerate(choices(kind, option)):
             label = _label(t, kind, option, value)

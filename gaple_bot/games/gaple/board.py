@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import Ends, Event, GameConfig, Move, RoundEnded
+from .rules import Ends, Event, GameConfig, RoundEnded
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +27,3 @@ class GapleHand:
 
     hand: int
     discards: int
-
-
-def legal_moves(codes: tuple[int, ...]) -> list[Move]:
-    """The moves behind a view's legal codes."""
-    return [Move.from_code(code) for code in codes]

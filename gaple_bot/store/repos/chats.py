@@ -76,11 +76,12 @@ class ChatRepository:
         await self._touch(chat_id, now, language=language)
 
     async def last_kind(self, chat_id: int) -> str | None:
-        """The kind of the chat's most recently opened game, if it had one."""
+        """The kind of the chat's most recently started game (a lobby nobody started does
+        not count), if it had one."""
         stmt = (
             select(Game.kind)
-            .where(Game.chat_id == chat_id)
-            .order_by(Game.created_at.desc(), Game.id.desc())
+            .where(Game.chat_id == chat_id, Game.started_at.is_not(None))
+            .order_by(Game.started_at.desc(), Game.id.desc())
             .limit(1)
         )
         kind: str | None = await self._session.scalar(stmt)

@@ -85,8 +85,8 @@ async def choose_move_async(
 
     None runs it in the loop's default thread pool: the loop stays responsive, but the GIL
     means the decision still takes CPU time from the loop's thread while it runs, which is
-    fine for the short easy and normal decisions. For hard players pass a process pool (see
-    `process_pool`), which thinks on another core.
+    fine for the short easy and normal decisions. For hard players pass a process pool (a
+    "spawn" ProcessPoolExecutor, as the service makes), which thinks on another core.
     """
     if not view.my_turn or not view.legal:
         raise ValueError(f"seat {view.seat} is not to move")
