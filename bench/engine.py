@@ -50,3 +50,50 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# Gap (seed 004): random full rounds per second for 2, 4 and 6 seats. It reads the same
+# --rounds and --batches; a Gap round takes about four times a Gaple round, so its batches hold
+# a quarter of --rounds.
+
+from gaple_bot.games.gap.rules import Game as GapGame  # noqa: E402
+from gaple_bot.games.gap.rules import GapConfig  # noqa: E402
+
+GAP_SETUPS = (
+    ("gap, 2 seats", GapConfig(2)),
+    ("gap, 4 seats", GapConfig(4)),
+    ("gap, 6 seats", GapConfig(6)),
+)
+
+
+def gap_rounds_per_second(config: GapConfig, rounds: int, seed: int) -> float:
+    """Deal and play `rounds` Gap rounds with uniformly random legal moves; rounds per second."""
+    rng = random.Random(seed)
+    uniform = rng.random
+    started = time.perf_counter()
+    for _ in range(rounds):
+        current = GapGame.new(config, rng).round
+        while current.to_move is not None:
+            legal = current.legal_moves()
+            current.apply(current.to_move, legal[int(uniform() * len(legal))])
+    return rounds / (time.perf_counter() - started)
+
+
+def gap_main() -> None:
+    """Print the median of several timed batches for each Gap seat count."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=20_000, help="rounds per batch")
+    parser.add_argument("--batches", type=int, default=5, help="batches per setup")
+    args = parser.parse_args()
+    rounds = max(1, args.rounds // 4)
+    for name, config in GAP_SETUPS:
+        figures = [gap_rounds_per_second(config, rounds, seed) for seed in range(args.batches)]
+        median = statistics.median(figures)
+        print(
+            f"{name:18} {median:9,.0f} rounds/s (median of {args.batches} x {rounds:,})",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    gap_main()

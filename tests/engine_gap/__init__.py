@@ -1,0 +1,1 @@
+"""Tests of Gap's rules engine (G1-G6)."""
