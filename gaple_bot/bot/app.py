@@ -28,7 +28,7 @@ from telegram.ext import (
     filters,
 )
 
-from ..games.registry import default_registry
+from ..games.registry import Registry, default_registry
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from ..logs import configure_logging, token_secrets
 from ..service.chats import ChatDefaults
@@ -55,10 +55,11 @@ log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0
 
 
-def command_list(t: Translator) -> list[BotCommand]:
-    """The command menu in one language."""
+def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
+    """The command menu in one language: each game's command, then the bot's."""
+    games = [BotCommand(kind.name, kind.presentation.command_help(t)) for kind in registry]
     return [
-        BotCommand("gaple", t.gettext("Open a Gaple table in this group")),
+        *games,
         BotCommand("rules", t.gettext("The rules this chat plays")),
         BotCommand("top", t.gettext("Leaderboard: global, wins, points, week")),
         BotCommand("stats", t.gettext("Your results")),
@@ -71,11 +72,12 @@ def command_list(t: Translator) -> list[BotCommand]:
     ]
 
 
-async def register_commands(bot: Bot, translators: Translators) -> None:
+async def register_commands(bot: Bot, translators: Translators, registry: Registry) -> None:
     """The command menu for every language, and a default one for everyone else."""
-    await bot.set_my_commands(command_list(translators.get(None)))
+    await bot.set_my_commands(command_list(translators.get(None), registry))
     for language in SUPPORTED_LANGUAGES:
-        await bot.set_my_commands(command_list(translators.get(language)), language_code=language)
+        menu = command_list(translators.get(language), registry)
+        await bot.set_my_commands(menu, language_code=language)
 
 
 def build_application(
@@ -123,7 +125,7 @@ def build_application(
         members = Membership(app.bot, clock)
         deps = Deps(settings, service, translators, outbox, presenter, username, members)
         app.bot_data[DEPS_KEY] = deps
-        await register_commands(app.bot, translators)
+        await register_commands(app.bot, translators, registry)
         # What the groups were not shown before the restart goes out first, in order.
         await outbox.restore()
         await resume_games(deps, job_queue)

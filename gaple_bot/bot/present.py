@@ -151,8 +151,9 @@ class Presenter:
             text = "\n\n".join([text, t.gettext("This round is over.")])
         extra: tuple[InlineKeyboardButton, ...] = ()
         if not table.round_over and table.status is GameStatus.RUNNING:
+            label = self.presentation(table.kind).my_hand_label(t)
             my_hand = InlineKeyboardButton(
-                t.gettext("🁢 My hand"), callback_data=encode(Action.SHOW_HAND, table.game_id)
+                label, callback_data=encode(Action.SHOW_HAND, table.game_id)
             )
             extra = (my_hand,)
         return from_game(
@@ -302,8 +303,8 @@ class Presenter:
             table,
             t.gettext(
                 "⏸ Everyone at the table is away, so I stopped the game. It counts as "
-                "abandoned: no results, no rating changes. Type /gaple for a new one."
-            ),
+                "abandoned: no results, no rating changes. Type /{command} for a new one."
+            ).format(command=table.kind),
         )
         turn = self.forget_turn(table.game_id)
         if turn is not None:

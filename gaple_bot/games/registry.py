@@ -51,7 +51,8 @@ class Registry:
 
 
 def default_registry() -> Registry:
-    """Every game this bot ships, Gaple first (built on call, never at import)."""
+    """Every game this bot ships, Gaple first, then Gap (built on call, never at import)."""
+    from .gap.kind import GapKind
     from .gaple.kind import GapleKind
 
-    return Registry((GapleKind(),))
+    return Registry((GapleKind(), GapKind()))

@@ -161,6 +161,15 @@ class Presentation(Protocol):
         (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
         each item in one of them)."""
 
+    def my_hand_label(self, t: Translator) -> str:
+        """The table's button that shows a seated person their hand in an alert."""
+
+    def command_help(self, t: Translator) -> str:
+        """The game's command in the bot's command menu ("Open a Gaple table in this group")."""
+
+    def help_line(self, t: Translator) -> str:
+        """The game's command in /help ("/gaple: open a table in this group")."""
+
     def rules(self, t: Translator, config: JSON) -> list[str]:
         """/rules for a game of this config, a few lines."""
 

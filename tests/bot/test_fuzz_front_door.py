@@ -31,9 +31,9 @@ from gaple_bot.bot.callback_data import FIELDS, Action, BadCallbackData, decode,
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.render.privacy import CONFIRM
 from gaple_bot.bot.render.settings import choices, menu_options
-from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.gaple.rules import TILE_COUNT, Move
 from gaple_bot.games.gaple.rules.moves import MOVE_CODES
+from gaple_bot.games.registry import default_registry
 from gaple_bot.i18n import SUPPORTED_LANGUAGES
 from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
 from tests.fakes.telegram_server import FakeTelegram, running_fake
@@ -117,13 +117,14 @@ def legal_button(world: World, user: int, chat: int | None, data: str | None) ->
         return chat == user and values[0] == CONFIRM
     if action is Action.SETTING:
         target, kind_index, option, value = values
-        # Gaple is the only game, the registry's first.
-        options = menu_options(GapleKind())
-        if target != chat or ADMINS.get(chat) != user or kind_index != 0:
+        kinds = list(default_registry())
+        if target != chat or ADMINS.get(chat) != user or not 0 <= kind_index < len(kinds):
             return False
+        kind = kinds[kind_index]
+        options = menu_options(kind)
         if not 0 <= option < len(options):
             return False
-        return 0 <= value < len(choices(GapleKind(), options[option]))
+        return 0 <= value < len(choices(kind, options[option]))
     if action in (Action.MOVE, Action.PICK):
         game, version, code = values
         if game != world.running or version != world.version or user != world.to_move:

@@ -10,6 +10,7 @@ import pytest
 from gaple_bot.bot.app import command_list
 from gaple_bot.bot.handlers.boards import BOARD_WORDS, PERIOD_WORDS
 from gaple_bot.bot.render.info import render_help
+from gaple_bot.games.registry import default_registry
 from gaple_bot.i18n import SUPPORTED_LANGUAGES, Translators
 
 README = (Path(__file__).parents[2] / "README.md").read_text()
@@ -24,7 +25,7 @@ def _help_line(text: str, command: str) -> str:
 def _menu(language: str) -> dict[str, str]:
     return {
         command.command: command.description
-        for command in command_list(Translators().get(language))
+        for command in command_list(Translators().get(language), default_registry())
     }
 
 
@@ -34,7 +35,7 @@ def test_the_readme_top_options_are_the_ones_top_accepts_and_help_lists() -> Non
     accepted = {"global", *BOARD_WORDS, *PERIOD_WORDS}
     assert set(options) <= accepted
     for language in SUPPORTED_LANGUAGES:
-        line = _help_line(render_help(Translators().get(language)), "top")
+        line = _help_line(render_help(Translators().get(language), default_registry()), "top")
         for option in options:
             assert f"/top {option}" in line, (language, line)
         for option in options[1:]:
@@ -48,7 +49,7 @@ def test_settings_names_what_the_readme_says_it_covers() -> None:
     items = [item.strip() for item in covered.group(1).split(",")]
     assert items == ["rule set", "target", "turn time", "computer level", "language"]
     t = Translators().get("en")
-    line = _help_line(render_help(t), "settings")
+    line = _help_line(render_help(t, default_registry()), "settings")
     assert line == f"/settings: {', '.join(items)} (admins)"
     assert _menu("en")["settings"].lower() == ", ".join(items)
 
@@ -57,16 +58,19 @@ def test_settings_names_what_the_readme_says_it_covers() -> None:
 def test_settings_and_language_mention_the_language_in_every_catalog(language: str) -> None:
     t = Translators().get(language)
     language_word = {"id": "bahasa", "en": "language", "fr": "langue", "de": "sprache"}[language]
-    assert language_word in _help_line(render_help(t), "settings").lower()
+    assert language_word in _help_line(render_help(t, default_registry()), "settings").lower()
     assert language_word in _menu(language)["settings"].lower()
     admins = {"id": "admin", "en": "admins", "fr": "admins", "de": "admins"}[language]
     private = {"id": "pribadi", "en": "private", "fr": "priv", "de": "privat"}[language]
-    for text in (_help_line(render_help(t), "language"), _menu(language)["language"]):
+    for text in (
+        _help_line(render_help(t, default_registry()), "language"),
+        _menu(language)["language"],
+    ):
         assert admins in text.lower(), text
         assert private in text.lower(), text
 
 
 def test_language_says_whose_language_it_sets() -> None:
     t = Translators().get("en")
-    line = _help_line(render_help(t), "language")
+    line = _help_line(render_help(t, default_registry()), "language")
     assert line == "/language: the group's language (admins), or yours in our private chat"

@@ -354,7 +354,7 @@ def test_round_result_is_json_once_the_round_is_over(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_finished_game_outcomes(case: Case) -> None:
     """A finished game has a winning seat and one SeatOutcome per seat in seat order: the
-    winner first, places consistent with points, extras named as the kind's ExtraSpecs."""
+    winner first, a higher total never a worse place, extras named as the kind's ExtraSpecs."""
     for game in play_games(case, "outcomes"):
         match, kind = game.match, game.kind
         assert match.is_over and match.to_move is None and match.legal_codes() == ()
@@ -365,13 +365,13 @@ def test_finished_game_outcomes(case: Case) -> None:
         assert all(isinstance(o, SeatOutcome) for o in outcomes)
         assert outcomes[winner].place == 1
         assert [o.points for o in outcomes] == list(match.scores)
-        assert sum(o.rounds_won for o in outcomes) <= match.round_number
+        # A round may have several winners (Gap: a tie for the best score counts for each).
+        assert all(o.rounds_won <= match.round_number for o in outcomes)
         names = {extra.name for extra in kind.extras}
+        # Equal totals may still get different places where the rules break ties (G6).
         for a, b in itertools.product(outcomes, repeat=2):
             if a.points > b.points:
                 assert a.place < b.place, (a, b)
-            if a.points == b.points:
-                assert a.place == b.place, (a, b)
         for outcome in outcomes:
             assert 1 <= outcome.place <= game.seats
             assert outcome.rounds_won >= 0

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 
+from gaple_bot.i18n.catalogs import domains as catalog_domains
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,8 +88,9 @@ def _check_artifacts(installed: Installed) -> None:
     """The wheel and the sdist hold the migrations, the catalogs and py.typed."""
     migrations = _files_that_ship(REPO, "migrations")
     catalogs = _files_that_ship(REPO, "gaple_bot/i18n/locales")
-    # Two domains (the common one and Gaple's), each a template and three catalogs.
-    assert "migrations/env.py" in migrations and len(catalogs) == 8
+    # Every domain (the common one and one per game) is a template and three catalogs.
+    domains = len(catalog_domains())
+    assert "migrations/env.py" in migrations and domains >= 3 and len(catalogs) == 4 * domains
     with zipfile.ZipFile(installed.wheel) as wheel:
         in_wheel = set(wheel.namelist())
     assert {f"gaple_bot/{name}" for name in migrations} <= in_wheel

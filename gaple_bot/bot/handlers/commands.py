@@ -69,7 +69,7 @@ async def start(update: Update, context: GapleContext) -> None:
     user, chat, deps = user_of(update), chat_of(update), context.deps
     t = await reply_t(context, update)
     if is_group(chat):
-        await reply(deps, update, render_help(t))
+        await reply(deps, update, render_help(t, deps.service.registry))
         return
     await deps.service.players.private_chat_opened(person_of(update))
     await offer_seats_back(deps, user.id)
@@ -141,7 +141,9 @@ async def open_table(update: Update, context: GapleContext) -> None:
         await reply(
             deps,
             update,
-            t.gettext("Games live in groups: add me to one and type /gaple there."),
+            t.gettext("Games live in groups: add me to one and type /{command} there.").format(
+                command=command_word(update)
+            ),
             reply_markup=add_to_group_markup(deps, t.gettext("👥 Add me to a group")),
         )
         return
@@ -244,4 +246,5 @@ async def chosen_kind(deps: Deps, chat_id: int, words: list[str]) -> GameKind:
 
 async def help_command(update: Update, context: GapleContext) -> None:
     """/help: what the bot does and its commands."""
-    await reply(context.deps, update, render_help(await reply_t(context, update)))
+    registry = context.deps.service.registry
+    await reply(context.deps, update, render_help(await reply_t(context, update), registry))

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from ...games.registry import Registry
 from ...games.seam import JSON, Presentation
 from ...games.texts import seconds_count
 from ...i18n import Translator
 
 
-def render_help(t: Translator) -> str:
-    """What the bot does and its commands."""
+def render_help(t: Translator, registry: Registry) -> str:
+    """What the bot does and its commands (each game's first)."""
     return "\n".join(
         [
             t.gettext("<b>Gaple</b>: block dominoes with your friends, right here in the group."),
             "",
-            t.gettext("/gaple: open a table in this group (or this topic)"),
+            *(kind.presentation.help_line(t) for kind in registry),
             t.gettext("/rules: the rules this chat plays"),
             t.gettext(
                 "/top: this chat's leaderboard; also /top global, /top wins, /top points, /top week"

@@ -73,9 +73,9 @@ def render_lobby_expired(t: Translator, lobby: LobbyView, minutes: int) -> Rende
     """The lobby after nobody started it in time."""
     text = t.ngettext(
         "Nobody started this table within {n} minute, so it was closed. "
-        "Type /gaple to open a new one.",
+        "Type /{command} to open a new one.",
         "Nobody started this table within {n} minutes, so it was closed. "
-        "Type /gaple to open a new one.",
+        "Type /{command} to open a new one.",
         minutes,
-    ).format(n=minutes)
+    ).format(n=minutes, command=lobby.kind)
     return Rendered(text)

@@ -74,6 +74,18 @@ class GaplePresentation:
         tiles = tiles_in(private.hand | private.discards)
         return tuple(frozenset((tile_text(tile), flipped(tile))) for tile in tiles)
 
+    def my_hand_label(self, t: Translator) -> str:
+        """'My hand', with a domino."""
+        return t.domain(DOMAIN).gettext("🁢 My hand")
+
+    def command_help(self, t: Translator) -> str:
+        """Opening a Gaple table, for the command menu."""
+        return t.domain(DOMAIN).gettext("Open a Gaple table in this group")
+
+    def help_line(self, t: Translator) -> str:
+        """/gaple in /help."""
+        return t.domain(DOMAIN).gettext("/gaple: open a table in this group (or this topic)")
+
     def rules(self, t: Translator, config: dict[str, Any]) -> list[str]:
         """The rule set, target and what happens when stuck."""
         t = t.domain(DOMAIN)

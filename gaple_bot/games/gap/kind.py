@@ -1,0 +1,227 @@
+"""Gap on the seam: its options, seats, configs, matches and computer players."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from ..options import COMMON_OPTIONS, OptionSpec
+from ..seam import JSON, ExtraSpec, GameDataError, Presentation, SeatLimits, SeatOutcome
+from .board import GapBoard, GapHand
+from .rules import (
+    MAX_SEATS,
+    MIN_SEATS,
+    Deal,
+    Game,
+    GapConfig,
+    GapError,
+    Move,
+    SeatView,
+    replay,
+)
+
+TARGET = OptionSpec("target", ("20", "30", "40", "50"), "30", free_range=(1, 10_000))
+"""G2: the total that ends the game."""
+FILLED_SEATS = 4
+"""Computer players make a table up to four seats."""
+
+
+def config_of(data: JSON) -> GapConfig:
+    """The engine's config stored as JSON; GameDataError if it is not one."""
+    try:
+        return GapConfig.from_dict(data)
+    except (GapError, KeyError, TypeError, ValueError) as exc:
+        raise GameDataError(f"not a Gap config: {exc}") from exc
+
+
+def seat_outcomes(game: Game) -> list[SeatOutcome]:
+    """G6: places by total, then best single round, then who scored it first; rounds won are
+    the rounds where a seat scored the most (ties count for each)."""
+    seats = game.config.seats
+    points = [result.points for result in game.results]
+    best = [max((p[seat] for p in points), default=0) for seat in range(seats)]
+    first_best = [
+        next((i for i, p in enumerate(points) if p[seat] == best[seat]), len(points))
+        for seat in range(seats)
+    ]
+    key = [(game.scores[seat], best[seat], -first_best[seat]) for seat in range(seats)]
+    rounds_won = [sum(p[seat] == max(p) for p in points) for seat in range(seats)]
+    return [
+        SeatOutcome(
+            seat=seat,
+            place=1 + sum(other > key[seat] for other in key),
+            points=game.scores[seat],
+            rounds_won=rounds_won[seat],
+            extras={"best_round": best[seat]},
+        )
+        for seat in range(seats)
+    ]
+
+
+class GapMatch:
+    """A Gap game behind the seam's Match protocol."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @property
+    def config(self) -> JSON:
+        """The config as stored."""
+        return dict(self.game.config.to_dict())
+
+    @property
+    def round_number(self) -> int:
+        """1 for the first round."""
+        return self.game.round_number
+
+    @property
+    def ply(self) -> int:
+        """Moves made in the current round."""
+        return len(self.game.round.moves)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or None between rounds and after the game."""
+        return self.game.to_move
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a total reached the target (G6)."""
+        return self.game.is_over
+
+    @property
+    def round_over(self) -> bool:
+        """Whether every hand is empty (G5)."""
+        return self.game.round.result is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's running total."""
+        return tuple(self.game.scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the game (the first of them when the win is shared)."""
+        return self.game.winner
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The codes of the moves the seat to move may make."""
+        return tuple(move.code for move in self.game.legal_moves())
+
+    def automatic_code(self) -> int | None:
+        """None: every card in hand is always playable, so a person always chooses (G4)."""
+        return None
+
+    def step_codes(self, step: int) -> tuple[int, ...]:
+        """The legal moves of card `step`: several when a neighbour value offers a choice."""
+        if self.game.to_move is None:
+            return ()
+        return tuple(move.code for move in self.game.round.moves_of(step))
+
+    def apply(self, seat: int, code: int) -> None:
+        """Make the move with this code; raises ValueError if it is not allowed."""
+        self.game.apply(seat, Move.from_code(code))
+
+    def next_deal(self, rng: random.Random) -> JSON:
+        """G6: the next deal, the first player one seat on."""
+        return dict(self.game.next_deal(rng).to_dict())
+
+    def start_round(self, deal: JSON) -> None:
+        """Start the next round from a stored or new deal."""
+        self.game.start_round(Deal.from_dict(deal))
+
+    def round_result(self) -> JSON | None:
+        """The current round's points and collections, once every hand is empty."""
+        result = self.game.round.result
+        return None if result is None else dict(result.to_dict())
+
+    def board(self) -> GapBoard:
+        """The public state of the current round."""
+        current = self.game.round
+        return GapBoard(
+            config=self.game.config,
+            middle=tuple(current.middle),
+            pile_count=len(current.pile),
+            hand_counts=tuple(len(hand) for hand in current.hands),
+            collections=tuple(tuple(c) for c in current.collections),
+            events=tuple(current.events),
+            result=current.result,
+        )
+
+    def private(self, seat: int) -> GapHand:
+        """The seat's cards."""
+        return GapHand(tuple(self.game.round.hands[seat]))
+
+    def revealed(self) -> tuple[GapHand, ...]:
+        """Every hand at the round's end (empty: every card was played)."""
+        return tuple(GapHand(tuple(hand)) for hand in self.game.round.hands)
+
+    def computer_view(self, seat: int) -> SeatView:
+        """The seat's SeatView, all a computer player gets."""
+        return self.game.seat_view(seat)
+
+    def outcomes(self) -> list[SeatOutcome]:
+        """Every seat's result."""
+        return seat_outcomes(self.game)
+
+
+class GapKind:
+    """Gap: two to six seats collecting colour cards."""
+
+    name = "gap"
+    options: tuple[OptionSpec, ...] = (TARGET, *COMMON_OPTIONS)
+    extras = (ExtraSpec("best_round", "max"),)
+
+    @property
+    def presentation(self) -> Presentation:
+        """Gap's messages and buttons."""
+        from .present import GapPresentation
+
+        return GapPresentation()
+
+    def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
+        """G1/G3: two to six seats."""
+        return SeatLimits(least=MIN_SEATS, most=MAX_SEATS, filled=FILLED_SEATS)
+
+    def make_config(self, options: Mapping[str, str], seats: int) -> JSON:
+        """The stored config; a lobby stores one with a provisional seat count."""
+        target = int(options.get("target", TARGET.default))
+        seats = min(max(seats, MIN_SEATS), MAX_SEATS)
+        return dict(GapConfig(seats, target).to_dict())
+
+    def config_seats(self, config: JSON) -> int:
+        """The config's seat count."""
+        return config_of(config).seats
+
+    def config_limits(self, config: JSON) -> SeatLimits:
+        """Two to six seats whatever the target."""
+        return self.seat_limits({})
+
+    def with_seats(self, config: JSON, seats: int) -> JSON:
+        """The config with `seats` seats; GameDataError outside two to six."""
+        try:
+            return dict(GapConfig(seats, config_of(config).target).to_dict())
+        except GapError as exc:
+            raise GameDataError(str(exc)) from exc
+
+    def new_match(self, config: JSON, rng: random.Random) -> tuple[GapMatch, JSON]:
+        """A new game with its first round dealt (G1, G3, G6)."""
+        game = Game.new(config_of(config), rng)
+        return GapMatch(game), dict(game.round.deal.to_dict())
+
+    def replay(self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]) -> GapMatch:
+        """The game rebuilt from its stored deals and move codes."""
+        try:
+            deals = [(Deal.from_dict(deal), codes) for deal, codes in rounds]
+            return GapMatch(replay(config_of(config), deals))
+        except (GapError, KeyError, TypeError, ValueError) as exc:
+            raise GameDataError(f"the stored game does not replay: {exc}") from exc
+
+    def computer_move(self, level: str, view: object, seed: int) -> int:
+        """The move code computer `level` picks (runs in a worker process)."""
+        from .ai.levels import decide
+
+        assert isinstance(view, SeatView)
+        return decide(level, view, seed).code

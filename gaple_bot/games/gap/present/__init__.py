@@ -1,0 +1,105 @@
+"""Gap's messages and buttons as plain data: the table, hands, results and moves in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from ....i18n import Translator
+from ...views import GameMessage, HandView, RoundReveal, TableView
+from ..board import GapHand
+from ..rules import GapConfig, Move
+from .cards import card_text
+from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
+from .info import lobby_title, option_line, render_rules
+from .results import render_game_end, render_round_end
+from .table import render_table
+
+DOMAIN = "gap"
+"""Gap's own message domain (gap.pot); the common words come from the common one."""
+
+
+class GapPresentation:
+    """Gap behind the seam's Presentation protocol."""
+
+    def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
+        """The middle, the pile, every collection and the last moves."""
+        return render_table(t.domain(DOMAIN), table, now)
+
+    def hand(
+        self, t: Translator, view: HandView[Any, Any], now: datetime, step: int | None
+    ) -> GameMessage:
+        """The hand; on the seat's turn its cards as buttons (`step`: a card whose take is
+        being chosen)."""
+        return render_hand(t.domain(DOMAIN), view, now, step)
+
+    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
+        """The hand after the person's move, with no buttons."""
+        return render_played(t.domain(DOMAIN), view, Move.from_code(code))
+
+    def you_moved(self, t: Translator, code: int) -> str:
+        """'You played 🟥7.'"""
+        return played_line(t.domain(DOMAIN), Move.from_code(code))
+
+    def computer_moved_for_you(self, t: Translator, code: int) -> str:
+        """'Time ran out: the computer played 🟥7 for you.'"""
+        return timed_out_line(t.domain(DOMAIN), Move.from_code(code))
+
+    def hand_alert(self, t: Translator, private: object) -> str:
+        """'Your cards: …' in a few characters."""
+        assert isinstance(private, GapHand)
+        return hand_alert(t.domain(DOMAIN), private)
+
+    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
+        """Every collection with its score, and the totals."""
+        return render_round_end(t.domain(DOMAIN), reveal)
+
+    def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
+        """The winner and the final standings."""
+        return render_game_end(t.domain(DOMAIN), table)
+
+    def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
+        """The seat's cards in hand as the bot writes them (🟥7)."""
+        assert isinstance(private, GapHand)
+        return tuple(frozenset((card_text(card),)) for card in private.cards)
+
+    def my_hand_label(self, t: Translator) -> str:
+        """'My cards', with a card."""
+        return t.domain(DOMAIN).gettext("🃏 My cards")
+
+    def command_help(self, t: Translator) -> str:
+        """Opening a Gap table, for the command menu."""
+        return t.domain(DOMAIN).gettext("Open a Gap table in this group")
+
+    def help_line(self, t: Translator) -> str:
+        """/gap in /help."""
+        return t.domain(DOMAIN).gettext("/gap: a colour-card game; open a table here")
+
+    def rules(self, t: Translator, config: dict[str, Any]) -> list[str]:
+        """G1-G6, short."""
+        return render_rules(t.domain(DOMAIN), GapConfig.from_dict(config))
+
+    def lobby_title(self, t: Translator, config: dict[str, Any]) -> str:
+        """ "Gap · first to 30"."""
+        return lobby_title(t.domain(DOMAIN), GapConfig.from_dict(config))
+
+    def option_line(self, t: Translator, option: str, config: dict[str, Any]) -> str:
+        """ "Target: 30 points"."""
+        return option_line(t.domain(DOMAIN), GapConfig.from_dict(config))
+
+    def option_label(self, t: Translator, option: str, value: str) -> str:
+        """A target is its number."""
+        return value
+
+    def record_lines(
+        self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
+    ) -> list[str]:
+        """Rounds won, points and the best round, for /stats."""
+        t = t.domain(DOMAIN)
+        return [
+            t.gettext("Rounds won: {rounds}").format(rounds=rounds_won),
+            t.gettext("Points: {points} · best round: {best}").format(
+                points=points, best=extras.get("best_round", 0)
+            ),
+        ]
