@@ -39,8 +39,6 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
         return t.gettext("That button is out of date.")
     if isinstance(error, errors.NotYourTurn):
         return t.gettext("It is not your turn.")
-    if isinstance(error, errors.TileDoesNotFit):
-        return t.gettext("That tile fits neither open end.")
     if isinstance(error, errors.GameNotRunning):
         return t.gettext("This game is not being played.")
     if isinstance(error, errors.GamePaused):

@@ -161,6 +161,10 @@ class Presentation(Protocol):
         (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
         each item in one of them)."""
 
+    def no_move_for_pick(self, t: Translator) -> str:
+        """The alert when a first pick leads to no legal move ("That tile fits neither open
+        end.")."""
+
     def my_hand_label(self, t: Translator) -> str:
         """The table's button that shows a seated person their hand in an alert."""
 

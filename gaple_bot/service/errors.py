@@ -68,8 +68,8 @@ class NotYourTurn(ServiceError):
     """Another seat is to move."""
 
 
-class TileDoesNotFit(ServiceError):
-    """The tapped tile fits neither open end."""
+class PickHasNoMove(ServiceError):
+    """The first pick (a tile, a card) leads to no legal move now."""
 
 
 class GameNotRunning(ServiceError):

@@ -17,8 +17,8 @@ from .errors import (
     NotAllowed,
     NotSeated,
     NotYourTurn,
+    PickHasNoMove,
     StaleButton,
-    TileDoesNotFit,
 )
 from .live import LiveCache, LiveGame
 from .progress import GameOver, Progress, RoundOver, RoundStarted
@@ -149,7 +149,7 @@ class Tables:
         assert live.match is not None
         codes = live.match.step_codes(step)
         if not codes:
-            raise TileDoesNotFit(f"pick {step} has no legal move")
+            raise PickHasNoMove(f"pick {step} has no legal move")
         return view, codes
 
     async def timeout(self, game_id: int, version: int) -> Progress | None:

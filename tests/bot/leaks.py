@@ -73,6 +73,10 @@ class RoundSecrets:
     """By seat: the codes legal for the seat at a position where it was to move."""
     picks: tuple[frozenset[int], ...]
     """By seat: the first picks its hand offered at a position where it was to move."""
+    own_public: tuple[dict[str, tuple[Fragment, ...]], ...] = ()
+    """By seat, by hidden text of another seat: the lines and button labels of the seat's
+    own hand messages of the round that show it while it is public (Gap: a card lying in
+    the middle, named by the button that would take it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,21 +184,53 @@ def _round_secrets(
     moves: list[set[int]] = [set() for _ in range(seats)]
     picks: list[set[int]] = [set() for _ in range(seats)]
     lines: set[str] = set()
+    own_lines: list[set[str]] = [set() for _ in range(seats)]
     for match in _positions(kind, config, rounds, index):
         now = [texts_of(presentation, match.private(seat)) for seat in range(seats)]
         for seat in range(seats):
             held[seat] |= now[seat]
+            others = frozenset().union(*(now[s] for s in range(seats) if s != seat))
+            own_lines[seat] |= _hand_lines(kind, match, translators, seat, others)
         lines |= _public_lines(kind, match, translators, frozenset().union(*now))
         if match.to_move is not None:
             seat = match.to_move
             moves[seat].update(match.legal_codes())
             picks[seat].update(_picks(presentation, translators[0], match, kind, seat))
+    every = frozenset().union(*held)
     return RoundSecrets(
         held=tuple(frozenset(h) for h in held),
-        public=_fragments(lines, frozenset().union(*held)),
+        public=_fragments(lines, every),
         moves=tuple(frozenset(m) for m in moves),
         picks=tuple(frozenset(p) for p in picks),
+        own_public=tuple(_fragments(own, every - held[seat]) for seat, own in enumerate(own_lines)),
     )
+
+
+def _hand_lines(
+    kind: GameKind,
+    match: Match,
+    translators: list[Translator],
+    seat: int,
+    others: frozenset[str],
+) -> set[str]:
+    """The lines and button labels of the seat's own hand message at this position (with its
+    buttons when it is to move, and at each first pick), in every language, that name no item
+    another seat holds now."""
+    presentation = kind.presentation
+    legal = match.legal_codes() if match.to_move == seat else ()
+    lines: set[str] = set()
+    for t, language in zip(translators, SUPPORTED_LANGUAGES, strict=True):
+        view = HandView(0, 0, seat, legal, match.private(seat), _table(kind, match, language))
+        messages = [presentation.hand(t, view, NOW, None)]
+        picks = {b.value for row in messages[0].rows for b in row if b.press == "pick"}
+        # Only a pick with a choice opens a second step (another is refused, not shown).
+        chosen = [pick for pick in picks if len(match.step_codes(pick)) > 1]
+        messages += [presentation.hand(t, view, NOW, pick) for pick in chosen]
+        for message in messages:
+            texts = [*plain(message.text).splitlines()]
+            texts += [button.label for row in message.rows for button in row]
+            lines.update(text for text in texts if not _names(text, others))
+    return lines
 
 
 def _public_lines(
@@ -279,13 +315,19 @@ def _rounds_of(version: MessageVersion, secrets: Secrets) -> list[RoundSecrets]:
     return [secrets.rounds[number - 1]]
 
 
-def _unexplained(line: str, hidden: Iterable[str], rounds: list[RoundSecrets]) -> set[str]:
-    """The hidden texts `line` names outside the public parts it shares with a table."""
+def _unexplained(
+    line: str, hidden: Iterable[str], rounds: list[RoundSecrets], seat: int | None = None
+) -> set[str]:
+    """The hidden texts `line` names outside the public parts it shares with a table (or, in
+    `seat`'s private chat, with that seat's own hand messages)."""
     named = {h for h in hidden if h in line}
     if not named:
         return set()
     masked = list(line)
-    for fragment in {f for r in rounds for h in named for f in r.public.get(h, ())}:
+    fragments = {f for r in rounds for h in named for f in r.public.get(h, ())}
+    if seat is not None:
+        fragments |= {f for r in rounds for h in named for f in r.own_public[seat].get(h, ())}
+    for fragment in fragments:
         for begin, end in fragment.public_spans(line):
             masked[begin:end] = MASK * (end - begin)
     rest = "".join(masked)
@@ -317,7 +359,7 @@ def assert_player_saw_only_their_own(
         own = frozenset().union(*(r.held[seat] for r in rounds))
         others = frozenset().union(*(h for r in rounds for h in r.held)) - own
         for line in _lines(version):
-            leaked = _unexplained(line, others, rounds)
+            leaked = _unexplained(line, others, rounds, seat)
             assert not leaked, f"user {user_id} saw others' items {sorted(leaked)}: {line!r}"
         for action, value in _move_buttons(version):
             offered = (r.moves[seat] if action is Action.MOVE else r.picks[seat] for r in rounds)

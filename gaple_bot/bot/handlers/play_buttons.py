@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from ...service.errors import NotSeated, ServiceError, StaleButton
+from ...service.errors import NotSeated, PickHasNoMove, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
 from ..doors import DoorClosed, check_button_chat
@@ -54,6 +54,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             else:
                 view = tables.turn_view(live, user.id, version)
                 picked = None
+        except PickHasNoMove:
+            text = deps.presenter.presentation(kind).no_move_for_pick(t)
+            await query.answer(text, show_alert=True)
+            return
         except ServiceError as error:
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await query.answer(refusal_text(t, error), show_alert=not _quiet(error))

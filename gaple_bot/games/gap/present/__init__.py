@@ -64,6 +64,10 @@ class GapPresentation:
         assert isinstance(private, GapHand)
         return tuple(frozenset((card_text(card),)) for card in private.cards)
 
+    def no_move_for_pick(self, t: Translator) -> str:
+        """A card that cannot be played now (only a forged button offers one)."""
+        return t.domain(DOMAIN).gettext("That card cannot be played now.")
+
     def my_hand_label(self, t: Translator) -> str:
         """'My cards', with a card."""
         return t.domain(DOMAIN).gettext("🃏 My cards")

@@ -74,6 +74,10 @@ class GaplePresentation:
         tiles = tiles_in(private.hand | private.discards)
         return tuple(frozenset((tile_text(tile), flipped(tile))) for tile in tiles)
 
+    def no_move_for_pick(self, t: Translator) -> str:
+        """A tile that fits no open end."""
+        return t.domain(DOMAIN).gettext("That tile fits neither open end.")
+
     def my_hand_label(self, t: Translator) -> str:
         """'My hand', with a domino."""
         return t.domain(DOMAIN).gettext("🁢 My hand")
