@@ -161,6 +161,9 @@ class Presentation(Protocol):
         (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
         each item in one of them)."""
 
+    def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
+        """The open lobby's invitation: tap Join, where the hand comes, who fills empty seats."""
+
     def no_move_for_pick(self, t: Translator) -> str:
         """The alert when a first pick leads to no legal move ("That tile fits neither open
         end.")."""

@@ -33,17 +33,7 @@ def render_lobby(
         lines.append(t.gettext("The game has started."))
         return Rendered("\n".join(lines))
     lines.append("")
-    if lobby.computers_fill:
-        invitation = t.gettext(
-            "Tap Join to play. Your tiles come in a private chat with me. "
-            "Empty seats get computer players at the start."
-        )
-    else:
-        invitation = t.gettext(
-            "Tap Join to play. Your tiles come in a private chat with me. "
-            "The game starts with whoever joined: computers do not fill seats in this chat."
-        )
-    lines.append(invitation)
+    lines.append(presentation.lobby_invite(t, lobby.computers_fill))
     gid = lobby.game_id
     rows = [
         [

@@ -64,6 +64,19 @@ class GapPresentation:
         assert isinstance(private, GapHand)
         return tuple(frozenset((card_text(card),)) for card in private.cards)
 
+    def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
+        """Join, and the cards come in private; computers fill the seats or not."""
+        t = t.domain(DOMAIN)
+        if computers_fill:
+            return t.gettext(
+                "Tap Join to play. Your cards come in a private chat with me. "
+                "Empty seats get computer players at the start."
+            )
+        return t.gettext(
+            "Tap Join to play. Your cards come in a private chat with me. "
+            "The game starts with whoever joined: computers do not fill seats in this chat."
+        )
+
     def no_move_for_pick(self, t: Translator) -> str:
         """A card that cannot be played now (only a forged button offers one)."""
         return t.domain(DOMAIN).gettext("That card cannot be played now.")

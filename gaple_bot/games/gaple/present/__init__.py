@@ -74,6 +74,19 @@ class GaplePresentation:
         tiles = tiles_in(private.hand | private.discards)
         return tuple(frozenset((tile_text(tile), flipped(tile))) for tile in tiles)
 
+    def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
+        """Join, and the tiles come in private; computers fill the seats or not."""
+        t = t.domain(DOMAIN)
+        if computers_fill:
+            return t.gettext(
+                "Tap Join to play. Your tiles come in a private chat with me. "
+                "Empty seats get computer players at the start."
+            )
+        return t.gettext(
+            "Tap Join to play. Your tiles come in a private chat with me. "
+            "The game starts with whoever joined: computers do not fill seats in this chat."
+        )
+
     def no_move_for_pick(self, t: Translator) -> str:
         """A tile that fits no open end."""
         return t.domain(DOMAIN).gettext("That tile fits neither open end.")
