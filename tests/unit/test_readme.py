@@ -23,7 +23,7 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
     spans = re.findall(r"`([^`\n]+)`", README)
     assert [span for span in spans if span.startswith(("python ", "gaple-bot "))] == []
     scripts = re.findall(r"\.venv/bin/python (bench/\w+\.py)", README)
-    assert set(scripts) == {"bench/engine.py", "bench/store.py", "bench/ai.py"}
+    assert set(scripts) == {"bench/engine.py", "bench/store.py", "bench/ai.py", "bench/ai_gap.py"}
     for script in scripts:
         assert (ROOT / script).is_file(), script
     assert "`.venv/bin/gaple-bot arena --lineup hard,easy,easy,easy`" in README
@@ -55,6 +55,24 @@ def test_the_arena_runs_as_the_readme_writes_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert '"hard"' in done.stdout
+
+
+def test_the_gap_arena_runs_as_the_readme_writes_it() -> None:
+    command = (
+        "`.venv/bin/python -m gaple_bot.games.gap.ai.arena --lineup hard,normal,normal,normal`"
+    )
+    assert command in README
+    arena = [sys.executable, "-m", "gaple_bot.games.gap.ai.arena"]
+    done = subprocess.run(
+        [*arena, "--lineup", "easy,easy", "--rounds", "1", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"easy"' in done.stdout
 
 
 def test_the_webhook_bullet_names_the_secret() -> None:
