@@ -16,6 +16,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from ..games.seam import Presentation
 from ..games.texts import seat_name
+from ..games.views import PrivateNote
 from ..i18n import Translator, Translators
 from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
 from ..service.runtime import GameService
@@ -170,6 +171,10 @@ class Presenter:
     def render_played(self, t: Translator, view: HandView[Any, Any], code: int) -> Rendered:
         """A person's hand right after their move `code`."""
         return Rendered(self.presentation(view.table.kind).played(t, view, code).text)
+
+    def private_note(self, t: Translator, kind: str, note: PrivateNote, chat: str = "") -> str:
+        """A short private note of game `kind` about where and when the hand comes."""
+        return self.presentation(kind).private_note(t, note, chat)
 
     def you_moved(self, t: Translator, kind: str, code: int) -> str:
         """Move `code` in one sentence to the person who made it."""

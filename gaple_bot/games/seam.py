@@ -10,7 +10,7 @@ from typing import Any, Literal, Protocol
 
 from ..i18n import Translator
 from .options import OptionSpec
-from .views import GameMessage, HandView, RoundReveal, TableView
+from .views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 
 JSON = dict[str, Any]
 """A game's config, a deal or a round's result as stored: plain JSON values."""
@@ -160,6 +160,10 @@ class Presentation(Protocol):
         """This seat's hidden items, each as every text that would name it to anyone else
         (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
         each item in one of them)."""
+
+    def private_note(self, t: Translator, note: PrivateNote, chat: str) -> str:
+        """A short private note about where and when the hand comes (`chat`: the group's
+        title, HTML-escaped, for the notes that name it)."""
 
     def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
         """The open lobby's invitation: tap Join, where the hand comes, who fills empty seats."""

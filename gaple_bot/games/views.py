@@ -95,6 +95,19 @@ class RoundReveal(Generic[Board, Private]):
     """Every seat's private view at the round's end."""
 
 
+class PrivateNote(StrEnum):
+    """The short private notes that name what a person's hand is (tiles, cards)."""
+
+    JOINED = "joined"
+    """After Join: the hand comes in the private chat."""
+    JOINED_BY_LINK = "joined_by_link"
+    """After joining through the link, in the private chat: the hand comes here ({chat})."""
+    PROBE = "probe"
+    """Trying to reach a person before seating them: the hand comes here ({chat})."""
+    SEAT_BACK = "seat_back"
+    """After taking one's seat back from the computer."""
+
+
 @dataclass(frozen=True, slots=True)
 class Button:
     """A button of a game's message: make a move, take a first pick, go back, or nothing."""

@@ -9,6 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
 from telegram.constants import ParseMode
 
 from ...games.seam import GameKind, next_config
+from ...games.views import PrivateNote
 from ...service.errors import GameAlreadyOpen, ServiceError
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed
@@ -116,12 +117,9 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
         )
         deps.presenter.show_lobby(lobby, rendered)
     live = await deps.service.cache.get(game_id)
+    chat = html.escape(live.chat.title or "")
     await reply(
-        deps,
-        update,
-        t.gettext("You joined the table in {chat}. Your tiles will come here.").format(
-            chat=html.escape(live.chat.title or "")
-        ),
+        deps, update, deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED_BY_LINK, chat)
     )
 
 

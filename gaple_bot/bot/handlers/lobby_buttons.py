@@ -6,6 +6,7 @@ import html
 
 from telegram import CallbackQuery, Update
 
+from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PrivateChatNeeded, ServiceError
 from ...service.views import LobbyView
@@ -38,7 +39,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
         try:
             if callback.action is Action.JOIN:
                 lobby = await lobbies.join(game_id, person_of(update))
-                note = t.gettext("You joined. Your tiles will come in our private chat.")
+                note = deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED)
             elif callback.action is Action.LEAVE:
                 lobby = await lobbies.leave(game_id, user.id)
                 note = t.gettext("You left the table.")
@@ -64,9 +65,8 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
         except PrivateChatNeeded:
             # Someone who started the bot before it kept records can still be reached: try.
             live = await deps.service.cache.get(game_id)
-            probe = t.gettext("👋 Your tiles for the game in {chat} will come here.").format(
-                chat=html.escape(live.chat.title or "")
-            )
+            chat = html.escape(live.chat.title or "")
+            probe = deps.presenter.private_note(t, live.kind.name, PrivateNote.PROBE, chat)
             if not await deps.presenter.send_private(user.id, Rendered(probe)):
                 await _offer_private_chat(deps, query, t, game_id)
                 return
@@ -76,7 +76,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
             except ServiceError as error:
                 await query.answer(refusal_text(t, error), show_alert=True)
                 return
-            note = t.gettext("You joined. Your tiles will come in our private chat.")
+            note = deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED)
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from telegram import Update
 
+from ...games.views import PrivateNote
 from ...service.errors import NotSeated, PickHasNoMove, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
@@ -101,7 +102,7 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
         await deps.presenter.edit_private(
             user.id,
             query.message.message_id,
-            Rendered(t.gettext("🙋 Your seat is yours again. Your tiles come on your turn.")),
+            Rendered(deps.presenter.private_note(t, live.kind.name, PrivateNote.SEAT_BACK)),
         )
         await show_progress(deps, job_queue(context), progress)
     await query.answer()

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
-from ...views import GameMessage, HandView, RoundReveal, TableView
+from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapHand
 from ..rules import GapConfig, Move
 from .cards import card_text
@@ -63,6 +63,20 @@ class GapPresentation:
         """The seat's cards in hand as the bot writes them (🟥7)."""
         assert isinstance(private, GapHand)
         return tuple(frozenset((card_text(card),)) for card in private.cards)
+
+    def private_note(self, t: Translator, note: PrivateNote, chat: str) -> str:
+        """Where and when the cards come."""
+        t = t.domain(DOMAIN)
+        if note is PrivateNote.JOINED:
+            return t.gettext("You joined. Your cards will come in our private chat.")
+        if note is PrivateNote.JOINED_BY_LINK:
+            text = t.gettext("You joined the table in {chat}. Your cards will come here.")
+            return text.format(chat=chat)
+        if note is PrivateNote.PROBE:
+            return t.gettext("👋 Your cards for the game in {chat} will come here.").format(
+                chat=chat
+            )
+        return t.gettext("🙋 Your seat is yours again. Your cards come on your turn.")
 
     def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
         """Join, and the cards come in private; computers fill the seats or not."""

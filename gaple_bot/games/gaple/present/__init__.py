@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
-from ...views import GameMessage, HandView, RoundReveal, TableView
+from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapleHand
 from ..rules import GameConfig, Move, tile_text, tiles_in
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
@@ -73,6 +73,20 @@ class GaplePresentation:
         assert isinstance(private, GapleHand)
         tiles = tiles_in(private.hand | private.discards)
         return tuple(frozenset((tile_text(tile), flipped(tile))) for tile in tiles)
+
+    def private_note(self, t: Translator, note: PrivateNote, chat: str) -> str:
+        """Where and when the tiles come."""
+        t = t.domain(DOMAIN)
+        if note is PrivateNote.JOINED:
+            return t.gettext("You joined. Your tiles will come in our private chat.")
+        if note is PrivateNote.JOINED_BY_LINK:
+            text = t.gettext("You joined the table in {chat}. Your tiles will come here.")
+            return text.format(chat=chat)
+        if note is PrivateNote.PROBE:
+            return t.gettext("👋 Your tiles for the game in {chat} will come here.").format(
+                chat=chat
+            )
+        return t.gettext("🙋 Your seat is yours again. Your tiles come on your turn.")
 
     def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
         """Join, and the tiles come in private; computers fill the seats or not."""
