@@ -1,11 +1,14 @@
-"""Words every game's messages share: seat names, computer levels, points and seconds."""
+"""Words and lines every game's messages share: seat names, levels, points, seconds, the
+seat rows and last moves of a table, totals and final standings."""
 
 from __future__ import annotations
 
 import html
+from datetime import datetime
+from typing import Any
 
 from ..i18n import Translator
-from .views import SeatInfo
+from .views import GameMessage, SeatInfo, TableView
 
 
 def seat_name(t: Translator, seat: SeatInfo) -> str:
@@ -50,3 +53,58 @@ def seconds_count(t: Translator, n: int) -> str:
 def time_left(t: Translator, seconds: float) -> str:
     """The whole seconds left of a turn (never negative), in words."""
     return seconds_count(t, max(0, round(seconds)))
+
+
+def seat_row(
+    t: Translator, table: TableView[Any], seat: SeatInfo, details: list[str], now: datetime
+) -> str:
+    """A seat's line on the table: ▶️ for the seat to move (with a person's time left), its
+    name and the game's details."""
+    row = t.gettext("{name} — {details}").format(
+        name=seat_name(t, seat), details=" · ".join(details)
+    )
+    if seat.number != table.to_move:
+        return "▫️ " + row
+    if table.deadline is not None and not seat.computer_moves:
+        left = time_left(t, (table.deadline - now).total_seconds())
+        row = t.gettext("{row} · ⏳ {time}").format(row=row, time=left)
+    return "▶️ " + row
+
+
+def last_moves(t: Translator, recent: list[str]) -> list[str]:
+    """The table's 'last moves' block (nothing when there are none)."""
+    if not recent:
+        return []
+    return ["", t.gettext("Last moves:"), *("• " + line for line in recent)]
+
+
+def waiting_line(t: Translator, table: TableView[Any]) -> str | None:
+    """'Waiting for Ana.' in a hand off its turn; None when nobody is to move."""
+    if table.to_move is None:
+        return None
+    return t.gettext("Waiting for {name}.").format(name=seat_name(t, table.seats[table.to_move]))
+
+
+def totals_line(t: Translator, table: TableView[Any]) -> str:
+    """'Totals: Ana 40 · Budi 12' after a round."""
+    totals = " · ".join(
+        t.gettext("{name} {points}").format(name=seat_name(t, s), points=table.scores[s.number])
+        for s in table.seats
+    )
+    return t.gettext("Totals: {totals}").format(totals=totals)
+
+
+def standings(t: Translator, table: TableView[Any]) -> GameMessage:
+    """The game's winner and the final totals, best first (the bot adds Play again)."""
+    assert table.winner is not None
+    lines = [
+        t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
+            name=seat_name(t, table.seats[table.winner]),
+            points=points_count(t, table.scores[table.winner]),
+        ),
+        "",
+    ]
+    order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
+    for place, seat in enumerate(order, start=1):
+        lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")
+    return GameMessage("\n".join(lines))

@@ -7,13 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
+from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapHand
 from ..rules import GapConfig, Move
 from .cards import card_text
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
 from .info import lobby_title, option_line, render_rules
-from .results import render_game_end, render_round_end
+from .results import render_round_end
 from .table import render_table
 
 DOMAIN = "gap"
@@ -57,7 +58,7 @@ class GapPresentation:
 
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The winner and the final standings."""
-        return render_game_end(t.domain(DOMAIN), table)
+        return standings(t.domain(DOMAIN), table)
 
     def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
         """The seat's cards in hand as the bot writes them (🟥7)."""

@@ -1,10 +1,10 @@
-"""Round and game results for the group: every collection with its score, totals, standings."""
+"""A round's end for the group: every collection with its score, then the totals."""
 
 from __future__ import annotations
 
 from ....i18n import Translator
-from ...texts import points_count, seat_name
-from ...views import GameMessage, RoundReveal, TableView
+from ...texts import seat_name, totals_line
+from ...views import GameMessage, RoundReveal
 from ..board import GapBoard, GapHand
 from .cards import collection_text
 
@@ -30,29 +30,5 @@ def render_round_end(t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> G
             )
         )
     lines.append("")
-    lines.append(_totals(t, table))
-    return GameMessage("\n".join(lines))
-
-
-def _totals(t: Translator, table: TableView[GapBoard]) -> str:
-    totals = " · ".join(
-        t.gettext("{name} {points}").format(name=seat_name(t, s), points=table.scores[s.number])
-        for s in table.seats
-    )
-    return t.gettext("Totals: {totals}").format(totals=totals)
-
-
-def render_game_end(t: Translator, table: TableView[GapBoard]) -> GameMessage:
-    """The winner (G6, after its tie-breaks) and the final standings."""
-    assert table.winner is not None
-    lines = [
-        t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
-            name=seat_name(t, table.seats[table.winner]),
-            points=points_count(t, table.scores[table.winner]),
-        ),
-        "",
-    ]
-    order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
-    for place, seat in enumerate(order, start=1):
-        lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")
+    lines.append(totals_line(t, table))
     return GameMessage("\n".join(lines))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ....i18n import Translator
-from ...texts import points_count, seat_name, time_left
+from ...texts import last_moves, points_count, seat_row
 from ...views import GameMessage, TableView
 from ..board import GapBoard
 from ..rules import score_collection
@@ -41,20 +41,6 @@ def render_table(t: Translator, table: TableView[GapBoard], now: datetime) -> Ga
             ),
             points_count(t, table.scores[n]),
         ]
-        row = t.gettext("{name} — {details}").format(
-            name=seat_name(t, seat), details=" · ".join(details)
-        )
-        if n == table.to_move:
-            marker = "▶️ "
-            if table.deadline is not None and not seat.computer_moves:
-                left = time_left(t, (table.deadline - now).total_seconds())
-                row = t.gettext("{row} · ⏳ {time}").format(row=row, time=left)
-        else:
-            marker = "▫️ "
-        lines.append(marker + row)
-    recent = recent_lines(t, table.seats, board.events, RECENT_MOVES)
-    if recent:
-        lines.append("")
-        lines.append(t.gettext("Last moves:"))
-        lines.extend("• " + line for line in recent)
+        lines.append(seat_row(t, table, seat, details, now))
+    lines += last_moves(t, recent_lines(t, table.seats, board.events, RECENT_MOVES))
     return GameMessage("\n".join(lines))

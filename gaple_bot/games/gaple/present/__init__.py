@@ -7,12 +7,13 @@ from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
+from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapleHand
 from ..rules import GameConfig, Move, tile_text, tiles_in
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
 from .info import lobby_title, option_line, record_lines, render_rules, rules_label
-from .results import render_game_end, render_round_end
+from .results import render_round_end
 from .table import render_table
 from .tiles import flipped
 
@@ -65,7 +66,7 @@ class GaplePresentation:
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The winner and the final standings."""
         t = t.domain(DOMAIN)
-        return render_game_end(t, table)
+        return standings(t, table)
 
     def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
         """The seat's own tiles and discards as the bot writes them: [6|4] in a hand, and

@@ -6,7 +6,7 @@ import html
 from datetime import datetime
 
 from ....i18n import Translator
-from ...texts import seat_name, time_left
+from ...texts import time_left, waiting_line
 from ...views import Button, GameMessage, HandView
 from ..board import GapleBoard, GapleHand
 from ..rules import Move, MoveKind, Side, tile_text
@@ -52,13 +52,8 @@ def render_hand(
     table = view.table
     legal = [Move.from_code(code) for code in view.legal]
     if not legal:
-        if table.to_move is not None:
-            lines.append(
-                t.gettext("Waiting for {name}.").format(
-                    name=seat_name(t, table.seats[table.to_move])
-                )
-            )
-        return GameMessage("\n".join(lines))
+        waiting = waiting_line(t, table)
+        return GameMessage("\n".join([*lines, waiting] if waiting else lines))
     if picked is not None:
         lines.append(t.gettext("Which end for {tile}?").format(tile=tile_text(picked)))
     elif legal[0].kind is MoveKind.DISCARD:

@@ -1,10 +1,10 @@
-"""Round and game results for the group: every hand revealed, points, totals, standings."""
+"""A round's end for the group: every hand revealed, the points and the totals."""
 
 from __future__ import annotations
 
 from ....i18n import Translator
-from ...texts import seat_name
-from ...views import GameMessage, RoundReveal, TableView
+from ...texts import seat_name, totals_line
+from ...views import GameMessage, RoundReveal
 from ..board import GapleBoard, GapleHand
 from ..rules import EndReason, RoundEnded, RuleSet, pips
 from .tiles import hand_text
@@ -59,31 +59,5 @@ def render_round_end(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) 
         lines.append(t.gettext("Points: {list}").format(list=", ".join(scored)))
     else:
         lines.append(t.gettext("Nobody scores this round."))
-    lines.append(_totals(t, table))
-    return GameMessage("\n".join(lines))
-
-
-def _totals(t: Translator, table: TableView[GapleBoard]) -> str:
-    totals = " · ".join(
-        t.gettext("{name} {points}").format(name=seat_name(t, s), points=table.scores[s.number])
-        for s in table.seats
-    )
-    return t.gettext("Totals: {totals}").format(totals=totals)
-
-
-def render_game_end(t: Translator, table: TableView[GapleBoard]) -> GameMessage:
-    """Final standings (the bot adds the button that opens a new lobby)."""
-    assert table.winner is not None
-    lines = [
-        t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
-            name=seat_name(t, table.seats[table.winner]),
-            points=t.ngettext("{n} point", "{n} points", table.scores[table.winner]).format(
-                n=table.scores[table.winner]
-            ),
-        ),
-        "",
-    ]
-    order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
-    for place, seat in enumerate(order, start=1):
-        lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")
+    lines.append(totals_line(t, table))
     return GameMessage("\n".join(lines))
