@@ -48,6 +48,7 @@ from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .outbox import GroupOutbox, OutboxClock
+from .painter import Painter
 from .present import Presenter
 from .resume import resume_games
 
@@ -64,7 +65,12 @@ def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
         BotCommand("top", t.gettext("Leaderboard: global, wins, points, week")),
         BotCommand("stats", t.gettext("Your results")),
         BotCommand("stop", t.gettext("End the game")),
-        BotCommand("settings", t.gettext("Rule set, target, turn time, computer level, language")),
+        BotCommand(
+            "settings",
+            t.gettext(
+                "Rule set, target, turn time, computer level, empty seats, pictures, language"
+            ),
+        ),
         BotCommand("language", t.gettext("The group's language (admins), or yours in private")),
         BotCommand("help", t.gettext("How to play with me")),
         BotCommand("privacy", t.gettext("What I keep about you")),
@@ -119,6 +125,7 @@ def build_application(
             clock=outbox_clock or OutboxClock(now=lambda: clock().timestamp()),
             on_unwritable=unwritable,
             on_migrated=migrated,
+            painter=Painter(executor),
         )
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username

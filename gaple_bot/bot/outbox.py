@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, Message
+from telegram import Bot, InputFile, Message
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -21,6 +21,7 @@ from telegram.error import (
     TelegramError,
 )
 
+from ..games.pictures import Picture, plain
 from ..service.outbox import GroupLedger
 from .outbox_json import params_from_json, params_to_json
 
@@ -32,6 +33,10 @@ MARGIN_SECONDS = 1.0
 RETRIES = 3
 NO_RIGHTS = ("not enough rights", "have no rights to send", "chat_write_forbidden")
 """Parts of a 400 answer saying the bot may not write in the group."""
+CAPTION_LIMIT = 1024
+"""Telegram's longest photo caption, in UTF-16 code units after the HTML is parsed."""
+Painter = Callable[[Picture], Awaitable[bytes | None]]
+"""Draws a picture off the event loop; None if it could not be drawn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,8 @@ class _Op:
     """A send kept in the database until Telegram accepts it (or refuses it for good)."""
     row_id: int | None = None
     """Its row, once written."""
+    drawing: asyncio.Future[bytes | None] | None = None
+    """A photo's picture being drawn since it was queued (restored photos draw when due)."""
 
 
 class GroupOutbox:
@@ -94,8 +101,10 @@ class GroupOutbox:
         clock: OutboxClock | None = None,
         on_unwritable: Callable[[int], Awaitable[None]] | None = None,
         on_migrated: Callable[[int, int], Awaitable[None]] | None = None,
+        painter: Painter | None = None,
     ) -> None:
         self._bot = bot
+        self._painter = painter
         self._per_minute = per_minute
         self._ledger = ledger
         self._clock = clock or OutboxClock()
@@ -127,6 +136,34 @@ class GroupOutbox:
             self._store(op)
         self._push(op)
         return handle
+
+    def send_photo(
+        self,
+        chat_id: int,
+        picture: Picture,
+        *,
+        caption: str,
+        on_sent: Callable[[Message], Awaitable[None]] | None = None,
+        **kwargs: Any,
+    ) -> MessageHandle:
+        """Queue a photo of `picture` with its HTML caption: one group message like a send,
+        in its turn. The picture is drawn off the event loop from now on; if it cannot be
+        drawn, or the caption is too long for a photo, the caption goes as a text message
+        (readable all the same). Such a message is never edited."""
+        handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
+        params = {"chat_id": chat_id, "picture": picture, "text": caption, **kwargs}
+        op = _Op(handle, "send", params)
+        op.drawing = self._draw_soon(picture, caption)
+        if on_sent is None and self._ledger is not None:
+            self._store(op)
+        self._push(op)
+        return handle
+
+    def _draw_soon(self, picture: Picture, caption: str) -> asyncio.Future[bytes | None] | None:
+        """Start drawing the picture, if it can go as a photo at all."""
+        if self._painter is None or not _caption_fits(caption):
+            return None
+        return asyncio.ensure_future(self._painter(picture))
 
     def edit(self, handle: MessageHandle, **kwargs: Any) -> None:
         """Queue an edit of the handle's message; an edit still waiting is replaced instead."""
@@ -427,7 +464,27 @@ class GroupOutbox:
         kwargs.setdefault("chat_id", handle.chat_id)
         if handle.thread_id is not None:
             kwargs.setdefault("message_thread_id", handle.thread_id)
+        picture = kwargs.pop("picture", None)
+        if isinstance(picture, Picture):
+            photo = await self._photo(op, picture, kwargs["text"])
+            if photo is not None:
+                caption = kwargs.pop("text")
+                kwargs.pop("link_preview_options", None)
+                upload = InputFile(photo, filename="picture.png")
+                return await self._bot.send_photo(photo=upload, caption=caption, **kwargs)
         return await self._bot.send_message(**kwargs)
+
+    async def _photo(self, op: _Op, picture: Picture, caption: str) -> bytes | None:
+        """The photo's PNG, drawn once (a retry sends the same bytes); None: send text."""
+        if op.drawing is None:
+            op.drawing = self._draw_soon(picture, caption)
+            if op.drawing is None:
+                return None
+        try:
+            return await op.drawing
+        except Exception:
+            log.exception("group %s: a %s picture failed", op.handle.chat_id, picture.drawer)
+            return None
 
     def _answered(self, chat_id: int, delivered: _Op | None = None) -> None:
         """Telegram answered a request to the chat now: it counts in the chat's budget at
@@ -505,6 +562,11 @@ class GroupOutbox:
             await hook(chat_id)
         except Exception:
             log.exception("group %s: the unwritable hook failed", chat_id)
+
+
+def _caption_fits(caption: str) -> bool:
+    """Whether an HTML caption is short enough for a photo once Telegram has parsed it."""
+    return len(plain(caption).encode("utf-16-le")) // 2 <= CAPTION_LIMIT
 
 
 def _window() -> float:

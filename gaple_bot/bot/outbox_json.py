@@ -1,4 +1,5 @@
-"""sendMessage parameters as JSON and back, so a queued group message can wait in the database."""
+"""sendMessage parameters (and a photo's picture) as JSON and back, so a queued group message
+can wait in the database."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters, TelegramObject
 
+from ..games.pictures import Picture
+
 TYPE_KEY = "telegram_type"
+PICTURE_TYPE = "Picture"
+"""The tag of a photo's picture: its data is stored, and drawn again after a restart."""
 _TYPES: dict[str, type[TelegramObject]] = {
     cls.__name__: cls for cls in (InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters)
 }
@@ -23,6 +28,8 @@ def params_to_json(params: dict[str, Any]) -> dict[str, Any]:
             if name not in _TYPES:
                 raise TypeError(f"{key}: cannot store a {name}")
             stored[key] = {TYPE_KEY: name, "value": value.to_dict()}
+        elif isinstance(value, Picture):
+            stored[key] = {TYPE_KEY: PICTURE_TYPE, "value": value.to_json()}
         elif isinstance(value, str):
             stored[key] = str(value)  # a StrEnum (ParseMode) becomes its plain value
         elif value is None or isinstance(value, bool | int | float):
@@ -38,6 +45,8 @@ def params_from_json(stored: dict[str, Any]) -> dict[str, Any]:
     for key, value in stored.items():
         if isinstance(value, dict) and value.get(TYPE_KEY) in _TYPES:
             params[key] = _TYPES[value[TYPE_KEY]].de_json(value["value"], None)
+        elif isinstance(value, dict) and value.get(TYPE_KEY) == PICTURE_TYPE:
+            params[key] = Picture.from_json(value["value"])
         else:
             params[key] = value
     return params

@@ -14,6 +14,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from ..games.pictures.standings import standings_picture
 from ..games.seam import Presentation
 from ..games.texts import seat_name
 from ..games.views import PrivateNote
@@ -191,6 +192,45 @@ class Presenter:
         )
         return from_game(message, table.game_id, table.version, (again,))
 
+    def show_round_end(self, step: RoundOver) -> None:
+        """Every hand revealed: a picture of the round with the text as its caption, or the
+        text alone in a chat that turned pictures off."""
+        table = step.table
+        t = self.group_t(table.language)
+        presentation = self.presentation(table.kind)
+        text = presentation.round_end(t, step.reveal).text
+        if not table.pictures:
+            self.group_notice(table, text)
+            return
+        picture = presentation.round_end_picture(t, step.reveal)
+        self.outbox.send_photo(
+            table.chat_id,
+            picture,
+            caption=text,
+            message_thread_id=table.thread_id,
+            parse_mode=ParseMode.HTML,
+        )
+
+    def show_game_end(self, step: GameOver) -> None:
+        """The final standings with Play again: drawn as a chart of every round's totals
+        under the text, or the text alone in a chat that turned pictures off."""
+        table = step.table
+        rendered = self.render_game_end(table)
+        if not table.pictures or not step.history:
+            self.outbox.send(
+                table.chat_id, message_thread_id=table.thread_id, **_message_kwargs(rendered)
+            )
+            return
+        picture = standings_picture(self.group_t(table.language), table, step.history)
+        self.outbox.send_photo(
+            table.chat_id,
+            picture,
+            caption=rendered.text,
+            message_thread_id=table.thread_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=rendered.markup,
+        )
+
     # Group ----------------------------------------------------------------------------------
 
     def group_notice(self, table: TableView[Any], text: str) -> None:
@@ -232,9 +272,7 @@ class Presenter:
         for index, step in enumerate(progress.steps):
             if isinstance(step, RoundOver):
                 self.edit_table(step.table)
-                t = self.group_t(step.table.language)
-                ended = self.presentation(step.table.kind).round_end(t, step.reveal)
-                self.group_notice(step.table, ended.text)
+                self.show_round_end(step)
             elif isinstance(step, RoundStarted):
                 shown = step.table
                 if index == last_start and final and final.round_number == shown.round_number:
@@ -245,12 +283,7 @@ class Presenter:
                     if hand.seat != turn_seat:
                         await self._send_hand(hand, unreachable, live=False)
             elif isinstance(step, GameOver):
-                rendered = self.render_game_end(step.table)
-                self.outbox.send(
-                    step.table.chat_id,
-                    message_thread_id=step.table.thread_id,
-                    **_message_kwargs(rendered),
-                )
+                self.show_game_end(step)
                 self._tables.pop(step.table.game_id, None)
                 self._turns.pop(step.table.game_id, None)
         if final is not None:

@@ -37,7 +37,9 @@ LEVEL = OptionSpec("level", ("easy", "normal", "hard"), "normal")
 """The computer players' level."""
 COMPUTERS = OptionSpec("computers", ("on", "off"), "on")
 """Whether computer players fill the empty seats when a table starts."""
-COMMON_OPTIONS = (TURN, LEVEL, COMPUTERS)
+PICTURES = OptionSpec("pictures", ("on", "off"), "on")
+"""Whether round ends, standings and /stats come as pictures (off: text only, as before)."""
+COMMON_OPTIONS = (TURN, LEVEL, COMPUTERS, PICTURES)
 """Options every kind offers, after its own."""
 
 

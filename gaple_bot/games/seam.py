@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from ..i18n import Translator
 from .options import OptionSpec
+from .pictures import Picture
 from .views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 
 JSON = dict[str, Any]
@@ -124,6 +125,9 @@ class Match(Protocol):
     def outcomes(self) -> list[SeatOutcome]:
         """Every seat's result, once the game is over."""
 
+    def totals_by_round(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's total after each finished round, oldest first (the standings chart)."""
+
 
 class Presentation(Protocol):
     """A kind's messages and buttons, as plain data (the bot turns them into Telegram's and
@@ -152,6 +156,13 @@ class Presentation(Protocol):
 
     def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
         """The group's message when a round ends."""
+
+    def round_end_picture(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Picture:
+        """The round's end drawn, from the same reveal (the photo that round_end captions)."""
+
+    def draw(self, picture: Picture) -> bytes:
+        """One of the kind's own pictures ('<kind>.…') as PNG bytes; PictureError if it is
+        not one or its data cannot be drawn."""
 
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The group's final standings."""
@@ -198,6 +209,15 @@ class Presentation(Protocol):
         self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
     ) -> list[str]:
         """A player's rounds, points and the kind's extras, for /stats."""
+
+
+def running_totals(points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """Each round's points added up: every seat's total after each round."""
+    totals: list[tuple[int, ...]] = []
+    for round_points in points:
+        last = totals[-1] if totals else (0,) * len(round_points)
+        totals.append(tuple(a + b for a, b in zip(last, round_points, strict=True)))
+    return tuple(totals)
 
 
 def next_config(kind: GameKind, options: Mapping[str, str]) -> JSON:

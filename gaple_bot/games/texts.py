@@ -85,25 +85,38 @@ def waiting_line(t: Translator, table: TableView[Any]) -> str | None:
     return t.gettext("Waiting for {name}.").format(name=seat_name(t, table.seats[table.to_move]))
 
 
+TOTALS_SEPARATOR = " · "
+"""Between the seats of the totals line."""
+
+
+def total_item(t: Translator, seat: SeatInfo, points: int) -> str:
+    """'Ana 40': one seat of the totals line."""
+    return t.gettext("{name} {points}").format(name=seat_name(t, seat), points=points)
+
+
+def totals_template(t: Translator) -> str:
+    """'Totals: {totals}', for the seats joined by TOTALS_SEPARATOR."""
+    return t.gettext("Totals: {totals}")
+
+
 def totals_line(t: Translator, table: TableView[Any]) -> str:
     """'Totals: Ana 40 · Budi 12' after a round."""
-    totals = " · ".join(
-        t.gettext("{name} {points}").format(name=seat_name(t, s), points=table.scores[s.number])
-        for s in table.seats
+    totals = TOTALS_SEPARATOR.join(total_item(t, s, table.scores[s.number]) for s in table.seats)
+    return totals_template(t).format(totals=totals)
+
+
+def game_won_line(t: Translator, table: TableView[Any]) -> str:
+    """'🏆 Ana wins the game with 105 points!', once the game is won."""
+    assert table.winner is not None
+    return t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
+        name=seat_name(t, table.seats[table.winner]),
+        points=points_count(t, table.scores[table.winner]),
     )
-    return t.gettext("Totals: {totals}").format(totals=totals)
 
 
 def standings(t: Translator, table: TableView[Any]) -> GameMessage:
     """The game's winner and the final totals, best first (the bot adds Play again)."""
-    assert table.winner is not None
-    lines = [
-        t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
-            name=seat_name(t, table.seats[table.winner]),
-            points=points_count(t, table.scores[table.winner]),
-        ),
-        "",
-    ]
+    lines = [game_won_line(t, table), ""]
     order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
     for place, seat in enumerate(order, start=1):
         lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")

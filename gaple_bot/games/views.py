@@ -72,6 +72,8 @@ class TableView(Generic[Board]):
     chat_title: str = ""
     round_over: bool = False
     """The round on the table has ended (its result is on the board)."""
+    pictures: bool = True
+    """The chat wants round ends and standings drawn (its "pictures" option)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,10 @@ from .translator import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, SUPPORTED_LANGUAGES
 PACKAGE_DIR: Final = Path(__file__).resolve().parent.parent
 """Where messages are extracted from: every .py file of the gaple_bot package."""
 GAMES_DIR: Final = "games"
-"""The folder of PACKAGE_DIR whose sub-packages are games, each with its own domain."""
+"""The folder of PACKAGE_DIR whose game packages have a domain each."""
+GAME_MARKER: Final = "kind.py"
+"""What makes a sub-package of GAMES_DIR a game (its GameKind); the others (the common
+pictures) speak the common domain."""
 PROJECT: Final = "gaple-bot"
 WIDTH: Final = 76
 """Line width of .pot and .po files (pybabel's default, so both tools write the same files)."""
@@ -59,7 +62,7 @@ def domains(package_dir: Path = PACKAGE_DIR) -> list[str]:
     """The common domain first, then one per game package that has messages (or a
     template already), by name."""
     games = package_dir / GAMES_DIR
-    kinds = sorted(p.name for p in games.iterdir() if (p / "__init__.py").is_file())
+    kinds = sorted(p.name for p in games.iterdir() if (p / GAME_MARKER).is_file())
     return [DOMAIN, *(kind for kind in kinds if _has_messages(kind, package_dir))]
 
 
@@ -73,7 +76,8 @@ def _has_messages(domain: str, package_dir: Path) -> bool:
 def domain_of(path: Path, package_dir: Path = PACKAGE_DIR) -> str:
     """The domain of a source file: its game's, inside a game package; else the common one."""
     parts = path.relative_to(package_dir).parts
-    if len(parts) > 2 and parts[0] == GAMES_DIR:
+    in_games = len(parts) > 2 and parts[0] == GAMES_DIR
+    if in_games and (package_dir / GAMES_DIR / parts[1] / GAME_MARKER).is_file():
         return parts[1]
     return DOMAIN
 

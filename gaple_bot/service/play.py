@@ -66,6 +66,7 @@ class Tables:
             language=live.chat.language,
             chat_title=live.chat.title or "",
             round_over=match.round_over,
+            pictures=live.options["pictures"] == "on",
         )
 
     def hand(
@@ -315,7 +316,7 @@ class Tables:
             progress.steps.append(RoundOver(table, reveal))
         if match.is_over:
             live.status = GameStatus.FINISHED
-            progress.steps.append(GameOver(self.table(live)))
+            progress.steps.append(GameOver(self.table(live), match.totals_by_round()))
             self.cache.drop(live.game_id)
 
     async def _deal_next(self, live: LiveGame, progress: Progress) -> None:

@@ -123,3 +123,8 @@ class Players:
         """A person's record at game `kind` in a chat."""
         async with self.store.read() as tx:
             return await tx.boards.player_stats(kind, chat_id, user_id)
+
+    async def rating_history(self, kind: str, chat_id: int, user_id: int) -> tuple[float, ...]:
+        """A person's rating after each of their last games at `kind` in a chat, oldest first."""
+        async with self.store.read() as tx:
+            return await tx.boards.rating_history(kind, chat_id, user_id)

@@ -26,9 +26,10 @@ class RoundStarted:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    """The game has a winner (its final table)."""
+    """The game has a winner (its final table) and every seat's total after each round."""
 
     table: TableView[Any]
+    history: tuple[tuple[int, ...], ...] = ()
 
 
 Step = RoundOver | RoundStarted | GameOver

@@ -22,6 +22,9 @@ from .models import PlayerExtra, PlayerTotal, Rating, RatingChange, Result, User
 from .rating import Skill
 from .types import utc_now
 
+RATING_HISTORY_GAMES = 30
+"""How many of a player's last games the /stats card draws."""
+
 WEEK = timedelta(days=7)
 
 
@@ -189,6 +192,24 @@ class Boards:
             rank=None if skill is None else 1 + row.better,
             rated_players=row.rated_players,
         )
+
+    async def rating_history(
+        self, kind: str, scope: int, player_id: int, games: int = RATING_HISTORY_GAMES
+    ) -> tuple[float, ...]:
+        """The player's rating (ordinal) after each of their last `games` rated games at
+        `kind` in `scope`, oldest first (the /stats card's line)."""
+        stmt = (
+            select(RatingChange.mu_after, RatingChange.sigma_after)
+            .where(
+                RatingChange.kind == kind,
+                RatingChange.scope == scope,
+                RatingChange.player_id == player_id,
+            )
+            .order_by(RatingChange.at.desc(), RatingChange.id.desc())
+            .limit(games)
+        )
+        rows = (await self._session.execute(stmt)).all()
+        return tuple(Skill(mu, sigma).ordinal for mu, sigma in reversed(rows))
 
 
 def _all_time(kind: str, scope: int, board: Board) -> Subquery:

@@ -7,6 +7,12 @@ a message may name another seat's item only where the line ends with a line of t
 table as the kind renders it at some position (seat names left free), and only in that part;
 a table line counts only at a position where nothing it names sits in any seat's private view
 (an item is public once it has left every hand: Gaple's played tiles, not its discards).
+
+A photo is scanned with its message: every string of the picture's data (the JSON the bot's
+PNG carries, dict keys too) is one more line of the message, under the same rules as its
+caption's lines (in a group, a round-end reveal, a caption starting with "🏁", is public). A
+picture whose data is missing cannot be scanned, and every picture the bot draws carries it:
+such a photo is a failure of its own.
 """
 
 from __future__ import annotations
@@ -286,8 +292,21 @@ def _buttons(version: MessageVersion) -> list[dict[str, Any]]:
 
 
 def _lines(version: MessageVersion) -> list[str]:
-    """The message's lines and its buttons' labels: everything a reader sees."""
-    return [*version.text.splitlines(), *(str(b.get("text", "")) for b in _buttons(version))]
+    """The message's lines (a photo's caption), its buttons' labels and the lines of every
+    string its picture's data holds: everything a reader sees."""
+    lines = [*version.text.splitlines(), *(str(b.get("text", "")) for b in _buttons(version))]
+    if version.photo is not None:
+        lines += [line for text in version.photo.strings() for line in text.splitlines()]
+    return lines
+
+
+def _assert_picture_has_data(version: MessageVersion, reader: str) -> None:
+    """A photo carries the data the bot drew it from: without it, nothing shows what the
+    picture says, so nothing proves it hides what it must."""
+    photo = version.photo
+    assert photo is None or photo.data is not None, (
+        f"a picture without its data reached {reader} (caption {version.text!r})"
+    )
 
 
 def _move_buttons(version: MessageVersion) -> list[tuple[Action, int]]:
@@ -335,11 +354,12 @@ def _unexplained(
 
 
 def assert_group_saw_nothing_hidden(fake: FakeTelegram, chat_id: int, secrets: Secrets) -> None:
-    """Group messages name held items only as the table shows them, except the reveal after a
-    round ends, and carry no move buttons."""
+    """Group messages (and their pictures' data) name held items only as the table shows
+    them, except the reveal after a round ends, and carry no move buttons."""
     for version in _versions(fake, chat_id):
         moves = _move_buttons(version)
         assert not moves, f"a move button reached the group: {version.reply_markup}"
+        _assert_picture_has_data(version, "the group")
         if version.text.startswith("🏁"):
             continue  # the round is over: every hand is revealed (RULES: public then)
         rounds = _rounds_of(version, secrets)
@@ -352,9 +372,10 @@ def assert_group_saw_nothing_hidden(fake: FakeTelegram, chat_id: int, secrets: S
 def assert_player_saw_only_their_own(
     fake: FakeTelegram, user_id: int, seat: int, secrets: Secrets
 ) -> None:
-    """A person's private chat names others' items only as the table shows them, and has move
-    buttons only for moves their seat could make."""
+    """A person's private chat (pictures' data included) names others' items only as the
+    table shows them, and has move buttons only for moves their seat could make."""
     for version in _versions(fake, user_id):
+        _assert_picture_has_data(version, f"user {user_id}")
         rounds = _rounds_of(version, secrets)
         own = frozenset().union(*(r.held[seat] for r in rounds))
         others = frozenset().union(*(h for r in rounds for h in r.held)) - own

@@ -9,9 +9,10 @@ from pathlib import Path
 from gaple_bot.bot.outbox import GroupOutbox, OutboxClock
 from gaple_bot.store import Store
 from tests.fakes.clock import ManualClock
-from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.telegram_server import GROUP_WRITE_METHODS, FakeTelegram
 
-GROUP_WRITES = {"sendMessage", "editMessageText", "editMessageReplyMarkup"}
+GROUP_WRITES = GROUP_WRITE_METHODS
+"""What counts in a group's per-minute budget: sends (photos too) and edits."""
 
 
 def outbox_clock(clock: ManualClock) -> OutboxClock:

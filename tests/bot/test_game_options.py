@@ -29,7 +29,7 @@ ANA, BUDI, CITRA, DEWI, EKO = 101, 102, 103, 104, 105
 NAMES = {ANA: "Ana", BUDI: "Budi", CITRA: "Citra", DEWI: "Dewi", EKO: "Eko"}
 QUIET = 0.1
 """Seconds without a Bot API call after which the bot counts as done with an update."""
-RULES, TARGET, TURN, LEVEL, COMPUTERS, LANGUAGE = range(6)
+RULES, TARGET, TURN, LEVEL, COMPUTERS, PICTURES, LANGUAGE = range(7)
 """Option indexes of the /settings buttons (menu_options(GapleKind()))."""
 CLASSIC, DISCARDS = 0, 1
 """Choice indexes of the rules option."""

@@ -47,7 +47,15 @@ def test_settings_names_what_the_readme_says_it_covers() -> None:
     covered = re.search(r"`/settings` \(admins: ([^)]+)\)", README)
     assert covered is not None
     items = [item.strip() for item in covered.group(1).split(",")]
-    assert items == ["rule set", "target", "turn time", "computer level", "language"]
+    assert items == [
+        "rule set",
+        "target",
+        "turn time",
+        "computer level",
+        "empty seats",
+        "pictures",
+        "language",
+    ]
     t = Translators().get("en")
     line = _help_line(render_help(t, default_registry()), "settings")
     assert line == f"/settings: {', '.join(items)} (admins)"

@@ -23,7 +23,7 @@ from tests.bot.leaks import (
     secrets_of,
     texts_of,
 )
-from tests.fakes.telegram_server import FakeMessage, FakeTelegram, MessageVersion
+from tests.fakes.telegram_server import FakeMessage, FakePhoto, FakeTelegram, MessageVersion
 
 GROUP, ANA = -1, 7
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
@@ -44,7 +44,7 @@ class _Chats:
 
     def bot_messages(self, chat_id: int) -> list[FakeMessage]:
         return [
-            FakeMessage(chat_id, n, 0, True, 0, v.text, versions=[v])
+            FakeMessage(chat_id, n, 0, True, 0, v.text, versions=[v], photo=v.photo)
             for n, v in enumerate(self._versions.get(chat_id, []), start=1)
         ]
 
@@ -217,3 +217,73 @@ def test_a_hand_tile_written_the_other_way_round_fails() -> None:
     leak = game.table_text() + f"\n• Ana holds {flipped}"
     with pytest.raises(AssertionError, match="hidden items"):
         assert_group_saw_nothing_hidden(_fake(GROUP, leak), GROUP, game.secrets)
+
+
+# Pictures ----------------------------------------------------------------------------------
+
+
+def _photo(data: JSON | None) -> FakePhoto:
+    """A photo as the fake stores it, carrying `data` (the scanner reads nothing else)."""
+    return FakePhoto("AgAC1w", "AQAD1w", 1080, 600, 0, "PNG", b"", data)
+
+
+def _pictures(chat_id: int, *shown: tuple[str, JSON | None]) -> FakeTelegram:
+    """A chat of photo messages: (caption, picture data) each."""
+    versions = [MessageVersion(caption, (), None, _photo(data)) for caption, data in shown]
+    return cast(FakeTelegram, _Chats({chat_id: versions}))
+
+
+def _standings(*rows: JSON) -> JSON:
+    return {"drawer": "standings", "data": {"title": "Warung", "rows": list(rows)}}
+
+
+def test_a_clean_picture_passes() -> None:
+    game = _played(3)
+    standings = _standings({"name": "Ana", "score": 12}, {"name": "Budi", "score": 3})
+    # The table's own lines are public in a picture as in a text.
+    table = {"drawer": "gaple.table", "data": {"lines": game.table_text().splitlines()}}
+    chats = _pictures(GROUP, ("Standings", standings), ("Table", table))
+    assert_group_saw_nothing_hidden(chats, GROUP, game.secrets)
+    hand = {"drawer": "gaple.hand", "data": {"tiles": game.unplayed(0)}}
+    assert_player_saw_only_their_own(_pictures(ANA, ("", hand)), ANA, 0, game.secrets)
+
+
+def test_a_hidden_item_in_a_pictures_data_fails() -> None:
+    game = _played(3)
+    held = game.unplayed(1)[0]
+    deep = _standings({"name": "Budi", "score": 3, "last": [{"tile": held}]})
+    with pytest.raises(AssertionError, match=r"hidden items .* in a group message"):
+        assert_group_saw_nothing_hidden(_pictures(GROUP, ("Standings", deep)), GROUP, game.secrets)
+    as_key = _standings({"name": "Budi", "by_tile": {held: 1}})
+    with pytest.raises(AssertionError, match="hidden items"):
+        assert_group_saw_nothing_hidden(_pictures(GROUP, ("", as_key)), GROUP, game.secrets)
+    in_a_line = _standings({"name": f"Budi\nholds {held}"})
+    with pytest.raises(AssertionError, match="hidden items"):
+        assert_group_saw_nothing_hidden(_pictures(GROUP, ("", in_a_line)), GROUP, game.secrets)
+
+
+def test_another_seats_item_in_a_private_picture_fails() -> None:
+    game = _played(3)
+    hand = {"drawer": "gaple.hand", "data": {"tiles": [*game.unplayed(0), game.unplayed(2)[0]]}}
+    with pytest.raises(AssertionError, match="saw others' items"):
+        assert_player_saw_only_their_own(_pictures(ANA, ("", hand)), ANA, 0, game.secrets)
+
+
+def test_the_round_end_picture_reveals_every_hand() -> None:
+    game = _played(3)
+    hands = {"drawer": "gaple.round_end", "data": {"hands": [game.unplayed(s) for s in range(4)]}}
+    reveal = _pictures(GROUP, ("🏁 Round 1 is over", hands))
+    assert_group_saw_nothing_hidden(reveal, GROUP, game.secrets)
+    with pytest.raises(AssertionError, match="hidden items"):
+        assert_group_saw_nothing_hidden(
+            _pictures(GROUP, ("Round 1 is over", hands)), GROUP, game.secrets
+        )
+
+
+@pytest.mark.parametrize("caption", ["Standings", "🏁 Round 1 is over"])
+def test_a_group_picture_without_its_data_fails(caption: str) -> None:
+    game = _played(3)
+    with pytest.raises(AssertionError, match="picture without its data reached the group"):
+        assert_group_saw_nothing_hidden(_pictures(GROUP, (caption, None)), GROUP, game.secrets)
+    with pytest.raises(AssertionError, match="picture without its data reached user 7"):
+        assert_player_saw_only_their_own(_pictures(ANA, (caption, None)), ANA, 0, game.secrets)

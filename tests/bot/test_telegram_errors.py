@@ -16,11 +16,11 @@ from tests.bot.harness import (
     running_bot,
     seat_and_start,
 )
+from tests.bot.outbox_kit import GROUP_WRITES
 from tests.clock import TestClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 ANA, BUDI = 401, 402
-GROUP_WRITES = {"sendMessage", "editMessageText", "editMessageReplyMarkup"}
 
 
 async def _open_and_start(fake: FakeTelegram) -> None:

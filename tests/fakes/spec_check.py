@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from aiohttp.web import FileField
-
 DEFAULT_SPEC_PATH: Final = Path(__file__).resolve().parent.parent / "data" / "bot-api.json"
 
 _PRIMITIVES: Final = frozenset({"Integer", "String", "Boolean", "Float"})
@@ -19,6 +17,21 @@ _ARRAY_PREFIX: Final = "Array of "
 _INT_RE: Final = re.compile(r"-?\d+")
 _DISCRIMINATOR_RE: Final = re.compile(r"(?:must be|always)\s+[“\"]?([A-Za-z_]+)")
 _MAX_SHOWN_ERRORS: Final = 6
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file uploaded in a multipart/form-data request: the only value an ``InputFile``
+    parameter accepts (Telegram takes files as form parts, never inside JSON)."""
+
+    name: str
+    """The form part's name: the parameter it is the value of."""
+    filename: str | None
+    content_type: str
+    data: bytes
+
+    def __repr__(self) -> str:
+        return f"Upload({self.name!r}, {self.filename!r}, {len(self.data)} bytes)"
 
 
 @dataclass(frozen=True)
@@ -192,7 +205,7 @@ class BotApiSpec:
         if type_name in _PRIMITIVES:
             return _check_primitive(value, type_name, path, coerce=coerce)
         if type_name == "InputFile":
-            if isinstance(value, FileField):
+            if isinstance(value, Upload):
                 return value, []
             return None, [f"{path}: expected an uploaded file (InputFile), got {_short(value)}"]
         tspec = self.types.get(type_name)
@@ -282,7 +295,7 @@ def _check_primitive(
 
 
 def _short(value: object) -> str:
-    if isinstance(value, FileField):
+    if isinstance(value, Upload):
         return f"<file {value.filename!r}>"
     text = repr(value)
     kind = type(value).__name__

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import math
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict, TypeVar, Unpack
 
@@ -32,7 +33,7 @@ import telegram
 from aiohttp import web
 
 from tests.fakes.formatting import EntityParseError, parse_text, trim_text, utf16_len
-from tests.fakes.spec_check import BotApiSpec, default_spec
+from tests.fakes.spec_check import BotApiSpec, Upload, default_spec
 
 if TYPE_CHECKING:
     from telegram.ext import ApplicationBuilder
@@ -45,6 +46,25 @@ DEFAULT_BOT_USERNAME: Final = "gaple_test_bot"
 DEFAULT_BOT_NAME: Final = "Gaple Test Bot"
 
 MAX_TEXT_LENGTH: Final = 4096
+MAX_CAPTION_LENGTH: Final = 1024
+"""A caption is 0-1024 characters after entity parsing."""
+MAX_PHOTO_BYTES: Final = 10 * 1024 * 1024
+"""sendPhoto: "The photo must be at most 10 MB in size"."""
+MAX_PHOTO_SIDES: Final = 10_000
+"""sendPhoto: "The photo's width and height must not exceed 10000 in total"."""
+MAX_PHOTO_RATIO: Final = 20
+"""sendPhoto: "Width and height ratio must be at most 20"."""
+PHOTO_FORMATS: Final = frozenset({"PNG", "JPEG"})
+"""What the fake takes as a photo (Pillow's format names); anything else fails to process."""
+PHOTO_SIZE_BOXES: Final = (("s", 90), ("m", 320), ("x", 800), ("y", 1280), ("w", 2560))
+"""The boxes Telegram scales a photo into: a PhotoSize per box up to the first that holds the
+whole photo (its longer side at most the box)."""
+MAX_UPLOAD_BYTES: Final = 50 * 1024 * 1024
+"""A multipart request of a bot may carry 50 MB; a longer body is refused with 413."""
+GROUP_WRITE_METHODS: Final = frozenset(
+    {"sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageReplyMarkup"}
+)
+"""The methods that count against a group's per-minute limit (sends and edits alike)."""
 MAX_CALLBACK_DATA_BYTES: Final = 64
 MAX_ALERT_LENGTH: Final = 200
 MAX_INLINE_BUTTONS: Final = 100
@@ -121,6 +141,8 @@ _NOT_MODIFIED: Final = (
 _BAD_QUERY: Final = (
     "Bad Request: query is too old and response timeout expired or query ID is invalid"
 )
+_IMAGE_FAILED: Final = "Bad Request: IMAGE_PROCESS_FAILED"
+_URL_SCHEME_RE: Final = re.compile(r"(?i)https?://")
 
 _BuilderT = TypeVar("_BuilderT", bound="ApplicationBuilder[Any, Any, Any, Any, Any, Any]")
 
@@ -174,18 +196,66 @@ class FakeUser:
         return data
 
 
+@dataclass(frozen=True, eq=False)
+class FakePhoto:
+    """A photo the bot uploaded, as the fake keeps it: each of its file_ids sends it again.
+
+    ``width``/``height``/``size``/``raw`` are the upload itself (Telegram shows a re-encoded
+    copy; the PhotoSize list in ``sizes`` says what Telegram would return, sizes estimated).
+    ``data`` is the JSON the picture carries (``decode_data``; None when it carries none).
+    """
+
+    file_id: str
+    """The file_id of the largest size (any size's file_id resends the photo)."""
+    file_unique_id: str
+    width: int
+    height: int
+    size: int
+    """Bytes uploaded."""
+    format: str
+    """"PNG" or "JPEG" (Pillow's name)."""
+    raw: bytes = field(repr=False)
+    data: JsonDict | None = None
+    sizes: tuple[JsonDict, ...] = ()
+    """The PhotoSize objects of the Message, smallest first."""
+
+    def strings(self) -> list[str]:
+        """Every string in ``data`` (dict keys too), depth first: what the picture may show."""
+        return list(_strings_in(self.data))
+
+
+def _strings_in(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings_in(key)
+            yield from _strings_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings_in(item)
+
+
 @dataclass(frozen=True)
 class MessageVersion:
-    """The content of a message at one point in time (the original or an edit)."""
+    """The content of a message at one point in time (the original or an edit).
+
+    For a photo message ``text``/``entities`` are the caption and its entities, and ``photo``
+    is the picture (None for every other message)."""
 
     text: str
     entities: tuple[JsonDict, ...]
     reply_markup: JsonDict | None
+    photo: FakePhoto | None = None
 
 
 @dataclass
 class FakeMessage:
-    """A message in a fake chat, in its current state (see ``versions`` for its history)."""
+    """A message in a fake chat, in its current state (see ``versions`` for its history).
+
+    A photo message has ``photo``; its ``text``/``entities`` are the caption's plain text
+    ("" for none) and caption entities, so whatever reads a chat's texts reads captions too.
+    """
 
     chat_id: int
     message_id: int
@@ -202,6 +272,14 @@ class FakeMessage:
     service: JsonDict | None = None  # e.g. {"forum_topic_created": {...}}
     sender_chat_id: int | None = None  # sent on behalf of a chat (anonymous admin, channel)
     versions: list[MessageVersion] = field(default_factory=list)
+    photo: FakePhoto | None = None
+    caption_above: bool = False  # show_caption_above_media
+    spoiler: bool = False  # has_spoiler: the photo is covered until tapped
+
+    @property
+    def caption(self) -> str | None:
+        """A photo's caption ("" for none); None for a message that is not a photo."""
+        return self.text if self.photo is not None else None
 
     def button_rows(self) -> list[list[tuple[str, str | None]]]:
         """Keyboard rows as (text, callback_data or url or None) pairs."""
@@ -305,22 +383,25 @@ class FakeTelegram:
     when a newer poll starts), setWebhook (updates then go out with ``deliver_to_webhook``),
     deleteWebhook, getWebhookInfo, set/get/deleteMyCommands (per scope + language_code),
     sendMessage (parse_mode HTML/MarkdownV2/Markdown parsed like Telegram, message_thread_id,
-    reply_parameters), editMessageText, editMessageReplyMarkup,
-    deleteMessage, answerCallbackQuery, getChat, getChatMember, getChatAdministrators,
-    pin/unpinChatMessage, sendChatAction. Any other method is a violation.
+    reply_parameters), sendPhoto (a PNG/JPEG upload or a file_id the fake issued; caption
+    parsed like text; counted, checked and stored like a message), editMessageText,
+    editMessageCaption, editMessageReplyMarkup, deleteMessage, answerCallbackQuery, getChat,
+    getChatMember, getChatAdministrators, pin/unpinChatMessage, sendChatAction. Any other
+    method is a violation.
 
     Test side: ``add_user``/``add_group``/``add_topic``/``add_channel`` build the world;
     ``send_message``, ``start_private``, ``press``/``press_button``, ``block_user``,
     ``leave_group``, ``restrict_user``, ``kick_bot``, ``delete_message`` act; ``edit_message``,
     ``send_on_behalf``, ``post_in_channel``, ``edit_channel_post``, ``inline_query`` and
     ``press_any`` (forged data, inline buttons) act oddly; ``messages``, ``last_bot_message``,
-    ``all_texts_sent_to``, ``requests``, ``callback_answer`` read;
-    ``wait_for``/``wait_idle``/``wait_callback_answer`` wait; ``fail_next`` injects errors,
-    ``delay_next`` slow requests.
+    ``photos``, ``last_photo``, ``all_texts_sent_to``, ``requests``, ``group_writes``,
+    ``callback_answer`` read; ``wait_for``/``wait_idle``/``wait_callback_answer`` wait;
+    ``fail_next`` injects errors, ``delay_next`` slow requests.
 
-    ``group_limit_per_minute``: sends + edits allowed per group in a sliding 60 s window before
-    429. ``privacy_mode``: in groups the bot only gets commands, replies to it and @mentions
-    (unless it is an admin there). ``clock``: time source of the rate limit and request log;
+    ``group_limit_per_minute``: sends + edits (``GROUP_WRITE_METHODS``, photos included)
+    allowed per group in a sliding 60 s window before 429. ``privacy_mode``: in groups the bot
+    only gets commands, replies to it and @mentions (unless it is an admin there). ``clock``:
+    time source of the rate limit and request log;
     ``sleep``: how ``delay_next`` waits (pair it with ``clock``).
     """
 
@@ -356,6 +437,8 @@ class FakeTelegram:
         self.callback_answers: dict[str, JsonDict | None] = {}
         self.chat_actions: list[tuple[int, str, int | None]] = []  # (chat_id, action, thread)
         self._commands: dict[tuple[str, int | None, int | None, str], list[JsonDict]] = {}
+        self._photo_files: dict[str, FakePhoto] = {}  # every size's file_id -> its photo
+        self._next_photo = 1
 
         self._updates: list[JsonDict] = []  # unconfirmed updates, oldest first
         self.webhook: JsonDict | None = None  # setWebhook's parameters while one is set
@@ -385,7 +468,9 @@ class FakeTelegram:
             "getMyCommands": self._api_get_my_commands,
             "deleteMyCommands": self._api_delete_my_commands,
             "sendMessage": self._api_send_message,
+            "sendPhoto": self._api_send_photo,
             "editMessageText": self._api_edit_message_text,
+            "editMessageCaption": self._api_edit_message_caption,
             "editMessageReplyMarkup": self._api_edit_message_reply_markup,
             "deleteMessage": self._api_delete_message,
             "answerCallbackQuery": self._api_answer_callback_query,
@@ -404,7 +489,9 @@ class FakeTelegram:
         if self._runner is not None:
             raise RuntimeError("FakeTelegram is already running")
         self._closing = False
-        app = web.Application()
+        # aiohttp refuses bodies over 1 MiB by default; Telegram takes 50 MB uploads and
+        # answers a photo over 10 MB itself.
+        app = web.Application(client_max_size=MAX_UPLOAD_BYTES)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_route("*", "/file/bot{token}/{path:.*}", self._handle_file)
         runner = web.AppRunner(
@@ -969,9 +1056,29 @@ class FakeTelegram:
         message = self.last_bot_message(chat_id, thread_id)
         return message.text if message else None
 
+    def photos(self, chat_id: int, thread_id: int | None = None) -> list[FakeMessage]:
+        """The bot's photo messages in the chat (current, not deleted), oldest first: each has
+        ``photo`` (a FakePhoto: width, height, size, raw, data) and ``caption``."""
+        return [m for m in self.bot_messages(chat_id, thread_id) if m.photo is not None]
+
+    def last_photo(self, chat_id: int, thread_id: int | None = None) -> FakeMessage | None:
+        """The bot's latest photo message in the chat, or None."""
+        found = self.photos(chat_id, thread_id)
+        return found[-1] if found else None
+
+    def group_writes(self, chat_id: int) -> list[FakeRequest]:
+        """The accepted requests that counted against the chat's per-minute limit (sends and
+        edits of every kind, ``GROUP_WRITE_METHODS``), in the order the fake got them."""
+        return [
+            r
+            for r in self.requests
+            if r.chat_id == chat_id and r.method in GROUP_WRITE_METHODS and r.status == 200
+        ]
+
     def all_texts_sent_to(self, chat_id: int) -> list[str]:
         """Everything the bot ever showed in the chat: every version of every message (deleted
-        ones included), link URLs, and every button's text, callback data and URL.
+        ones included; a photo's caption and every string of its picture's data), link URLs,
+        and every button's text, callback data and URL.
         """
         texts: list[str] = []
         for message in self._chat(chat_id).messages.values():
@@ -979,6 +1086,8 @@ class FakeTelegram:
                 continue
             for version in message.versions:
                 texts.append(version.text)
+                if version.photo is not None:
+                    texts.extend(version.photo.strings())
                 texts.extend(str(e["url"]) for e in version.entities if "url" in e)
                 markup = version.reply_markup or {}
                 for row in markup.get("inline_keyboard", []) + markup.get("keyboard", []):
@@ -1112,9 +1221,18 @@ class FakeTelegram:
                 self._violation("parameters in both the query string and a JSON body")
             items.extend(body.items())
         elif request.method == "POST" and request.can_read_body:
-            form = await request.post()
+            try:
+                form = await request.post()
+            except web.HTTPRequestEntityTooLarge as exc:
+                raise ApiError(413, "Request Entity Too Large") from exc
             for key, part in form.items():
-                if isinstance(part, bytes | bytearray):
+                if isinstance(part, web.FileField):
+                    # A file part (it has a filename): read now, aiohttp spools it to a
+                    # temporary file that does not outlive the request.
+                    with part.file:
+                        data = part.file.read()
+                    items.append((key, Upload(key, part.filename, part.content_type, data)))
+                elif isinstance(part, bytes | bytearray):
                     items.append((key, bytes(part).decode("utf-8", "replace")))
                 else:
                     items.append((key, part))
@@ -1281,31 +1399,23 @@ class FakeTelegram:
         return _scope_key(scope, language_code)
 
     async def _api_send_message(self, params: JsonDict) -> JsonDict:
-        chat = self._writable_chat(params["chat_id"])
-        thread_id: int | None = params.get("message_thread_id")
-        if thread_id is not None:
-            self._check_thread(chat, thread_id)
+        chat, thread_id = self._send_target(params, rights="text messages")
         text, entities = self._render(params, too_long="Bad Request: message is too long")
-        markup: JsonDict | None = params.get("reply_markup")
-        self._check_markup(markup)
-        replied = self._reply_target(chat, params.get("reply_parameters"))
-        if replied is not None and thread_id is None:
-            thread_id = replied.thread_id
-        self._rate_limit(chat)
-        message = self._store_message(
-            chat,
-            from_user_id=self.bot_id,
-            from_bot=True,
-            text=text,
-            entities=entities,
-            reply_markup=markup,
-            thread_id=thread_id,
-            reply_to_message_id=replied.message_id if replied else None,
+        return self._deliver(chat, thread_id, params, text, entities)
+
+    async def _api_send_photo(self, params: JsonDict) -> JsonDict:
+        chat, thread_id = self._send_target(params, rights="photos")
+        caption, entities = self._render_caption(
+            params, too_long="Bad Request: message caption is too long"
         )
-        return self._message_json(message)
+        photo = self._photo_of(params["photo"])
+        return self._deliver(chat, thread_id, params, caption, entities, photo=photo)
 
     async def _api_edit_message_text(self, params: JsonDict) -> JsonDict:
         message, chat = self._editable_message(params)
+        if message.photo is not None:
+            # A photo has a caption, not a text: editMessageCaption changes it.
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         text, entities = self._render(params, too_long="Bad Request: MESSAGE_TOO_LONG")
         markup: JsonDict | None = params.get("reply_markup")
         self._check_markup(markup)
@@ -1313,6 +1423,30 @@ class FakeTelegram:
             raise ApiError(400, _NOT_MODIFIED)
         self._rate_limit(chat)
         self._apply_edit(message, text, entities, markup)
+        return self._message_json(message)
+
+    async def _api_edit_message_caption(self, params: JsonDict) -> JsonDict:
+        message, chat = self._editable_message(params)
+        if message.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        # No caption removes it, as on Telegram; an edit says MEDIA_CAPTION_TOO_LONG where a
+        # send says "message caption is too long".
+        caption, entities = self._render_caption(
+            params, too_long="Bad Request: MEDIA_CAPTION_TOO_LONG"
+        )
+        markup: JsonDict | None = params.get("reply_markup")
+        self._check_markup(markup)
+        above = bool(params.get("show_caption_above_media", False))
+        if (caption, entities, markup, above) == (
+            message.text,
+            message.entities,
+            message.reply_markup,
+            message.caption_above,
+        ):
+            raise ApiError(400, _NOT_MODIFIED)
+        self._rate_limit(chat)
+        message.caption_above = above
+        self._apply_edit(message, caption, entities, markup)
         return self._message_json(message)
 
     async def _api_edit_message_reply_markup(self, params: JsonDict) -> JsonDict:
@@ -1424,7 +1558,9 @@ class FakeTelegram:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         return chat
 
-    def _writable_chat(self, chat_id: object) -> FakeChat:
+    def _writable_chat(self, chat_id: object, *, rights: str = "text messages") -> FakeChat:
+        """The chat, if the bot may write there; Telegram's error otherwise (``rights``: what
+        a restricted bot is told it may not send)."""
         chat = self._resolve_chat(chat_id)
         if chat.type == "private" and self.users[chat.chat_id].blocked:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
@@ -1440,19 +1576,88 @@ class FakeTelegram:
                 migrate_to_chat_id=chat.migrated_to,
             )
         if chat.is_group and chat.bot_status == "restricted":
-            raise ApiError(400, "Bad Request: not enough rights to send text messages to the chat")
+            raise ApiError(400, f"Bad Request: not enough rights to send {rights} to the chat")
         return chat
 
     def _check_thread(self, chat: FakeChat, thread_id: int) -> None:
         if not chat.forum or thread_id not in chat.topics:
             raise ApiError(400, "Bad Request: message thread not found")
 
-    def _render(self, params: JsonDict, *, too_long: str) -> tuple[str, list[JsonDict]]:
-        raw: str = params.get("text", "")
+    def _send_target(self, params: JsonDict, *, rights: str) -> tuple[FakeChat, int | None]:
+        """Where a send goes: a chat the bot may write to, and the forum topic if one is given
+        (the same rules for every kind of message)."""
+        chat = self._writable_chat(params["chat_id"], rights=rights)
+        thread_id: int | None = params.get("message_thread_id")
+        if thread_id is not None:
+            self._check_thread(chat, thread_id)
+        return chat, thread_id
+
+    def _deliver(
+        self,
+        chat: FakeChat,
+        thread_id: int | None,
+        params: JsonDict,
+        text: str,
+        entities: list[JsonDict],
+        *,
+        photo: FakePhoto | None = None,
+    ) -> JsonDict:
+        """The rest of a send, the same for a text and a photo: its keyboard, the message it
+        replies to, the group's rate limit, then the stored message as the bot gets it back."""
+        markup: JsonDict | None = params.get("reply_markup")
+        self._check_markup(markup)
+        replied = self._reply_target(chat, params.get("reply_parameters"))
+        if replied is not None and thread_id is None:
+            thread_id = replied.thread_id
+        self._rate_limit(chat)
+        message = self._store_message(
+            chat,
+            from_user_id=self.bot_id,
+            from_bot=True,
+            text=text,
+            entities=entities,
+            reply_markup=markup,
+            thread_id=thread_id,
+            reply_to_message_id=replied.message_id if replied else None,
+            photo=photo,
+        )
+        if photo is not None:
+            message.caption_above = bool(params.get("show_caption_above_media", False))
+            message.spoiler = bool(params.get("has_spoiler", False))
+        return self._message_json(message)
+
+    def _render_caption(self, params: JsonDict, *, too_long: str) -> tuple[str, list[JsonDict]]:
+        """A caption parsed like a text (parse_mode or caption_entities, trimmed): it may be
+        empty, and has at most 1024 characters after parsing."""
+        return self._render(
+            params,
+            too_long=too_long,
+            key="caption",
+            entities_key="caption_entities",
+            limit=MAX_CAPTION_LENGTH,
+            required=False,
+        )
+
+    def _render(
+        self,
+        params: JsonDict,
+        *,
+        too_long: str,
+        key: str = "text",
+        entities_key: str = "entities",
+        limit: int = MAX_TEXT_LENGTH,
+        required: bool = True,
+    ) -> tuple[str, list[JsonDict]]:
+        """``params[key]`` as Telegram shows it: (plain text, entities), after parse_mode or
+        ``params[entities_key]``. ``required``: an empty result is refused (a text must say
+        something; a caption need not)."""
+        raw: str = params.get(key, "")
         if not raw:
+            if not required:
+                return "", []
             raise ApiError(400, "Bad Request: message text is empty")
-        if "entities" in params:
-            text, entities = raw, list(params["entities"])
+        if entities_key in params:
+            text, entities = raw, list(params[entities_key])
         else:
             try:
                 text, entities = parse_text(raw, params.get("parse_mode"), self._user_json)
@@ -1461,11 +1666,66 @@ class FakeTelegram:
             except ValueError as exc:
                 raise ApiError(400, "Bad Request: unsupported parse_mode") from exc
         text, entities = trim_text(text, entities)
-        if not text:
+        if not text and required:
             raise ApiError(400, "Bad Request: message text is empty")
-        if len(text) > MAX_TEXT_LENGTH:
+        if len(text) > limit:
             raise ApiError(400, too_long)
         return text, entities
+
+    def _photo_of(self, value: object) -> FakePhoto:
+        """The photo sendPhoto's ``photo`` names: an upload, or a string for one Telegram has."""
+        if isinstance(value, Upload):
+            return self._stored_photo(value.data)
+        text = str(value)
+        if _URL_SCHEME_RE.match(text):
+            # Telegram would fetch it; the fake reaches no web (the bot uploads what it draws).
+            raise ApiError(400, "Bad Request: failed to get HTTP URL content")
+        photo = self._photo_files.get(text)
+        if photo is None:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        return photo
+
+    def _stored_photo(self, raw: bytes) -> FakePhoto:
+        """An uploaded photo checked as Telegram checks it, kept under new file_ids."""
+        if not raw:
+            raise ApiError(400, "Bad Request: file must be non-empty")
+        if len(raw) > MAX_PHOTO_BYTES:
+            # The server's word for a photo over the size limit, passed on by the Bot API.
+            raise ApiError(400, "Bad Request: PHOTO_SAVE_FILE_INVALID")
+        image_format, width, height = _probe_image(raw)
+        number = self._next_photo
+        self._next_photo += 1
+        sizes: list[JsonDict] = []
+        longest = max(width, height)
+        for letter, box in PHOTO_SIZE_BOXES:
+            scale = min(1.0, box / longest)
+            sizes.append(
+                {
+                    "file_id": f"AgACAgIAAxkDAAI{number:05d}{letter}",
+                    "file_unique_id": f"AQAD{number:05d}{letter}",
+                    "width": max(1, round(width * scale)),
+                    "height": max(1, round(height * scale)),
+                    # Telegram re-encodes each size: a smaller one weighs about its area.
+                    "file_size": max(1, round(len(raw) * scale * scale)),
+                }
+            )
+            if scale == 1.0:
+                break
+        largest = sizes[-1]
+        photo = FakePhoto(
+            file_id=largest["file_id"],
+            file_unique_id=largest["file_unique_id"],
+            width=width,
+            height=height,
+            size=len(raw),
+            format=image_format,
+            raw=raw,
+            data=_picture_data(raw),
+            sizes=tuple(sizes),
+        )
+        for size in sizes:
+            self._photo_files[size["file_id"]] = photo
+        return photo
 
     def _check_markup(self, markup: JsonDict | None) -> None:
         if not markup or "inline_keyboard" not in markup:
@@ -1537,7 +1797,7 @@ class FakeTelegram:
         message.entities = list(entities)
         message.reply_markup = markup
         message.edit_date = int(time.time())
-        message.versions.append(MessageVersion(text, tuple(entities), markup))
+        message.versions.append(MessageVersion(text, tuple(entities), markup, message.photo))
 
     def _rate_limit(self, chat: FakeChat) -> None:
         if not chat.is_group:
@@ -1594,6 +1854,7 @@ class FakeTelegram:
         thread_id: int | None = None,
         reply_to_message_id: int | None = None,
         service: JsonDict | None = None,
+        photo: FakePhoto | None = None,
     ) -> FakeMessage:
         message = FakeMessage(
             chat_id=chat.chat_id,
@@ -1607,8 +1868,9 @@ class FakeTelegram:
             thread_id=thread_id,
             reply_to_message_id=reply_to_message_id,
             service=service,
+            photo=photo,
         )
-        message.versions.append(MessageVersion(text, tuple(message.entities), reply_markup))
+        message.versions.append(MessageVersion(text, tuple(message.entities), reply_markup, photo))
         chat.messages[message.message_id] = message
         chat.next_message_id += 1
         self._touch()
@@ -1654,10 +1916,22 @@ class FakeTelegram:
                 data["reply_to_message"] = self._message_json(replied, with_reply=False)
         if message.edit_date is not None:
             data["edit_date"] = message.edit_date
-        if message.text:
-            data["text"] = message.text
-        if message.entities:
-            data["entities"] = list(message.entities)
+        if message.photo is not None:
+            # A photo message has a caption where others have a text.
+            data["photo"] = [dict(size) for size in message.photo.sizes]
+            if message.text:
+                data["caption"] = message.text
+            if message.entities:
+                data["caption_entities"] = list(message.entities)
+            if message.caption_above:
+                data["show_caption_above_media"] = True
+            if message.spoiler:
+                data["has_media_spoiler"] = True
+        else:
+            if message.text:
+                data["text"] = message.text
+            if message.entities:
+                data["entities"] = list(message.entities)
         if message.reply_markup and "inline_keyboard" in message.reply_markup:
             data["reply_markup"] = message.reply_markup
         if message.service:
@@ -1791,6 +2065,40 @@ class FakeTelegram:
 
     def _touch(self) -> None:
         self._last_activity = time.monotonic()
+
+
+def _probe_image(raw: bytes) -> tuple[str, int, int]:
+    """(format, width, height) of a photo Telegram would take; its 400 error otherwise."""
+    # Imported here: only a photo needs Pillow, and every test of the bot uses the fake.
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(raw)) as image:
+            image_format = image.format or ""
+            width, height = image.size
+            if image_format not in PHOTO_FORMATS:
+                raise ApiError(400, _IMAGE_FAILED)
+            # Sides before pixels: decoding a huge picture only to refuse it costs memory.
+            if width + height > MAX_PHOTO_SIDES or max(width, height) > MAX_PHOTO_RATIO * min(
+                width, height
+            ):
+                raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+            image.load()  # a truncated or corrupt file fails here
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        raise ApiError(400, _IMAGE_FAILED) from exc
+    return image_format, width, height
+
+
+def _picture_data(raw: bytes) -> JsonDict | None:
+    """The JSON a picture the bot drew carries (None if it carries none): Telegram re-encodes
+    what it shows, so only the upload itself has it, and only tests read it."""
+    # Imported here, like Pillow: the fake serves tests that send no picture.
+    from gaple_bot.games.pictures.canvas import decode_data
+
+    try:
+        return decode_data(raw)
+    except ValueError:  # a text chunk that is not JSON: no data the tests can read
+        return None
 
 
 def _update_kind(update: Mapping[str, Any]) -> str:

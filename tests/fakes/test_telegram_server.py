@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dtm
+import io
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import aiohttp
 import pytest
 import telegram
+from PIL import Image
 from telegram import (
     BotCommand,
     BotCommandScopeChat,
@@ -19,6 +21,7 @@ from telegram import (
     ChatMemberRestricted,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
     Update,
 )
 from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
@@ -33,6 +36,7 @@ from telegram.ext import (
     filters,
 )
 
+from gaple_bot.games.pictures.canvas import encode
 from tests.fakes.formatting import parse_html, parse_markdown_v2, utf16_len
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
@@ -713,3 +717,327 @@ def test_markdown_v2() -> None:
     text, entities = parse_markdown_v2(r"*bold _both_* __u__ ||s|| [l](https://x.org) \_")
     assert text == "bold both u s l _"
     assert [e["type"] for e in entities] == ["bold", "italic", "underline", "spoiler", "text_link"]
+
+
+# ---------------------------------------------------------------------------- photos
+
+
+def png(width: int = 400, height: int = 300, data: dict[str, Any] | None = None) -> bytes:
+    """A PNG the way the bot draws one: its data (if any) in the picture's text chunk."""
+    if data is not None:
+        return encode(Image.new("RGB", (width, height), (22, 84, 58)), data)
+    out = io.BytesIO()
+    # One bit per pixel: a picture of thousands of pixels stays small to build and send.
+    Image.new("1", (width, height)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def picture_as(image_format: str, width: int = 64, height: int = 48) -> bytes:
+    """A small red picture in Pillow's `image_format` ("JPEG", "GIF", ...)."""
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 10, 10)).save(out, format=image_format)
+    return out.getvalue()
+
+
+STANDINGS = {"drawer": "standings", "data": {"rows": [{"name": "Ana", "score": 12}]}}
+
+
+async def test_photo_upload_with_caption_and_markup(fake: FakeTelegram) -> None:
+    picture = png(data=STANDINGS)
+    async with bot_for(fake) as bot:
+        await bot.send_message(GROUP, "before")
+        sent = await bot.send_photo(
+            GROUP,
+            photo=picture,
+            caption="🏁 <b>Game over</b> &amp; well played",
+            parse_mode="HTML",
+            reply_markup=keyboard(("Play again", "again")),
+        )
+        assert sent.message_id == 2  # a photo is a message of the chat like any other
+        assert sent.text is None
+        assert sent.caption == "🏁 Game over & well played"
+        assert [(e.type, e.offset, e.length) for e in sent.caption_entities] == [("bold", 3, 9)]
+        assert sent.reply_markup == keyboard(("Play again", "again"))
+        # Telegram returns the photo in sizes, smallest first; the last holds it whole.
+        assert [(p.width, p.height) for p in sent.photo] == [(90, 68), (320, 240), (400, 300)]
+        assert len({p.file_id for p in sent.photo}) == 3
+        plain = await bot.send_photo(ANA, photo=InputFile(picture_as("JPEG"), filename="card.jpg"))
+        assert plain.caption is None and plain.photo[-1].width == 64
+
+        query_id = await fake.press(ANA, GROUP, sent.message_id, "again")
+        (update,) = await bot.get_updates()
+        assert update.callback_query is not None and update.callback_query.id == query_id
+        pressed = update.callback_query.message
+        assert isinstance(pressed, telegram.Message)
+        assert pressed.caption == sent.caption and pressed.photo == sent.photo
+
+    (stored,) = fake.photos(GROUP)
+    assert fake.last_photo(GROUP) is stored
+    assert stored.message_id == sent.message_id
+    assert stored.caption == stored.text == "🏁 Game over & well played"
+    assert stored.buttons() == [("Play again", "again")]
+    photo = stored.photo
+    assert photo is not None
+    assert (photo.width, photo.height, photo.format) == (400, 300, "PNG")
+    assert (photo.size, photo.raw) == (len(picture), picture)
+    assert photo.data == STANDINGS
+    assert photo.file_id == sent.photo[-1].file_id
+    assert stored.versions[0].photo is photo
+    assert {"standings", "rows", "name", "Ana"} <= set(fake.all_texts_sent_to(GROUP))
+    assert [m.text for m in fake.bot_messages(GROUP)] == ["before", stored.text]
+
+    (card,) = fake.photos(ANA)
+    assert card.caption == "" and card.photo is not None
+    assert (card.photo.format, card.photo.data) == ("JPEG", None)
+    assert fake.last_photo(CITRA) is None
+    assert fake.message(GROUP, 1).caption is None  # a text message has no caption
+
+
+async def test_photo_caption_limit_counts_characters_after_parsing(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        fits = await bot.send_photo(GROUP, png(), caption=f"<b>{'é' * 1024}</b>", parse_mode="HTML")
+        assert fits.caption == "é" * 1024
+        with pytest.raises(BadRequest, match="Message caption is too long"):
+            await bot.send_photo(GROUP, png(), caption="x" * 1025)
+        with pytest.raises(BadRequest, match="Can't parse entities"):
+            await bot.send_photo(GROUP, png(), caption="<b>open", parse_mode="HTML")
+        entities = [telegram.MessageEntity("italic", 0, 3)]
+        given = await bot.send_photo(GROUP, png(), caption="Ana wins", caption_entities=entities)
+        assert given.caption_entities == tuple(entities)
+        blank = await bot.send_photo(GROUP, png(), caption="   ")
+        assert blank.caption is None  # trimmed to nothing: no caption, and no error
+    assert [m.caption for m in fake.photos(GROUP)] == ["é" * 1024, "Ana wins", ""]
+
+
+def _cut(picture: bytes) -> bytes:
+    """The first half of a picture: its header reads, its pixels do not."""
+    return picture[: len(picture) // 2]
+
+
+@pytest.mark.parametrize(
+    ("build", "error"),
+    [
+        (lambda: b"not a picture at all", "Image_process_failed"),
+        (lambda: _cut(png(data=STANDINGS)), "Image_process_failed"),
+        (lambda: picture_as("GIF"), "Image_process_failed"),  # an image, not a photo's kind
+        (lambda: b"", "File must be non-empty"),
+        (lambda: png(5001, 5000), "Photo_invalid_dimensions"),
+        (lambda: png(2100, 100), "Photo_invalid_dimensions"),
+        (lambda: png(100, 2001), "Photo_invalid_dimensions"),
+        (lambda: png() + b"\0" * (10 * 1024 * 1024), "Photo_save_file_invalid"),
+    ],
+    ids=[
+        "not-an-image",
+        "truncated",
+        "gif",
+        "empty",
+        "sides-over-10000",
+        "wider-than-20-to-1",
+        "taller-than-20-to-1",
+        "over-10-MB",
+    ],
+)
+async def test_photos_telegram_cannot_take_are_refused(
+    fake: FakeTelegram, build: Callable[[], bytes], error: str
+) -> None:
+    async with bot_for(fake) as bot:
+        with pytest.raises(BadRequest, match=error):
+            await bot.send_photo(GROUP, InputFile(build(), filename="picture.png"))
+    assert fake.photos(GROUP) == []
+    assert not fake.group_writes(GROUP)
+
+
+async def test_photo_limits_are_inclusive(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        for width, height in [(2000, 100), (100, 2000), (5000, 5000)]:
+            sent = await bot.send_photo(GROUP, png(width, height))
+            assert sent.photo[-1].width <= 2560 and sent.photo[-1].height <= 2560
+    assert [(m.photo.width, m.photo.height) for m in fake.photos(GROUP) if m.photo] == [
+        (2000, 100),
+        (100, 2000),
+        (5000, 5000),
+    ]
+
+
+async def test_photo_follows_the_chat_rules_of_messages(fake: FakeTelegram) -> None:
+    fake.add_user(10, "Dewi")
+    forum = -1002000000002
+    fake.add_group(forum, "Forum", forum=True, admins=(10,))
+    topic = fake.add_topic(forum, "Table 1")
+    async with bot_for(fake) as bot:
+        in_topic = await bot.send_photo(forum, png(), message_thread_id=topic)
+        assert in_topic.message_thread_id == topic
+        with pytest.raises(BadRequest, match="Message thread not found"):
+            await bot.send_photo(forum, png(), message_thread_id=999)
+        reply = await bot.send_photo(
+            forum, png(), reply_parameters=telegram.ReplyParameters(in_topic.message_id)
+        )
+        assert reply.reply_to_message is not None
+        assert reply.reply_to_message.message_id == in_topic.message_id
+        assert reply.message_thread_id == topic  # a reply stays in the topic of its message
+        with pytest.raises(BadRequest, match="Message to be replied not found"):
+            await bot.send_photo(forum, png(), reply_parameters=telegram.ReplyParameters(77))
+        with pytest.raises(Forbidden, match="bot can't initiate conversation"):
+            await bot.send_photo(BUDI, png())
+        fake.restrict_bot(GROUP)
+        with pytest.raises(BadRequest, match="Not enough rights to send photos to the chat"):
+            await bot.send_photo(GROUP, png())
+        fake.kick_bot(GROUP)
+        with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+            await bot.send_photo(GROUP, png())
+        fake.fail_next("sendPhoto", 403, "Forbidden: bot was blocked by the user", chat_id=ANA)
+        with pytest.raises(Forbidden, match="blocked"):
+            await bot.send_photo(ANA, png())
+    assert [m.message_id for m in fake.photos(forum, thread_id=topic)] == [
+        in_topic.message_id,
+        reply.message_id,
+    ]
+
+
+async def test_photo_by_file_id_and_refused_strings(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        first = await bot.send_photo(GROUP, png(data=STANDINGS), caption="one")
+        again = await bot.send_photo(ANA, first.photo[-1].file_id, caption="two")
+        assert again.photo == first.photo  # the same photo, the same sizes and ids
+        small = await bot.send_photo(GROUP, first.photo[0])  # any size names the photo
+        assert small.photo == first.photo
+        with pytest.raises(BadRequest, match=r"(?i)wrong file identifier/http url specified"):
+            await bot.send_photo(GROUP, "AgACAgIAAxkDAAI99999w")
+        with pytest.raises(BadRequest, match=r"(?i)failed to get http url content"):
+            await bot.send_photo(GROUP, "https://example.org/table.png")
+    group_photo = fake.photos(GROUP)[0].photo
+    assert group_photo is not None
+    assert fake.photos(ANA)[0].photo is group_photo
+    assert group_photo.data == STANDINGS
+    assert [m.caption for m in fake.photos(GROUP)] == ["one", ""]
+
+
+async def test_photo_requests_are_checked_against_the_spec(fake: FakeTelegram) -> None:
+    async def upload(**fields: Any) -> dict[str, Any]:
+        form = aiohttp.FormData()
+        for name, value in fields.items():
+            if isinstance(value, bytes):
+                form.add_field(name, value, filename="p.png", content_type="image/png")
+            else:
+                form.add_field(name, value if isinstance(value, str) else json.dumps(value))
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(f"{fake.api_url}{fake.token}/sendPhoto", data=form) as response,
+        ):
+            body: dict[str, Any] = await response.json()
+            return body
+
+    ok = await upload(chat_id=GROUP, photo=png(), caption="hi", reply_markup=keyboard_json())
+    assert ok["ok"] and ok["result"]["caption"] == "hi"
+    assert ok["result"]["reply_markup"] == keyboard_json()
+    assert not fake.violations
+
+    refused = await upload(chat_id=GROUP, photo=png(), colour="red")
+    assert refused["error_code"] == 400
+    await upload(chat_id=GROUP, caption="no photo")
+    await upload(chat_id=GROUP, photo="x", caption=png())
+    await upload(chat_id=GROUP, photo=png(), reply_markup="{not json")
+    await upload(chat_id=GROUP, photo=png(), has_spoiler="maybe")
+    await upload(chat_id=GROUP, photo=png(), file1=png())
+    found = fake.violations[:]
+    fake.violations.clear()  # expected ones; the fixture would fail the test otherwise
+    assert len(found) == 6, found
+    assert "sendPhoto: unknown parameter 'colour'" in found[0]
+    assert "sendPhoto: missing required parameter 'photo'" in found[1]
+    assert "sendPhoto.caption: expected String, got <file 'p.png'>" in found[2]
+    assert "sendPhoto.reply_markup" in found[3]
+    assert "sendPhoto.has_spoiler: expected Boolean" in found[4]
+    assert "sendPhoto: unknown parameter 'file1'" in found[5]
+    assert len(fake.photos(GROUP)) == 1
+
+
+def keyboard_json() -> dict[str, Any]:
+    return {"inline_keyboard": [[{"text": "Play again", "callback_data": "again"}]]}
+
+
+async def test_edit_message_text_on_a_photo_is_refused(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_photo(GROUP, png(), caption="Round 1")
+        with pytest.raises(BadRequest, match="There is no text in the message to edit"):
+            await bot.edit_message_text("Round 2", GROUP, sent.message_id)
+        text = await bot.send_message(GROUP, "a text")
+        with pytest.raises(BadRequest, match="There is no caption in the message to edit"):
+            await bot.edit_message_caption(GROUP, text.message_id, caption="x")
+    stored = fake.message(GROUP, sent.message_id)
+    assert [v.text for v in stored.versions] == ["Round 1"]
+
+
+async def test_edit_message_caption_and_markup_of_a_photo(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_photo(
+            GROUP, png(data=STANDINGS), caption="Game over", reply_markup=keyboard(("Again", "a"))
+        )
+        edited = await bot.edit_message_caption(
+            GROUP,
+            sent.message_id,
+            caption="<i>Game over</i>, again in 1 min",
+            parse_mode="HTML",
+            reply_markup=keyboard(("Join", "j")),
+        )
+        assert isinstance(edited, telegram.Message)
+        assert edited.caption == "Game over, again in 1 min"
+        assert [(e.type, e.offset, e.length) for e in edited.caption_entities] == [("italic", 0, 9)]
+        assert edited.photo == sent.photo and edited.edit_date is not None
+        assert edited.reply_markup == keyboard(("Join", "j"))
+        with pytest.raises(BadRequest, match="not modified"):
+            await bot.edit_message_caption(
+                GROUP,
+                sent.message_id,
+                caption="<i>Game over</i>, again in 1 min",
+                parse_mode="HTML",
+                reply_markup=keyboard(("Join", "j")),
+            )
+        with pytest.raises(BadRequest, match="Media_caption_too_long"):
+            await bot.edit_message_caption(GROUP, sent.message_id, caption="x" * 1025)
+        only_markup = await bot.edit_message_reply_markup(GROUP, sent.message_id)
+        assert isinstance(only_markup, telegram.Message)
+        assert only_markup.reply_markup is None and only_markup.photo == sent.photo
+        assert only_markup.caption == "Game over, again in 1 min"
+        bare = await bot.edit_message_caption(GROUP, sent.message_id)  # no caption: removed
+        assert isinstance(bare, telegram.Message) and bare.caption is None
+    stored = fake.message(GROUP, sent.message_id)
+    assert [v.text for v in stored.versions] == [
+        "Game over",
+        "Game over, again in 1 min",
+        "Game over, again in 1 min",
+        "",
+    ]
+    assert all(v.photo is stored.photo for v in stored.versions)
+    assert fake.photos(GROUP) == [stored]
+
+
+async def test_photos_and_caption_edits_count_in_the_group_budget() -> None:
+    clock = FakeClock()
+    async with running_fake(clock=clock, group_limit_per_minute=4) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, "Room", admins=(ANA,))
+        async with bot_for(fake) as bot:
+            await bot.send_message(GROUP, "table")
+            clock.now += 1
+            with pytest.raises(BadRequest, match="Image_process_failed"):
+                await bot.send_photo(GROUP, b"junk")  # refused: it costs nothing
+            photo = await bot.send_photo(GROUP, png(), caption="round over")
+            clock.now += 1
+            await bot.edit_message_caption(GROUP, photo.message_id, caption="round 1 over")
+            await bot.edit_message_reply_markup(
+                GROUP, photo.message_id, reply_markup=keyboard(("Again", "a"))
+            )
+            await bot.send_photo(ANA, png())  # private chats have no group limit
+            with pytest.raises(RetryAfter) as caught:
+                await bot.send_photo(GROUP, photo.photo[-1].file_id)
+            assert retry_seconds(caught.value) == 58  # the table leaves the window at +60 s
+            clock.now += 58
+            await bot.send_photo(GROUP, photo.photo[-1].file_id)
+        assert [r.method for r in fake.group_writes(GROUP)] == [
+            "sendMessage",
+            "sendPhoto",
+            "editMessageCaption",
+            "editMessageReplyMarkup",
+            "sendPhoto",
+        ]
+        assert [r.status for r in fake.requests_for("sendPhoto")] == [400, 200, 200, 429, 200]

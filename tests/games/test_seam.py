@@ -20,6 +20,8 @@ import pytest
 from gaple_bot.games.gaple.kind import GapleKind, GapleMatch
 from gaple_bot.games.gaple.rules import PASS, EndReason, Game
 from gaple_bot.games.options import COMMON_OPTIONS, LEVEL
+from gaple_bot.games.pictures.canvas import decode_data
+from gaple_bot.games.pictures.render import render
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.seam import JSON, GameDataError, GameKind, Match, SeatOutcome
 from gaple_bot.games.views import (
@@ -377,6 +379,34 @@ def test_finished_game_outcomes(case: Case) -> None:
             assert outcome.rounds_won >= 0
             assert set(outcome.extras) == names, outcome
             assert all(isinstance(v, int) for v in outcome.extras.values())
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_round_end_pictures_and_totals_by_round(case: Case) -> None:
+    """At every round end totals_by_round() has one row per finished round, the last the
+    running scores; round_end_picture builds JSON data in every language, and the kind's
+    drawer turns it into a PNG that carries exactly that data."""
+    presentation = case.kind.presentation
+    drawn = [0]
+
+    def at_round_end(game: PlayedGame) -> None:
+        match = game.match
+        totals = match.totals_by_round()
+        assert len(totals) == match.round_number
+        assert totals[-1] == tuple(match.scores)
+        for language in SUPPORTED_LANGUAGES:
+            table = table_view(game, language)
+            reveal = RoundReveal(table, tuple(match.revealed()))
+            picture = presentation.round_end_picture(translator(language), reveal)
+            assert picture.drawer.startswith(f"{case.kind.name}.")
+            assert json.loads(json.dumps(picture.data)) == picture.data
+            if match.is_over and language == "en":
+                png = render(picture)
+                assert decode_data(png) == picture.data
+                drawn[0] += 1
+
+    play_games(case, "pictures", at_round_end=at_round_end)
+    assert drawn[0] == GAMES_PER_CASE
 
 
 def levels_of(kind: GameKind) -> tuple[str, ...]:

@@ -203,3 +203,25 @@ async def test_player_stats_in_a_chat(history: Store) -> None:
         None,
         None,
     )
+
+
+async def test_rating_history_follows_the_rating_changes(history: Store) -> None:
+    """The /stats card's line: the ordinal after each of the player's rated games in the chat,
+    oldest first, ending at the rating the boards show; the last few only, when asked."""
+    changes = await _rows(
+        history,
+        "SELECT mu_after - 3 * sigma_after FROM rating_changes "
+        f"WHERE kind = 'gaple' AND scope = {CHAT_A} AND player_id = 2 ORDER BY at, id",
+    )
+    async with history.read() as tx:
+        line = await tx.boards.rating_history("gaple", CHAT_A, 2)
+        last_two = await tx.boards.rating_history("gaple", CHAT_A, 2, games=2)
+        stats = await tx.boards.player_stats("gaple", CHAT_A, 2)
+        elsewhere = await tx.boards.rating_history("gap", CHAT_A, 2)
+        stranger = await tx.boards.rating_history("gaple", CHAT_A, 424242)
+    assert len(changes) >= 3
+    assert line == pytest.approx([value for (value,) in changes])
+    assert last_two == pytest.approx(line[-2:])
+    assert stats is not None and stats.rating is not None
+    assert line[-1] == pytest.approx(stats.rating.ordinal)
+    assert elsewhere == () and stranger == ()

@@ -107,6 +107,7 @@ async def test_chat_settings_default_and_change(store: Store) -> None:
     assert checked_options(GAPLE.options, again.options["gaple"], {}) == {
         **chosen,
         "computers": "on",
+        "pictures": "on",
     }
 
 

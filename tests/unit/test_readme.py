@@ -23,7 +23,13 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
     spans = re.findall(r"`([^`\n]+)`", README)
     assert [span for span in spans if span.startswith(("python ", "gaple-bot "))] == []
     scripts = re.findall(r"\.venv/bin/python (bench/\w+\.py)", README)
-    assert set(scripts) == {"bench/engine.py", "bench/store.py", "bench/ai.py", "bench/ai_gap.py"}
+    assert set(scripts) == {
+        "bench/engine.py",
+        "bench/store.py",
+        "bench/render.py",
+        "bench/ai.py",
+        "bench/ai_gap.py",
+    }
     for script in scripts:
         assert (ROOT / script).is_file(), script
     assert "`.venv/bin/gaple-bot arena --lineup hard,easy,easy,easy`" in README
@@ -41,6 +47,26 @@ def test_the_benchmark_runs_as_the_readme_writes_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "rounds/s" in done.stdout
+
+
+def test_the_picture_benchmark_runs_as_the_readme_writes_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "bench/render.py", "--draws", "2", "--deals", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("ms") >= 8 and "KB" in done.stdout
+
+
+def test_the_readme_shows_a_picture() -> None:
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)]+\.png)\)", README)
+    assert pictures, "the README shows no picture"
+    for picture in pictures:
+        assert (ROOT / picture).is_file(), picture
 
 
 def test_the_arena_runs_as_the_readme_writes_it() -> None:

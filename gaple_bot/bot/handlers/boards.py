@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import ReplyParameters, Update
+from telegram.constants import ParseMode
 
+from ...games.pictures.stats import stats_picture
 from ...store import Board, Period
 from ..deps import GapleContext
 from ..render.boards import render_board, render_stats
 from .commands import chosen_kind, reply
-from .common import chat_of, is_group, reply_t, user_of, user_t
+from .common import chat_of, is_group, reply_t, thread_of, user_of, user_t
 
 BOARD_WORDS = {"rating": Board.RATING, "wins": Board.WINS, "points": Board.POINTS}
 PERIOD_WORDS = {"week": Period.WEEK, "7d": Period.WEEK, "all": Period.ALL_TIME}
@@ -50,4 +52,21 @@ async def stats(update: Update, context: GapleContext) -> None:
     record = await deps.service.players.stats(kind.name, chat.id, target.id)
     settings = await deps.service.players.chat(chat.id, chat.title)
     group_t = deps.presenter.group_t(settings.language)
-    await reply(deps, update, render_stats(group_t, kind.presentation, record, target.full_name))
+    text = render_stats(group_t, kind.presentation, record, target.full_name)
+    pictures = deps.service.players.chat_options(kind, settings)["pictures"] == "on"
+    if record is None or record.games == 0 or not pictures:
+        await reply(deps, update, text)
+        return
+    # The card draws the same lines as the text, with the rating's course over recent games.
+    ratings = await deps.service.players.rating_history(kind.name, chat.id, target.id)
+    title, *lines = text.split("\n")
+    message = update.effective_message
+    assert message is not None
+    deps.outbox.send_photo(
+        chat.id,
+        stats_picture(group_t, title, lines, ratings),
+        caption=text,
+        message_thread_id=thread_of(update),
+        parse_mode=ParseMode.HTML,
+        reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+    )

@@ -1,4 +1,5 @@
-"""/settings: the admins' menu for rule set, target, turn time, computer level and language."""
+"""/settings: the admins' menu of a game's options (its own, turn time, computer level,
+empty seats, pictures) and the chat's language."""
 
 from __future__ import annotations
 

@@ -21,7 +21,10 @@ def render_help(t: Translator, registry: Registry) -> str:
             ),
             t.gettext("/stats: your results (reply to someone's message for theirs)"),
             t.gettext("/stop: end the game (whoever opened it, or an admin)"),
-            t.gettext("/settings: rule set, target, turn time, computer level, language (admins)"),
+            t.gettext(
+                "/settings: rule set, target, turn time, computer level, empty seats, pictures, "
+                "language (admins)"
+            ),
             t.gettext("/language: the group's language (admins), or yours in our private chat"),
             t.gettext("/privacy: what I keep about you, and why"),
             t.gettext("/deletemydata: delete it (in our private chat)"),

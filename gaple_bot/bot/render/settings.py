@@ -36,7 +36,7 @@ def _label(t: Translator, kind: GameKind, option: str, value: str) -> str:
         return seconds_count(t, int(value))
     if option == "level":
         return computer_level_name(t, value)
-    if option == "computers":
+    if option in ("computers", "pictures"):
         return t.gettext("On") if value == "on" else t.gettext("Off")
     if option == LANGUAGE:
         return LANGUAGE_NAMES[value]
@@ -53,6 +53,10 @@ def _line(t: Translator, kind: GameKind, spec: OptionSpec, options: Mapping[str,
         if value == "on":
             return t.gettext("Empty seats: computer players fill them")
         return t.gettext("Empty seats: none, the game starts with whoever joined")
+    if spec.name == "pictures":
+        if value == "on":
+            return t.gettext("Pictures: round ends, standings and /stats are drawn")
+        return t.gettext("Pictures: off, text only")
     return kind.presentation.option_line(t, spec.name, next_config(kind, options))
 
 

@@ -6,7 +6,15 @@ import random
 from collections.abc import Mapping, Sequence
 
 from ..options import COMMON_OPTIONS, OptionSpec
-from ..seam import JSON, ExtraSpec, GameDataError, Presentation, SeatLimits, SeatOutcome
+from ..seam import (
+    JSON,
+    ExtraSpec,
+    GameDataError,
+    Presentation,
+    SeatLimits,
+    SeatOutcome,
+    running_totals,
+)
 from .board import GapBoard, GapHand
 from .rules import (
     MAX_SEATS,
@@ -100,6 +108,10 @@ class GapMatch:
     def scores(self) -> tuple[int, ...]:
         """Every seat's running total."""
         return tuple(self.game.scores)
+
+    def totals_by_round(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's total after each finished round, oldest first."""
+        return running_totals(result.points for result in self.game.results)
 
     @property
     def winner(self) -> int | None:

@@ -6,7 +6,15 @@ import random
 from collections.abc import Mapping, Sequence
 
 from ..options import COMMON_OPTIONS, OptionSpec
-from ..seam import JSON, ExtraSpec, GameDataError, Presentation, SeatLimits, SeatOutcome
+from ..seam import (
+    JSON,
+    ExtraSpec,
+    GameDataError,
+    Presentation,
+    SeatLimits,
+    SeatOutcome,
+    running_totals,
+)
 from .board import GapleBoard, GapleHand
 from .rules import (
     PASS,
@@ -121,6 +129,10 @@ class GapleMatch:
     def scores(self) -> tuple[int, ...]:
         """Every seat's running total."""
         return tuple(self.game.scores)
+
+    def totals_by_round(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's total after each finished round, oldest first."""
+        return running_totals(r.result.points for r in self.game.rounds if r.result is not None)
 
     @property
     def winner(self) -> int | None:

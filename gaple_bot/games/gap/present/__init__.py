@@ -7,10 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
+from ...pictures import Picture
 from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapHand
 from ..rules import GapConfig, Move
+from . import picture as drawing
 from .cards import card_text
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
 from .info import lobby_title, option_line, render_rules
@@ -55,6 +57,14 @@ class GapPresentation:
     def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
         """Every collection with its score, and the totals."""
         return render_round_end(t.domain(DOMAIN), reveal)
+
+    def round_end_picture(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Picture:
+        """Every collection as coloured columns, the scoring spread marked."""
+        return drawing.round_end_picture(t.domain(DOMAIN), reveal)
+
+    def draw(self, picture: Picture) -> bytes:
+        """The round-end picture ("gap.round")."""
+        return drawing.draw(picture)
 
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The winner and the final standings."""

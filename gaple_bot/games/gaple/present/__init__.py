@@ -7,10 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from ....i18n import Translator
+from ...pictures import Picture
 from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapleHand
 from ..rules import GameConfig, Move, tile_text, tiles_in
+from . import picture as drawing
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
 from .info import lobby_title, option_line, record_lines, render_rules, rules_label
 from .results import render_round_end
@@ -62,6 +64,14 @@ class GaplePresentation:
         """Every hand revealed, the points and the totals."""
         t = t.domain(DOMAIN)
         return render_round_end(t, reveal)
+
+    def round_end_picture(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Picture:
+        """The line of play as dominoes, every hand revealed, the points and the totals."""
+        return drawing.round_end_picture(t.domain(DOMAIN), reveal)
+
+    def draw(self, picture: Picture) -> bytes:
+        """The round-end picture ("gaple.round")."""
+        return drawing.draw(picture)
 
     def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
         """The winner and the final standings."""

@@ -1,0 +1,34 @@
+"""Redraw every golden image: `python -m tests.pictures.regenerate` after a deliberate change."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from . import golden
+from .golden import Case
+
+
+def every_case() -> dict[str, Case]:
+    """The CASES of every test module in this package, by name (names must not repeat)."""
+    cases: dict[str, Case] = {}
+    package = importlib.import_module(__package__ or "tests.pictures")
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.startswith("test_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for name, case in getattr(module, "CASES", {}).items():
+            if name in cases:
+                raise SystemExit(f"golden case {name!r} is defined twice")
+            cases[name] = case
+    return cases
+
+
+def main() -> None:
+    """Write the golden images and say which."""
+    for path in golden.write_golden(every_case()):
+        print(f"wrote {path.relative_to(path.parents[2])} ({path.stat().st_size:,} bytes)")
+
+
+if __name__ == "__main__":
+    main()
