@@ -398,6 +398,14 @@ async def time_queries(
                 return await tx.boards.player_stats(GAPLE.name, *chosen[i])
 
         figures.append((label, "stats", await timed(samples, stats)))
+
+        async def history(i: int, chosen: list[tuple[int, int]] = chosen) -> object:
+            async with store.read() as tx:
+                return await tx.boards.rating_history(GAPLE.name, *chosen[i])
+
+        figures.append(
+            (label.replace("stats", "rating line"), "stats", await timed(samples, history))
+        )
     return figures
 
 

@@ -103,6 +103,8 @@ def build_application(
         executor: Executor | None = (
             process_pool(settings.computer_processes) if settings.computer_processes else None
         )
+        # Pictures get a process of their own: a computer's decision never waits behind one.
+        painter = Painter(process_pool(1) if settings.computer_processes else None)
         defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
         service = GameService(
             store, rng=rng, executor=executor, clock=clock, defaults=defaults, registry=registry
@@ -125,7 +127,7 @@ def build_application(
             clock=outbox_clock or OutboxClock(now=lambda: clock().timestamp()),
             on_unwritable=unwritable,
             on_migrated=migrated,
-            painter=Painter(executor),
+            painter=painter,
         )
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
@@ -142,6 +144,7 @@ def build_application(
         if isinstance(deps, Deps):
             # What the budget does not allow now stays stored and goes out after the restart.
             await deps.outbox.close(OUTBOX_DRAIN_SECONDS)
+            deps.outbox.close_painter()
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         deps = app.bot_data.pop(DEPS_KEY, None)

@@ -9,7 +9,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import Bot, InputFile, Message
 from telegram.error import (
@@ -35,8 +35,18 @@ NO_RIGHTS = ("not enough rights", "have no rights to send", "chat_write_forbidde
 """Parts of a 400 answer saying the bot may not write in the group."""
 CAPTION_LIMIT = 1024
 """Telegram's longest photo caption, in UTF-16 code units after the HTML is parsed."""
-Painter = Callable[[Picture], Awaitable[bytes | None]]
-"""Draws a picture off the event loop; None if it could not be drawn."""
+NO_PHOTOS_SECONDS = 3600.0
+"""How long captions go as text in a group that refused a photo over rights."""
+
+
+class Painter(Protocol):
+    """Draws a picture off the event loop; None if it could not be drawn."""
+
+    async def __call__(self, picture: Picture) -> bytes | None:
+        """The picture's PNG bytes, or None."""
+
+    def close(self) -> None:
+        """Stop drawing (at shutdown)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +87,10 @@ class _Op:
     """Its row, once written."""
     drawing: asyncio.Future[bytes | None] | None = None
     """A photo's picture being drawn since it was queued (restored photos draw when due)."""
+    photo_tried: bool = False
+    """The last request sent it as a photo (a refusal then sends its caption as text)."""
+    text_only: bool = False
+    """Telegram refused the photo: the caption goes as a text message."""
 
 
 class GroupOutbox:
@@ -120,6 +134,9 @@ class GroupOutbox:
         self._finished: list[_Op] = []
         self._writer: asyncio.Task[None] | None = None
         self._unwritable: set[int] = set()
+        self._no_photos: dict[int, float] = {}
+        """Groups where the bot may write but not send photos, and since when: their captions
+        go as text for NO_PHOTOS_SECONDS, then a photo is tried again (admins change rights)."""
         self._hooks: set[asyncio.Task[None]] = set()
         self._closed = asyncio.Event()
 
@@ -153,15 +170,17 @@ class GroupOutbox:
         handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
         params = {"chat_id": chat_id, "picture": picture, "text": caption, **kwargs}
         op = _Op(handle, "send", params)
-        op.drawing = self._draw_soon(picture, caption)
+        op.drawing = self._draw_soon(chat_id, picture, caption)
         if on_sent is None and self._ledger is not None:
             self._store(op)
         self._push(op)
         return handle
 
-    def _draw_soon(self, picture: Picture, caption: str) -> asyncio.Future[bytes | None] | None:
+    def _draw_soon(
+        self, chat_id: int, picture: Picture, caption: str
+    ) -> asyncio.Future[bytes | None] | None:
         """Start drawing the picture, if it can go as a photo at all."""
-        if self._painter is None or not _caption_fits(caption):
+        if self._painter is None or self._refuses_photos(chat_id) or not _caption_fits(caption):
             return None
         return asyncio.ensure_future(self._painter(picture))
 
@@ -232,6 +251,11 @@ class GroupOutbox:
             await asyncio.gather(*tasks, return_exceptions=True)
         # What was stored or answered reaches the database before the store closes.
         await self.flush()
+
+    def close_painter(self) -> None:
+        """At shutdown, after `close`: the painter's workers stop."""
+        if self._painter is not None:
+            self._painter.close()
 
     async def forget_chat(self, chat_id: int) -> None:
         """The bot left the group: drop whatever waits for it, here and in the database."""
@@ -398,6 +422,11 @@ class GroupOutbox:
             except BadRequest as exc:
                 self._answered(handle.chat_id)
                 text = exc.message.lower()
+                if op.photo_tried:
+                    # A photo Telegram will not take (its size, its file, no right to send
+                    # photos here) still says what it says: its caption goes as text.
+                    self._photo_refused(op, text)
+                    continue
                 if not fresh and "message to edit not found" in text:
                     log.info("group %s: message %s is gone", handle.chat_id, handle.message_id)
                     handle.message_id = None
@@ -465,19 +494,43 @@ class GroupOutbox:
         if handle.thread_id is not None:
             kwargs.setdefault("message_thread_id", handle.thread_id)
         picture = kwargs.pop("picture", None)
+        op.photo_tried = False
         if isinstance(picture, Picture):
             photo = await self._photo(op, picture, kwargs["text"])
             if photo is not None:
                 caption = kwargs.pop("text")
                 kwargs.pop("link_preview_options", None)
                 upload = InputFile(photo, filename="picture.png")
+                op.photo_tried = True
                 return await self._bot.send_photo(photo=upload, caption=caption, **kwargs)
         return await self._bot.send_message(**kwargs)
 
+    def _refuses_photos(self, chat_id: int) -> bool:
+        """Whether the group refused a photo over rights lately."""
+        since = self._no_photos.get(chat_id)
+        if since is None:
+            return False
+        if self._clock.now() - since < NO_PHOTOS_SECONDS:
+            return True
+        del self._no_photos[chat_id]
+        return False
+
+    def _photo_refused(self, op: _Op, answer: str) -> None:
+        """Send the refused photo's caption as text from now on; a group that refuses photos
+        over rights gets its later pictures' captions as text straight away."""
+        op.text_only = True
+        if any(part in answer for part in NO_RIGHTS):
+            self._no_photos[op.handle.chat_id] = self._clock.now()
+        log.info(
+            "group %s: a photo was refused (%s): its text goes alone", op.handle.chat_id, answer
+        )
+
     async def _photo(self, op: _Op, picture: Picture, caption: str) -> bytes | None:
         """The photo's PNG, drawn once (a retry sends the same bytes); None: send text."""
+        if op.text_only:
+            return None
         if op.drawing is None:
-            op.drawing = self._draw_soon(picture, caption)
+            op.drawing = self._draw_soon(op.handle.chat_id, picture, caption)
             if op.drawing is None:
                 return None
         try:

@@ -24,6 +24,7 @@ from ..service.runtime import GameService
 from ..service.views import GameStatus, HandView, LobbyView, SeatInfo, TableView
 from .callback_data import Action, encode
 from .outbox import GroupOutbox, MessageHandle
+from .painter import picture_or_none
 from .render.common import Rendered
 from .render.game import from_game
 from .render.lobby import render_lobby
@@ -199,10 +200,10 @@ class Presenter:
         t = self.group_t(table.language)
         presentation = self.presentation(table.kind)
         text = presentation.round_end(t, step.reveal).text
-        if not table.pictures:
+        picture = picture_or_none(lambda: presentation.round_end_picture(t, step.reveal))
+        if not table.pictures or picture is None:
             self.group_notice(table, text)
             return
-        picture = presentation.round_end_picture(t, step.reveal)
         self.outbox.send_photo(
             table.chat_id,
             picture,
@@ -216,12 +217,15 @@ class Presenter:
         under the text, or the text alone in a chat that turned pictures off."""
         table = step.table
         rendered = self.render_game_end(table)
-        if not table.pictures or not step.history:
+        t = self.group_t(table.language)
+        picture = None
+        if table.pictures and step.history:
+            picture = picture_or_none(lambda: standings_picture(t, table, step.history))
+        if picture is None:
             self.outbox.send(
                 table.chat_id, message_thread_id=table.thread_id, **_message_kwargs(rendered)
             )
             return
-        picture = standings_picture(self.group_t(table.language), table, step.history)
         self.outbox.send_photo(
             table.chat_id,
             picture,

@@ -282,6 +282,8 @@ class RatingChange(Base):
     __table_args__ = (
         Index("ix_rating_changes_kind_scope_at", "kind", "scope", "at", "player_id", "delta"),
         Index("ix_rating_changes_game_id", "game_id"),
+        # A player's rating history in a scope (the /stats card), newest first.
+        Index("ix_rating_changes_kind_scope_player_id_at", "kind", "scope", "player_id", "at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

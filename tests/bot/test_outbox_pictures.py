@@ -29,6 +29,9 @@ class CountingPainter:
         self.drawn: list[Picture] = []
         self.fail = fail
 
+    def close(self) -> None:
+        """Nothing to stop."""
+
     async def __call__(self, picture: Picture) -> bytes | None:
         self.drawn.append(picture)
         if self.fail:
@@ -178,3 +181,70 @@ def standings_data(n: int) -> dict[str, object]:
         "x_label": "Round",
         "y_label": "Points",
     }
+
+
+async def test_a_photo_telegram_refuses_goes_as_its_caption(tmp_path: Path) -> None:
+    """A 400 for the photo itself (its file, its size) does not lose the message: the same
+    turn sends its caption, with its buttons, as text; the next photo is tried again."""
+    async with running_fake(group_limit_per_minute=100) as fake, fake.make_bot() as bot:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        called: list[int] = []
+
+        async def unwritable(chat_id: int) -> None:
+            called.append(chat_id)
+
+        outbox = GroupOutbox(bot, 100, painter=CountingPainter(), on_unwritable=unwritable)
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Again", callback_data="again")]])
+        fake.fail_next("sendPhoto", 400, "Bad Request: PHOTO_INVALID_DIMENSIONS", chat_id=GROUP)
+        outbox.send_photo(
+            GROUP, picture(1), caption="<b>standings</b>", parse_mode="HTML", reply_markup=markup
+        )
+        outbox.send_photo(GROUP, picture(2), caption="next", parse_mode="HTML")
+        await outbox.drain()
+        first, second = fake.bot_messages(GROUP)
+        assert first.photo is None and first.text == "standings"
+        assert first.buttons() == [("Again", "again")]
+        assert second.photo is not None and second.text == "next"
+        assert called == []
+
+
+async def test_a_group_that_refuses_photos_gets_their_captions_as_text(tmp_path: Path) -> None:
+    """No right to send photos is not a group the bot may not write in: games go on, the
+    texts come alone for an hour, then a photo is tried again."""
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        called: list[int] = []
+
+        async def unwritable(chat_id: int) -> None:
+            called.append(chat_id)
+
+        painter = CountingPainter()
+        outbox = GroupOutbox(
+            bot, 100, clock=outbox_clock(clock), painter=painter, on_unwritable=unwritable
+        )
+        refusal = "Bad Request: not enough rights to send photos to the chat"
+        fake.fail_next("sendPhoto", 400, refusal, chat_id=GROUP)
+        outbox.send_photo(GROUP, picture(1), caption="round 1", parse_mode="HTML")
+        await settle(fake, clock, outbox)
+        outbox.send_photo(GROUP, picture(2), caption="round 2", parse_mode="HTML")
+        await settle(fake, clock, outbox)
+        assert [(m.text, m.photo) for m in fake.bot_messages(GROUP)] == [
+            ("round 1", None),
+            ("round 2", None),
+        ]
+        assert len(fake.requests_for("sendPhoto")) == 1
+        assert len(painter.drawn) == 1  # the second picture was not even drawn
+        assert called == []
+
+        clock.advance(3601.0)
+        outbox.send_photo(GROUP, picture(3), caption="round 3", parse_mode="HTML")
+        await settle(fake, clock, outbox)
+        last = fake.bot_messages(GROUP)[-1]
+        assert last.text == "round 3" and last.photo is not None
+        assert called == []

@@ -6,10 +6,17 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from gaple_bot.bot.callback_data import Action, decode, encode
+from gaple_bot.bot.deps import Deps
 from gaple_bot.bot.render.settings import menu_options
 from gaple_bot.games.gap.kind import GapKind
 from gaple_bot.games.gaple.kind import GapleKind
+from gaple_bot.games.gaple.present import GaplePresentation
+from gaple_bot.games.pictures import Picture, PictureError
+from gaple_bot.games.pictures.standings import standings_picture
+from gaple_bot.games.views import RoundReveal
 from gaple_bot.store import GameStatus, Store
 from tests.bot.harness import (
     GROUP,
@@ -30,7 +37,7 @@ from tests.bot.test_gap import ANA as GAP_ANA
 from tests.bot.test_gap import BUDI as GAP_BUDI
 from tests.bot.test_gap import card, gap_match, gap_setting, gap_world, start_gap
 from tests.bot.test_gap import play_until as play_gap_until
-from tests.fakes.telegram_server import FakeTelegram, running_fake
+from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA, BUDI = 101, 102
 OPTIONS = menu_options(GapleKind())
@@ -60,6 +67,29 @@ async def finished(store: Store, game_id: int) -> bool:
     """Whether the game is over."""
     async with store.read() as tx:
         return (await tx.games.get(game_id)).status is GameStatus.FINISHED
+
+
+async def assert_pictures_are_the_games(deps: Deps, game_id: int, shown: list[FakeMessage]) -> None:
+    """Every round-end photo's data is the kind's round_end_picture of that round as the
+    service shows it (its table() of the match replayed to the round's end), and the last
+    photo's is the standings of the whole game."""
+    live = await deps.service.cache.get(game_id)
+    async with deps.service.store.read() as tx:
+        stored = await tx.load_play(game_id)
+    kind = live.kind
+    *round_ends, standings = shown
+    assert len(round_ends) == len(stored.rounds)
+    for number, message in enumerate(round_ends, start=1):
+        live.match = kind.replay(stored.config, stored.rounds[:number])
+        table = deps.service.tables.table(live)
+        reveal = RoundReveal(table, live.match.revealed())
+        t = deps.presenter.group_t(table.language)
+        expected = kind.presentation.round_end_picture(t, reveal)
+        assert message.photo is not None and message.photo.data == expected.data, number
+    table = deps.service.tables.table(live)
+    history = live.match.totals_by_round() if live.match else ()
+    expected = standings_picture(deps.presenter.group_t(table.language), table, history)
+    assert standings.photo is not None and standings.photo.data == expected.data
 
 
 async def test_gaple_round_ends_standings_and_stats_come_as_pictures(tmp_path: Path) -> None:
@@ -93,6 +123,9 @@ async def test_gaple_round_ends_standings_and_stats_come_as_pictures(tmp_path: P
                 for name in ("Ana", "Budi"):
                     assert any(name in s for s in drawn)
                 assert message.buttons() == []
+            # Each picture is exactly the one the service's own views make: the round's end
+            # replayed from the stored moves, shown through the same table() and reveal.
+            await assert_pictures_are_the_games(deps, game_id, shown)
             last = shown[-1]
             assert "wins the game" in last.text
             assert [label for label, _ in last.buttons()] == [PLAY_AGAIN]
@@ -180,6 +213,7 @@ async def test_gap_round_ends_come_as_pictures_of_the_collections(tmp_path: Path
                 drawn = [c for column in seat["columns"] for c in column["cards"]]
                 assert sorted(drawn) == sorted(card(c) for c in collected)
         assert "wins the game" in shown[-1].text
+        await assert_pictures_are_the_games(deps, game_id, shown)
         secrets = await load_secrets(store, game_id)
         assert_group_saw_nothing_hidden(fake, GROUP, secrets)
         # Gap's own pictures setting is its own: turning it off there leaves Gaple's on.
@@ -189,3 +223,35 @@ async def test_gap_round_ends_come_as_pictures_of_the_collections(tmp_path: Path
         assert settings is not None
         assert settings.options["gap"]["pictures"] == "off"
         assert "pictures" not in settings.options.get("gaple", {})
+
+
+async def test_a_picture_that_cannot_be_built_leaves_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round-end picture whose data fails to build never stops the game: the round's text
+    goes alone and the next round is dealt as usual."""
+
+    def broken(self: GaplePresentation, t: object, reveal: object) -> Picture:
+        raise PictureError("a drawer that cannot read its round")
+
+    monkeypatch.setattr(GaplePresentation, "round_end_picture", broken)
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BUDI, "Budi", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            deps = deps_of(app)
+            store = deps.service.store
+            await open_gaple(fake)
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+            await play_until(
+                fake, (ANA, BUDI), lambda: finished(store, game_id), random.Random(3), 200
+            )
+            await fake.wait_idle()
+            game = await load_engine_game(store, game_id)
+            ended = [m for m in fake.bot_messages(GROUP) if m.text.startswith("🏁")]
+            assert len(ended) == len(game.rounds) and all(m.photo is None for m in ended)
+            # The standings are drawn as usual.
+            [standings] = fake.photos(GROUP)
+            assert "wins the game" in standings.text

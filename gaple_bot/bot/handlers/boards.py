@@ -8,6 +8,7 @@ from telegram.constants import ParseMode
 from ...games.pictures.stats import stats_picture
 from ...store import Board, Period
 from ..deps import GapleContext
+from ..painter import picture_or_none
 from ..render.boards import render_board, render_stats
 from .commands import chosen_kind, reply
 from .common import chat_of, is_group, reply_t, thread_of, user_of, user_t
@@ -60,11 +61,15 @@ async def stats(update: Update, context: GapleContext) -> None:
     # The card draws the same lines as the text, with the rating's course over recent games.
     ratings = await deps.service.players.rating_history(kind.name, chat.id, target.id)
     title, *lines = text.split("\n")
+    card = picture_or_none(lambda: stats_picture(group_t, title, lines, ratings))
+    if card is None:
+        await reply(deps, update, text)
+        return
     message = update.effective_message
     assert message is not None
     deps.outbox.send_photo(
         chat.id,
-        stats_picture(group_t, title, lines, ratings),
+        card,
         caption=text,
         message_thread_id=thread_of(update),
         parse_mode=ParseMode.HTML,
