@@ -40,6 +40,8 @@ class Settings:
     default_turn_seconds: int = 60
     lobby_timeout_seconds: int = 600
     group_messages_per_minute: int = 20
+    messages_per_second: int = 30
+    private_messages_per_second: int = 1
     computer_processes: int = 1
 
     @property
@@ -120,6 +122,8 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         default_turn_seconds=_int(values, "DEFAULT_TURN_SECONDS", 60, 1),
         lobby_timeout_seconds=_int(values, "LOBBY_TIMEOUT_SECONDS", 600, 1),
         group_messages_per_minute=_int(values, "GROUP_MESSAGES_PER_MINUTE", 20, 1),
+        messages_per_second=_int(values, "BOT_MESSAGES_PER_SECOND", 30, 1),
+        private_messages_per_second=_int(values, "PRIVATE_MESSAGES_PER_SECOND", 1, 1),
         computer_processes=_int(values, "COMPUTER_PROCESSES", 1, 0),
     )
 

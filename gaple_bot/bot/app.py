@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 from telegram import Bot, BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
@@ -48,6 +47,7 @@ from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .outbox import GroupOutbox, OutboxClock
+from .pacing import Pacer
 from .painter import Painter
 from .present import Presenter
 from .resume import resume_games
@@ -151,11 +151,9 @@ def build_application(
         if isinstance(deps, Deps):
             await deps.service.close()
 
-    # The group budget is the outbox's (a sliding window kept across restarts); a second,
-    # leaky-bucket limit here would only delay group requests the outbox already allowed.
-    rate_limiter = AIORateLimiter(
-        overall_max_rate=30, overall_time_period=1, group_max_rate=0, max_retries=3
-    )
+    # The group budget is the outbox's (a sliding window kept across restarts); the pacer keeps
+    # the whole bot's and each private chat's, putting players' hands first.
+    rate_limiter = Pacer(settings.messages_per_second, settings.private_messages_per_second)
     app: GapleApplication = (
         ApplicationBuilder()
         .token(settings.telegram_bot_token)

@@ -41,8 +41,9 @@ def computer_level_name(t: Translator, level: str) -> str:
 
 
 def points_count(t: Translator, n: int) -> str:
-    """'1 point' / '40 points' in the reader's language."""
-    return t.ngettext("{n} point", "{n} points", n).format(n=n)
+    """'1 point' / '40 points' / '-1 point' in the reader's language (the plural form
+    follows the size of the number: Gap's scores can be negative)."""
+    return t.ngettext("{n} point", "{n} points", abs(n)).format(n=n)
 
 
 def seconds_count(t: Translator, n: int) -> str:

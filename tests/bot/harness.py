@@ -45,6 +45,9 @@ async def running_bot(
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         "COMPUTER_PROCESSES": "0",
         "GROUP_MESSAGES_PER_MINUTE": "1000",
+        # Tests tap faster than people; the pacing itself has its own tests.
+        "BOT_MESSAGES_PER_SECOND": "1000",
+        "PRIVATE_MESSAGES_PER_SECOND": "1000",
         **settings,
     }
     app = build_application(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import shutil
+from pathlib import Path
 
 from . import golden
 from .golden import Case
@@ -24,10 +26,20 @@ def every_case() -> dict[str, Case]:
     return cases
 
 
+README_PICTURE = (
+    "gaple_classic_gaple",
+    Path(__file__).parents[2] / "docs/pictures/gaple-round-end.png",
+)
+"""The golden case the README shows, and where its copy lives."""
+
+
 def main() -> None:
-    """Write the golden images and say which."""
+    """Write the golden images (and the README's copy of one) and say which."""
     for path in golden.write_golden(every_case()):
         print(f"wrote {path.relative_to(path.parents[2])} ({path.stat().st_size:,} bytes)")
+    name, copy = README_PICTURE
+    shutil.copyfile(golden.GOLDEN / f"{name}.png", copy)
+    print(f"copied {name}.png to {copy.relative_to(copy.parents[2])}")
 
 
 if __name__ == "__main__":

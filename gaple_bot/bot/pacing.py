@@ -1,0 +1,249 @@
+"""The whole bot's pace: Telegram's limits for all chats and for each private chat, kept as
+sliding windows, with what a player needs to move going first."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+from .outbox import OutboxClock
+
+log = logging.getLogger(__name__)
+JSONDict = dict[str, Any]
+Result = bool | JSONDict | list[JSONDict]
+
+MESSAGES_PER_SECOND = 30
+"""Telegram's limit for one bot: about 30 messages a second over all chats."""
+PRIVATE_PER_SECOND = 1
+"""Telegram's limit in one private chat: about one message a second."""
+WINDOW_SECONDS = 1.0
+MARGIN_SECONDS = 0.05
+"""Added to the window: Telegram's clock and ours need not agree to the millisecond."""
+RETRIES = 3
+PACED_PREFIXES = ("send", "edit", "copy", "forward")
+"""Methods that count as messages: sends and edits (answering a button press does not)."""
+
+PRIVATE, GROUP = 0, 1
+"""Priorities: a private message (a hand, a player's own move) before a group one (a table
+edit the group outbox can merge, a notice)."""
+
+
+@dataclass(order=True)
+class _Waiter:
+    priority: int
+    seq: int
+    chat_id: int = field(compare=False)
+    granted: asyncio.Future[None] = field(compare=False)
+
+
+class Pacer(BaseRateLimiter[int]):
+    """Paces every message the bot sends so Telegram never has to refuse one: at most
+    `per_second` in any second over all chats, and `private_per_second` in any private chat.
+    A request holds its place from when it starts until its answer arrives, and counts from
+    then: the answer comes no earlier than Telegram received it, so the window as Telegram
+    counts it holds too. When requests wait, private ones go first; group chats' own budget of
+    20 a minute is the group outbox's. A 429 all the same (another client of the token) holds
+    every request back for as long as Telegram says, then the request is tried again."""
+
+    def __init__(
+        self,
+        per_second: int = MESSAGES_PER_SECOND,
+        private_per_second: int = PRIVATE_PER_SECOND,
+        *,
+        clock: OutboxClock | None = None,
+        retries: int = RETRIES,
+    ) -> None:
+        self._per_second = per_second
+        self._private_per_second = private_per_second
+        self._clock = clock or OutboxClock(now=_monotonic)
+        self._retries = retries
+        self._answers: deque[float] = deque()
+        self._private_answers: dict[int, deque[float]] = {}
+        self._in_flight = 0
+        self._private_in_flight: dict[int, int] = {}
+        self._waiters: list[_Waiter] = []
+        self._seq = itertools.count()
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_at: float | None = None
+        self._held_until = 0.0
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Stop the wake-up timer."""
+        if self._timer is not None:
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Result]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Result:
+        """Run the request in its turn; answers to button presses and reads go at once."""
+        chat_id = _chat_id(data.get("chat_id"))
+        if chat_id is None or not endpoint.startswith(PACED_PREFIXES):
+            return await callback(*args, **kwargs)
+        retries = self._retries if rate_limit_args is None else rate_limit_args
+        for attempt in range(retries + 1):
+            await self._acquire(chat_id)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                seconds = _seconds(exc.retry_after)
+                log.warning("Telegram asked to wait %.0f s (%s to %s)", seconds, endpoint, chat_id)
+                self._held_until = max(self._held_until, self._clock.now() + seconds)
+            finally:
+                self._release(chat_id)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # The queue -------------------------------------------------------------------------------
+
+    async def _acquire(self, chat_id: int) -> None:
+        """Wait for a place in the windows (private chats before groups)."""
+        loop = asyncio.get_running_loop()
+        priority = PRIVATE if chat_id > 0 else GROUP
+        waiter = _Waiter(priority, next(self._seq), chat_id, loop.create_future())
+        heapq.heappush(self._waiters, waiter)
+        self._pump()
+        try:
+            await waiter.granted
+        except asyncio.CancelledError:
+            if waiter.granted.done() and not waiter.granted.cancelled():
+                self._release(chat_id)  # granted, then cancelled before it ran
+            else:
+                self._waiters.remove(waiter)
+                heapq.heapify(self._waiters)
+            raise
+
+    def _release(self, chat_id: int) -> None:
+        """A request's answer arrived (or it failed): it counts in the windows from now."""
+        now = self._clock.now()
+        self._in_flight -= 1
+        self._answers.append(now)
+        if chat_id > 0:
+            left = self._private_in_flight[chat_id] - 1
+            if left:
+                self._private_in_flight[chat_id] = left
+            else:
+                del self._private_in_flight[chat_id]
+            self._private_answers.setdefault(chat_id, deque()).append(now)
+        self._pump()
+
+    def _pump(self) -> None:
+        """Let every waiter in whose turn has come, best first; wake again when the next
+        place frees."""
+        now = self._clock.now()
+        window = WINDOW_SECONDS + MARGIN_SECONDS
+        _expire(self._answers, now - window)
+        wake: float | None = None
+        if now < self._held_until:
+            wake = self._held_until
+        else:
+            blocked: list[_Waiter] = []
+            while self._waiters and self._in_flight + len(self._answers) < self._per_second:
+                waiter = heapq.heappop(self._waiters)
+                if waiter.granted.done():
+                    continue
+                free_at = self._private_free_at(waiter.chat_id, now, window)
+                if free_at is not None:
+                    blocked.append(waiter)
+                    wake = free_at if wake is None else min(wake, free_at)
+                    continue
+                self._grant(waiter)
+            for waiter in blocked:
+                heapq.heappush(self._waiters, waiter)
+            full = self._in_flight + len(self._answers) >= self._per_second
+            if self._waiters and full and self._answers:
+                oldest = self._answers[0] + window
+                wake = oldest if wake is None else min(wake, oldest)
+        if wake is not None:
+            self._wake_at(wake)
+
+    def _private_free_at(self, chat_id: int, now: float, window: float) -> float | None:
+        """None if a request to the chat may start now; else when it may (a private chat's
+        request in flight frees its place when its answer comes, which wakes the queue)."""
+        if chat_id <= 0:
+            return None
+        answers = self._private_answers.get(chat_id)
+        if answers is not None:
+            _expire(answers, now - window)
+            if not answers:
+                del self._private_answers[chat_id]
+                answers = None
+        in_flight = self._private_in_flight.get(chat_id, 0)
+        used = in_flight + (len(answers) if answers else 0)
+        if used < self._private_per_second:
+            return None
+        if answers:
+            return answers[0] + window
+        return now + window  # only requests in flight: their answers wake the queue sooner
+
+    def _grant(self, waiter: _Waiter) -> None:
+        self._in_flight += 1
+        if waiter.chat_id > 0:
+            self._private_in_flight[waiter.chat_id] = (
+                self._private_in_flight.get(waiter.chat_id, 0) + 1
+            )
+        waiter.granted.set_result(None)
+
+    def _wake_at(self, at: float) -> None:
+        """Run the queue again at `at` (or sooner, if already set to)."""
+        if self._timer is not None and not self._timer.done():
+            if self._timer_at is not None and self._timer_at <= at:
+                return
+            self._timer.cancel()
+        self._timer_at = at
+        self._timer = asyncio.create_task(self._sleep_then_pump(at))
+
+    async def _sleep_then_pump(self, at: float) -> None:
+        await self._clock.sleep(max(0.0, at - self._clock.now()))
+        self._timer_at = None
+        self._pump()
+
+
+def _expire(times: deque[float], before: float) -> None:
+    while times and times[0] <= before:
+        times.popleft()
+
+
+def _chat_id(value: object) -> int | None:
+    """A chat id as an int; None for none, or for a channel's @username (not paced here)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return int(value)
+    return None
+
+
+def _seconds(value: object) -> float:
+    """RetryAfter.retry_after is an int or a timedelta depending on the library's settings."""
+    total_seconds = getattr(value, "total_seconds", None)
+    if callable(total_seconds):
+        return float(total_seconds())
+    return float(value)  # type: ignore[arg-type]
+
+
+def _monotonic() -> float:
+    return asyncio.get_running_loop().time()

@@ -1,0 +1,202 @@
+"""The whole bot's pace: at most 30 messages in any second, one a second in a private chat,
+private messages first when they wait, answers to button presses never held, and a 429 holding
+everything back as long as Telegram says. Time is a manual clock: nothing here waits for real."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from gaple_bot.bot.outbox import OutboxClock
+from gaple_bot.bot.pacing import MARGIN_SECONDS, WINDOW_SECONDS, Pacer
+from tests.fakes.clock import ManualClock
+
+WINDOW = WINDOW_SECONDS + MARGIN_SECONDS
+EPSILON = 1e-6
+"""Float noise at the manual clock's epoch seconds."""
+GROUPS = [-1000 - n for n in range(100)]
+
+
+class Telegram:
+    """Answers every request at once and writes down when each one started, in order."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.started: list[tuple[str, int | None, float]] = []
+        self.refuse: list[float] = []
+        """Retry-after seconds for the next requests, one each."""
+
+    def callback(self, endpoint: str, chat_id: int | None) -> Callable[[], Awaitable[bool]]:
+        async def call() -> bool:
+            self.started.append((endpoint, chat_id, self.clock.now()))
+            if self.refuse:
+                raise RetryAfter(int(self.refuse.pop(0)))
+            return True
+
+        return call
+
+
+def request(
+    pacer: Pacer, telegram: Telegram, endpoint: str, chat_id: int | None
+) -> asyncio.Task[Any]:
+    """A request through the pacer, as python-telegram-bot makes it."""
+    data: dict[str, Any] = {} if chat_id is None else {"chat_id": chat_id}
+    call = telegram.callback(endpoint, chat_id)
+
+    async def run() -> Any:
+        return await pacer.process_request(call, (), {}, endpoint, data, None)
+
+    return asyncio.create_task(run())
+
+
+async def settle() -> None:
+    """Let every task that can run do so."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+def pacer_on(clock: ManualClock, **options: Any) -> Pacer:
+    return Pacer(clock=OutboxClock(now=clock.now, sleep=clock.sleep), **options)
+
+
+def assert_windows_hold(started: list[tuple[str, int | None, float]], per_second: int) -> None:
+    """No more than `per_second` paced requests start within any window."""
+    times = sorted(t for endpoint, chat, t in started if chat is not None)
+    for first, last in zip(times, times[per_second:], strict=False):
+        assert last - first >= WINDOW - EPSILON, (first, last)
+
+
+async def test_at_most_thirty_a_second_over_all_chats() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock)
+    tasks = [request(pacer, telegram, "editMessageText", chat) for chat in GROUPS]
+    await settle()
+    assert len(telegram.started) == 30
+    for _ in range(5):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(*tasks)
+    assert len(telegram.started) == 100
+    assert_windows_hold(telegram.started, 30)
+
+
+async def test_one_a_second_in_a_private_chat_while_other_chats_go_on() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock)
+    tasks = [request(pacer, telegram, "sendMessage", 501) for _ in range(3)]
+    tasks.append(request(pacer, telegram, "sendMessage", 502))
+    tasks.append(request(pacer, telegram, "editMessageText", GROUPS[0]))
+    await settle()
+    # One for Ana, and the others' at once.
+    assert sorted(chat for _, chat, _ in telegram.started) == [GROUPS[0], 501, 502]
+    clock.advance(WINDOW / 2)
+    await settle()
+    assert [chat for _, chat, _ in telegram.started].count(501) == 1
+    clock.advance(WINDOW / 2)
+    await settle()
+    assert [chat for _, chat, _ in telegram.started].count(501) == 2
+    clock.advance(WINDOW)
+    await settle()
+    await asyncio.gather(*tasks)
+    times = [t for _, chat, t in telegram.started if chat == 501]
+    assert all(b - a >= WINDOW - EPSILON for a, b in itertools.pairwise(times))
+
+
+async def test_waiting_private_messages_go_before_group_ones() -> None:
+    """The window is full of table edits; a hand queued after more table edits still goes
+    first when a place frees."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=2)
+    first = [request(pacer, telegram, "editMessageText", chat) for chat in GROUPS[:2]]
+    await settle()
+    later_groups = [request(pacer, telegram, "editMessageText", chat) for chat in GROUPS[2:5]]
+    await settle()
+    hand = request(pacer, telegram, "sendMessage", 501)
+    await settle()
+    assert len(telegram.started) == 2
+    clock.advance(WINDOW)
+    await settle()
+    assert [chat for _, chat, _ in telegram.started[2:4]] == [501, GROUPS[2]]
+    for _ in range(3):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(*first, *later_groups, hand)
+    assert_windows_hold(telegram.started, 2)
+
+
+async def test_answers_to_button_presses_and_reads_are_never_held() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=1)
+    held = [request(pacer, telegram, "sendMessage", chat) for chat in GROUPS[:3]]
+    await settle()
+    answers = [request(pacer, telegram, "answerCallbackQuery", None) for _ in range(5)]
+    member = request(pacer, telegram, "getChatMember", GROUPS[0])
+    await asyncio.gather(*answers, member)
+    assert len(telegram.started) == 1 + 5 + 1
+    for _ in range(3):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(*held)
+
+
+async def test_a_429_holds_every_request_as_long_as_telegram_says() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock)
+    telegram.refuse = [3]
+    refused = request(pacer, telegram, "sendMessage", 501)
+    await settle()
+    others = [request(pacer, telegram, "editMessageText", chat) for chat in GROUPS[:3]]
+    await settle()
+    assert len(telegram.started) == 1
+    clock.advance(2.9)
+    await settle()
+    assert len(telegram.started) == 1
+    clock.advance(0.2)
+    await settle()
+    await asyncio.gather(refused, *others)
+    assert [chat for _, chat, _ in telegram.started] == [501, 501, *GROUPS[:3]]
+
+
+async def test_a_429_after_the_last_retry_reaches_the_caller() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, retries=1)
+    telegram.refuse = [1, 1]
+    refused = request(pacer, telegram, "sendMessage", GROUPS[0])
+    await settle()
+    clock.advance(1.1)
+    await settle()
+    with pytest.raises(RetryAfter):
+        await refused
+    # Its place is given back: the next request goes once the hold is over.
+    clock.advance(1.1)
+    later = request(pacer, telegram, "sendMessage", GROUPS[1])
+    await settle()
+    assert await later is True
+
+
+async def test_a_cancelled_waiter_gives_its_place_back() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=1)
+    first = request(pacer, telegram, "sendMessage", GROUPS[0])
+    waiting = request(pacer, telegram, "sendMessage", GROUPS[1])
+    after = request(pacer, telegram, "sendMessage", GROUPS[2])
+    await settle()
+    waiting.cancel()
+    await settle()
+    clock.advance(WINDOW)
+    await settle()
+    await asyncio.gather(first, after)
+    assert [chat for _, chat, _ in telegram.started] == [GROUPS[0], GROUPS[2]]
+    await pacer.shutdown()
