@@ -69,6 +69,8 @@ MAX_CALLBACK_DATA_BYTES: Final = 64
 MAX_ALERT_LENGTH: Final = 200
 MAX_INLINE_BUTTONS: Final = 100
 RATE_WINDOW_SECONDS: Final = 60.0
+SECOND_WINDOW_SECONDS: Final = 1.0
+"""The window of the optional per-second limits (all chats, one private chat)."""
 
 # Update kinds Telegram sends when allowed_updates is empty/unset.
 DEFAULT_ALLOWED_UPDATES: Final = frozenset(
@@ -370,6 +372,9 @@ class FakeOptions(TypedDict, total=False):
     bot_username: str
     bot_first_name: str
     group_limit_per_minute: int
+    global_limit_per_second: int | None
+    private_limit_per_second: int | None
+    keep_history: bool
     privacy_mode: bool
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[None]]
@@ -399,10 +404,20 @@ class FakeTelegram:
     ``fail_next`` injects errors, ``delay_next`` slow requests.
 
     ``group_limit_per_minute``: sends + edits (``GROUP_WRITE_METHODS``, photos included)
-    allowed per group in a sliding 60 s window before 429. ``privacy_mode``: in groups the bot
-    only gets commands, replies to it and @mentions (unless it is an admin there). ``clock``:
-    time source of the rate limit and request log;
-    ``sleep``: how ``delay_next`` waits (pair it with ``clock``).
+    allowed per group in a sliding 60 s window before 429. ``global_limit_per_second`` and
+    ``private_limit_per_second`` (None, the default: no such limit): the same writes allowed in
+    a sliding 1 s window in all chats together, and in one private chat, before 429 (Telegram's
+    30 a second and one a second; a refused write counts in no window). ``limit_hits`` counts
+    the 429s of each limit. ``privacy_mode``: in groups the bot only gets commands, replies to
+    it and @mentions (unless it is an admin there). ``clock``: time source of the rate limits
+    and request log; ``sleep``: how ``delay_next`` waits (pair it with ``clock``).
+    ``keep_history=False`` (for load runs, where memory would grow with every call): the
+    request log keeps no parameters and a message no versions past its first.
+
+    ``message_listeners`` are called as ``listener(message, edited)`` each time the bot sends
+    a message (``edited`` False) or edits one (True), after the fake stored it;
+    ``answer_listeners`` as ``listener(query_id, answer)`` when the bot answers a callback
+    query. They run inside the request, so they must be quick (schedule work, do not await).
     """
 
     def __init__(
@@ -412,6 +427,9 @@ class FakeTelegram:
         bot_username: str = DEFAULT_BOT_USERNAME,
         bot_first_name: str = DEFAULT_BOT_NAME,
         group_limit_per_minute: int = 20,
+        global_limit_per_second: int | None = None,
+        private_limit_per_second: int | None = None,
+        keep_history: bool = True,
         privacy_mode: bool = True,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -425,6 +443,9 @@ class FakeTelegram:
         self.bot_username = bot_username
         self.bot_first_name = bot_first_name
         self.group_limit_per_minute = group_limit_per_minute
+        self.global_limit_per_second = global_limit_per_second
+        self.private_limit_per_second = private_limit_per_second
+        self.keep_history = keep_history
         self.privacy_mode = privacy_mode
         self.clock = clock
         self.sleep = sleep
@@ -448,6 +469,12 @@ class FakeTelegram:
         self._changed = asyncio.Event()
         self._poll_generation = 0
         self._group_events: dict[int, deque[float]] = {}
+        self._private_events: dict[int, deque[float]] = {}
+        self._global_events: deque[float] = deque()
+        self.limit_hits: dict[str, int] = {"group": 0, "private": 0, "global": 0}
+        """429s answered, by the limit that refused the write."""
+        self.message_listeners: list[Callable[[FakeMessage, bool], None]] = []
+        self.answer_listeners: list[Callable[[str, JsonDict], None]] = []
         self._failures: list[_Failure] = []
         self._delays: list[_Delay] = []
         self._active_requests = 0
@@ -1189,7 +1216,7 @@ class FakeTelegram:
             self.requests.append(
                 FakeRequest(
                     method=call.method,
-                    params=call.params,
+                    params=call.params if self.keep_history else {},
                     chat_id=chat_id if isinstance(chat_id, int) else None,
                     time=self.clock(),
                     status=status,
@@ -1423,6 +1450,7 @@ class FakeTelegram:
             raise ApiError(400, _NOT_MODIFIED)
         self._rate_limit(chat)
         self._apply_edit(message, text, entities, markup)
+        self._tell_listeners(message, edited=True)
         return self._message_json(message)
 
     async def _api_edit_message_caption(self, params: JsonDict) -> JsonDict:
@@ -1447,6 +1475,7 @@ class FakeTelegram:
         self._rate_limit(chat)
         message.caption_above = above
         self._apply_edit(message, caption, entities, markup)
+        self._tell_listeners(message, edited=True)
         return self._message_json(message)
 
     async def _api_edit_message_reply_markup(self, params: JsonDict) -> JsonDict:
@@ -1457,6 +1486,7 @@ class FakeTelegram:
             raise ApiError(400, _NOT_MODIFIED)
         self._rate_limit(chat)
         self._apply_edit(message, message.text, message.entities, markup)
+        self._tell_listeners(message, edited=True)
         return self._message_json(message)
 
     async def _api_delete_message(self, params: JsonDict) -> bool:
@@ -1475,9 +1505,10 @@ class FakeTelegram:
             raise ApiError(400, _BAD_QUERY)
         if len(params.get("text", "")) > MAX_ALERT_LENGTH:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
-        self.callback_answers[query_id] = {
-            k: v for k, v in params.items() if k != "callback_query_id"
-        }
+        answer = {k: v for k, v in params.items() if k != "callback_query_id"}
+        self.callback_answers[query_id] = answer
+        for listener in self.answer_listeners:
+            listener(query_id, answer)
         return True
 
     async def _api_get_chat(self, params: JsonDict) -> JsonDict:
@@ -1624,6 +1655,7 @@ class FakeTelegram:
         if photo is not None:
             message.caption_above = bool(params.get("show_caption_above_media", False))
             message.spoiler = bool(params.get("has_spoiler", False))
+        self._tell_listeners(message, edited=False)
         return self._message_json(message)
 
     def _render_caption(self, params: JsonDict, *, too_long: str) -> tuple[str, list[JsonDict]]:
@@ -1797,21 +1829,41 @@ class FakeTelegram:
         message.entities = list(entities)
         message.reply_markup = markup
         message.edit_date = int(time.time())
-        message.versions.append(MessageVersion(text, tuple(entities), markup, message.photo))
+        if self.keep_history:
+            message.versions.append(MessageVersion(text, tuple(entities), markup, message.photo))
+
+    def _tell_listeners(self, message: FakeMessage, *, edited: bool) -> None:
+        for listener in self.message_listeners:
+            listener(message, edited)
 
     def _rate_limit(self, chat: FakeChat) -> None:
-        if not chat.is_group:
-            return
+        """429 when a write to `chat` would pass a limit; otherwise it counts in each window
+        it falls in (all checked first: a refused write counts in none)."""
         now = self.clock()
-        events = self._group_events.setdefault(chat.chat_id, deque())
-        while events and events[0] <= now - RATE_WINDOW_SECONDS:
-            events.popleft()
-        if len(events) >= self.group_limit_per_minute:
-            retry_after = max(1, math.ceil(events[0] + RATE_WINDOW_SECONDS - now))
-            raise ApiError(
-                429, f"Too Many Requests: retry after {retry_after}", retry_after=retry_after
+        windows: list[tuple[str, deque[float], float, int]] = []
+        if chat.is_group:
+            events = self._group_events.setdefault(chat.chat_id, deque())
+            windows.append(("group", events, RATE_WINDOW_SECONDS, self.group_limit_per_minute))
+        elif chat.type == "private" and self.private_limit_per_second is not None:
+            events = self._private_events.setdefault(chat.chat_id, deque())
+            windows.append(
+                ("private", events, SECOND_WINDOW_SECONDS, self.private_limit_per_second)
             )
-        events.append(now)
+        if self.global_limit_per_second is not None:
+            windows.append(
+                ("global", self._global_events, SECOND_WINDOW_SECONDS, self.global_limit_per_second)
+            )
+        for name, events, window, limit in windows:
+            while events and events[0] <= now - window:
+                events.popleft()
+            if len(events) >= limit:
+                self.limit_hits[name] += 1
+                retry_after = max(1, math.ceil(events[0] + window - now))
+                raise ApiError(
+                    429, f"Too Many Requests: retry after {retry_after}", retry_after=retry_after
+                )
+        for _name, events, _window, _limit in windows:
+            events.append(now)
 
     # ================================================================== helpers: state
 

@@ -1041,3 +1041,90 @@ async def test_photos_and_caption_edits_count_in_the_group_budget() -> None:
             "sendPhoto",
         ]
         assert [r.status for r in fake.requests_for("sendPhoto")] == [400, 200, 200, 429, 200]
+
+
+# ---------------------------------------------------------------------------- load options
+
+
+async def test_global_limit_per_second_counts_writes_in_every_chat() -> None:
+    clock = FakeClock()
+    async with running_fake(clock=clock, global_limit_per_second=3) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_user(BUDI, "Budi")
+        fake.add_group(GROUP, "Room", admins=(ANA,))
+        async with bot_for(fake) as bot:
+            first = await bot.send_message(GROUP, "table")
+            await bot.send_message(ANA, "hand")
+            clock.now += 0.5
+            await bot.edit_message_text("table, edited", GROUP, first.message_id)  # 3rd
+            with pytest.raises(RetryAfter) as caught:
+                await bot.send_message(BUDI, "one too many")
+            assert retry_seconds(caught.value) == 1
+            query_id = await fake.press(ANA, GROUP, first.message_id, "x", check_button=False)
+            await bot.answer_callback_query(query_id)  # not a write: no limit applies
+            clock.now += 0.5  # the first two leave the 1 s window
+            await bot.send_message(BUDI, "fits again")
+            await bot.send_message(BUDI, "and another")
+            with pytest.raises(RetryAfter):
+                await bot.send_message(GROUP, "full again")
+        assert fake.limit_hits == {"group": 0, "private": 0, "global": 2}
+        # Refused writes counted in no window: the group saw two writes, not three.
+        assert len(fake.group_writes(GROUP)) == 2
+
+
+async def test_private_limit_per_second_is_per_chat() -> None:
+    clock = FakeClock()
+    async with running_fake(clock=clock, private_limit_per_second=1) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_user(BUDI, "Budi")
+        fake.add_group(GROUP, "Room", admins=(ANA,))
+        async with bot_for(fake) as bot:
+            hand = await bot.send_message(ANA, "hand")
+            await bot.send_message(BUDI, "another chat")
+            await bot.send_message(GROUP, "groups have their own limit")
+            await bot.send_message(GROUP, "per minute")
+            clock.now += 0.9
+            with pytest.raises(RetryAfter) as caught:
+                await bot.edit_message_text("edits count too", ANA, hand.message_id)
+            assert retry_seconds(caught.value) == 1
+            clock.now += 0.1
+            await bot.edit_message_text("a second later", ANA, hand.message_id)
+        assert fake.limit_hits == {"group": 0, "private": 1, "global": 0}
+        assert fake.message(ANA, hand.message_id).text == "a second later"
+
+
+async def test_limits_per_second_are_off_by_default(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        for i in range(40):
+            await bot.send_message(ANA, f"m{i}")
+    assert fake.limit_hits == {"group": 0, "private": 0, "global": 0}
+
+
+async def test_listeners_hear_sends_edits_and_answers() -> None:
+    heard: list[tuple[int, int, str, bool]] = []
+    answers: list[tuple[str, dict[str, Any]]] = []
+    async with running_fake(keep_history=False) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, "Room", admins=(ANA,))
+        fake.message_listeners.append(
+            lambda message, edited: heard.append(
+                (message.chat_id, message.message_id, message.text, edited)
+            )
+        )
+        fake.answer_listeners.append(lambda query_id, answer: answers.append((query_id, answer)))
+        async with bot_for(fake) as bot:
+            sent = await bot.send_message(ANA, "one", reply_markup=keyboard(("Tap", "tap")))
+            await bot.edit_message_text("two", ANA, sent.message_id)
+            await bot.send_photo(GROUP, png(), caption="round over")
+            query_id = await fake.press(ANA, ANA, sent.message_id, "tap", check_button=False)
+            await bot.answer_callback_query(query_id, text="done")
+        assert heard == [
+            (ANA, sent.message_id, "one", False),
+            (ANA, sent.message_id, "two", True),
+            (GROUP, 1, "round over", False),
+        ]
+        assert answers == [(query_id, {"text": "done"})]
+        # keep_history=False: no parameters in the log, no versions past the first.
+        assert all(request.params == {} for request in fake.requests)
+        assert [v.text for v in fake.message(ANA, sent.message_id).versions] == ["one"]
+        assert fake.message(ANA, sent.message_id).text == "two"

@@ -1,0 +1,882 @@
+"""Load through the Bot API: the real bot against a fake Telegram, N groups playing at once.
+
+What it measures, per run (N groups, Telegram's limits on or off, think time, computer level):
+
+- tap -> callback answered, and tap -> the next player's hand (p50, p95, p99), as the simulated
+  people see them: from the moment a tap is queued as an update to the moment the fake receives
+  answerCallbackQuery, or the sendMessage that gives the next person to move their live buttons
+  (whoever it is; the taps that end a game have no next hand);
+- Bot API calls per human move, by method and in all (getUpdates left out of "all": long polls
+  are not per move), and "counted" calls (sends and edits: sendMessage, sendPhoto,
+  editMessageText, editMessageCaption, editMessageReplyMarkup) per human move;
+- group messages and edits per human move and per game;
+- the highest rates of accepted writes seen: per group in any 60 s, per private chat in any
+  1 s, in all chats in any 1 s (sliding windows over the fake's receive times), and the 429s;
+- CPU seconds per human move of the bot's process and of its worker processes (the computer
+  players' pool, which also draws the pictures), resident memory per live game (the bot's peak
+  RSS over its RSS once started, divided by the most games running at once), and the longest
+  event-loop stall (a task sleeping 10 ms in a loop, its largest overshoot);
+- whether every game finished, with its stored results equal to the scores replayed from its
+  stored moves.
+
+How: each run is a process of its own (so peak RSS and CPU belong to that run alone) holding
+the real application (`build_application` + `start_application`, SQLite in a temporary
+directory, COMPUTER_PROCESSES=1, GROUP_MESSAGES_PER_MINUTE=20, turns long enough that nobody
+times out). The fake Bot API (tests/fakes/telegram_server.py, which checks every request
+against the Bot API description) and the simulated people run in a spawned child, so their CPU
+is not the bot's. Each group has two people and two computers: both people /start their
+private chat, one sets the smallest target in /settings (and the level), opens /gaple, the
+other joins, the opener starts. A person given a hand with live buttons waits a think time
+(realistic: uniform 1-8 s, and 0.5-2 s more for the end when a tile fits both; fast: none),
+then taps a random legal button (seeded). With limits on, the fake answers 429 past 30
+writes a second in all chats, one a second in a private chat and 20 a minute in a group
+(sends and edits alike) and the bot paces itself to them; off, the fake never does and the
+bot's own limits are raised, so only the machine binds.
+
+Run from the repository with the venv's python:
+
+    .venv/bin/python bench/load.py                      # the default matrix, below
+    .venv/bin/python bench/load.py --groups 10,50,200,500 --limits both --think realistic,fast
+    .venv/bin/python bench/load.py --groups 2 --limits off --think fast --seconds 120  # smoke
+
+Default matrix: N = 10 and 50, limits on and off, fast think, normal level (four runs, about
+12 minutes on a shared two-core machine). Realistic think is bounded by the think time itself
+(a game takes some minutes whatever N is), so it adds about 4 minutes per run. The full
+N = 10, 50, 200, 500 matrix with both limits and both think modes is sixteen runs; the N = 200
+and 500 fast runs hit the --seconds cap (600 s by default) on two cores, so expect well over an
+hour for all of it. Each run stops at --seconds and reports what finished. The table goes to
+stdout, the figures to --json (load.json in the current directory unless told).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import json
+import logging
+import multiprocessing
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# The fake Bot API and the test harness live in tests/, which is not an installed package.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from gaple_bot.bot.app import build_application, start_application, stop_application  # noqa: E402
+from gaple_bot.bot.callback_data import Action, decode, encode  # noqa: E402
+from gaple_bot.bot.render.settings import choices, menu_options  # noqa: E402
+from gaple_bot.games.registry import default_registry  # noqa: E402
+from gaple_bot.settings import settings_from  # noqa: E402
+from gaple_bot.store import GameStatus  # noqa: E402
+from tests.bot.harness import deps_of, legal_buttons, load_engine_game  # noqa: E402
+from tests.fakes.telegram_server import (  # noqa: E402
+    DEFAULT_TOKEN,
+    GROUP_WRITE_METHODS,
+    FakeMessage,
+    FakeRequest,
+    FakeTelegram,
+)
+
+JsonDict = dict[str, Any]
+REALISTIC_THINK = (1.0, 8.0)
+"""Seconds a person looks at their hand before tapping (uniform), in realistic mode."""
+REALISTIC_END_THINK = (0.5, 2.0)
+"""Seconds more to choose the end when the tile fits both."""
+TURN_SECONDS = 1_000_000
+"""Nobody times out: a timeout would make the computer move and hide the bot's own latency."""
+GROUP_BUDGET = 20
+"""The bot's GROUP_MESSAGES_PER_MINUTE, as in production."""
+RAISED = 1_000_000
+"""The bot's own limits in a run without Telegram's: as for a bot whose limits were raised."""
+LIMITS_ON = {"group_per_minute": 20, "private_per_second": 1, "global_per_second": 30}
+NO_LIMIT = 10**9
+STALL_TICK = 0.01
+SETUP_SECONDS = 120.0
+"""How long one group's setup step (a menu, a lobby, an answer) may take before it is given up."""
+SPREAD_SECONDS = 20.0
+"""Groups open one after another over at most this long (0.1 s apart when fewer), as people
+arrive, rather than all in the same millisecond."""
+GRACE_SECONDS = 600.0
+"""A process still alive this long past its --seconds cap ends itself (nothing outlives a run)."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One run of the matrix."""
+
+    groups: int
+    limits: bool
+    think: str  # "realistic" or "fast"
+    level: str  # "normal" or "hard"
+    seconds: float
+    seed: int
+    profile: str = ""
+    """A file for cProfile's figures of the bot's process (its event-loop thread), if any."""
+
+    @property
+    def label(self) -> str:
+        limits = "on" if self.limits else "off"
+        return f"N={self.groups} limits={limits} think={self.think} level={self.level}"
+
+
+# ============================================================================ figures
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The nearest-rank q-th percentile (None for no values)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def spread(values: Sequence[float]) -> JsonDict:
+    """p50, p95, p99 and max in milliseconds, and how many samples."""
+    figures: JsonDict = {"count": len(values)}
+    for name, q in (("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("max", 100.0)):
+        value = percentile(values, q)
+        figures[name] = None if value is None else round(value * 1000, 1)
+    return figures
+
+
+def busiest_window(times: Iterable[float], window: float) -> int:
+    """The most events in any window of `window` seconds (a sliding window over the times)."""
+    ordered = sorted(times)
+    best = 0
+    start = 0
+    for end, now in enumerate(ordered):
+        while ordered[start] <= now - window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def most_at_once(intervals: Iterable[tuple[float, float]]) -> int:
+    """The most intervals open at the same moment."""
+    edges = sorted(
+        [(start, 1) for start, _ in intervals] + [(end, -1) for _, end in intervals],
+        key=lambda edge: (edge[0], edge[1]),
+    )
+    live = best = 0
+    for _, step in edges:
+        live += step
+        best = max(best, live)
+    return best
+
+
+# ============================================================================ the people
+
+
+def has_live_moves(message: FakeMessage) -> bool:
+    """A hand message whose buttons make moves now (as tests/bot/harness.turn_message)."""
+    prefixes = (Action.MOVE.value + ":", Action.PICK.value + ":")
+    return any(data and data.startswith(prefixes) for _, data in message.buttons())
+
+
+def button_data(message: FakeMessage, action: Action) -> str | None:
+    """The first button of `message` with `action`, if any."""
+    for _, data in message.buttons():
+        if data and data.startswith(action.value + ":"):
+            return data
+    return None
+
+
+@dataclass(eq=False)
+class Table:
+    """One group: its two people, the bot's messages they act on, what happened."""
+
+    index: int
+    chat_id: int
+    people: tuple[int, int]
+    menu_id: int | None = None
+    lobby_id: int | None = None
+    game_id: int | None = None
+    started_at: float | None = None
+    finished_at: float | None = None
+    moves: int = 0
+    error: str | None = None
+    hand_due_since: float | None = None
+    """When the last move's tap was made, until the next live hand arrives."""
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class Person:
+    """A simulated person: taps one hand at a time, in order."""
+
+    user_id: int
+    table: Table
+    rng: random.Random
+    busy: bool = False
+    waiting: int | None = None
+    """A live hand that arrived while the previous one was still being played."""
+
+
+class Crowd:
+    """Every table and person of a run, driven by the fake's listeners."""
+
+    def __init__(self, fake: FakeTelegram, config: RunConfig) -> None:
+        self.fake = fake
+        self.config = config
+        self.tables: dict[int, Table] = {}
+        self.people: dict[int, Person] = {}
+        self.answers: dict[str, asyncio.Future[JsonDict]] = {}
+        self.tapped_at: dict[str, float] = {}
+        self.tap_to_answer: list[float] = []
+        self.tap_to_hand: list[float] = []
+        self.refused_taps: list[str] = []
+        self.all_finished = asyncio.Event()
+        self.finished = 0
+        self.stopping = False
+        self.tasks: set[asyncio.Task[None]] = set()
+        registry = default_registry()
+        kind = registry.get("gaple")
+        options = menu_options(kind)
+        self.kind_index = registry.names.index("gaple")
+        targets = choices(kind, "target")
+        self.target_button = (
+            options.index("target"),
+            targets.index(min(targets, key=int)),
+        )
+        self.level_button = (options.index("level"), choices(kind, "level").index(config.level))
+        fake.message_listeners.append(self.on_message)
+        fake.answer_listeners.append(self.on_answer)
+
+    def add_table(self, index: int) -> Table:
+        chat_id = -1_000_000_000_000 - (index + 1)
+        opener, joiner = 10_000 + 2 * index, 10_001 + 2 * index
+        self.fake.add_user(opener, f"Opener{index}")
+        self.fake.add_user(joiner, f"Joiner{index}")
+        self.fake.add_group(chat_id, f"Load room {index}", admins=(opener,), members=(joiner,))
+        table = Table(index, chat_id, (opener, joiner))
+        self.tables[chat_id] = table
+        for user_id in table.people:
+            seed = self.config.seed * 1_000_003 + user_id
+            self.people[user_id] = Person(user_id, table, random.Random(seed))
+        return table
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # ---------------------------------------------------------------- what the fake tells
+
+    def on_message(self, message: FakeMessage, edited: bool) -> None:
+        now = time.monotonic()
+        if message.chat_id > 0:
+            person = self.people.get(message.chat_id)
+            # A new hand with live buttons; an edit only ever shows the ends of a pick, which
+            # the person's own tap is waiting for.
+            if person is None or edited or not has_live_moves(message):
+                return
+            seated = person.table
+            if seated.hand_due_since is not None:
+                self.tap_to_hand.append(now - seated.hand_due_since)
+                seated.hand_due_since = None
+            self.hand_arrived(person, message.message_id)
+            return
+        table = self.tables.get(message.chat_id)
+        if table is None:
+            return
+        if table.menu_id is None and button_data(message, Action.SETTING):
+            table.menu_id = message.message_id
+        join = button_data(message, Action.JOIN)
+        if table.lobby_id is None and join is not None:
+            table.lobby_id = message.message_id
+            table.game_id = decode(join).field("game")
+        again = button_data(message, Action.PLAY_AGAIN)
+        if again is not None and table.finished_at is None and table.started_at is not None:
+            table.finished_at = now
+            table.hand_due_since = None
+            self.finished += 1
+            self.settle()
+        table.changed.set()
+
+    def settle(self) -> None:
+        """The run is over once every table has finished its game or failed to start one."""
+        failed = sum(1 for t in self.tables.values() if t.error and t.finished_at is None)
+        if self.finished + failed >= len(self.tables):
+            self.all_finished.set()
+
+    def on_answer(self, query_id: str, answer: JsonDict) -> None:
+        tapped = self.tapped_at.pop(query_id, None)
+        if tapped is not None:
+            self.tap_to_answer.append(time.monotonic() - tapped)
+        future = self.answers.pop(query_id, None)
+        if future is not None and not future.done():
+            future.set_result(answer)
+
+    # ---------------------------------------------------------------- acting
+
+    async def tap(self, user_id: int, chat_id: int, message_id: int, data: str) -> JsonDict:
+        """Press a button and wait for the bot's answer to it."""
+        future: asyncio.Future[JsonDict] = asyncio.get_running_loop().create_future()
+        query_id = await self.fake.press(user_id, chat_id, message_id, data)
+        self.answers[query_id] = future
+        if chat_id > 0:
+            self.tapped_at[query_id] = time.monotonic()
+        return await asyncio.wait_for(future, SETUP_SECONDS)
+
+    async def wait_until(self, table: Table, ready: Callable[[], bool]) -> None:
+        async with asyncio.timeout(SETUP_SECONDS):
+            while not ready():
+                table.changed.clear()
+                await table.changed.wait()
+
+    async def open_table(self, table: Table, delay: float) -> None:
+        """/start, /settings (target, level), /gaple, Join, Start, as people would."""
+        try:
+            await asyncio.sleep(delay)
+            opener, joiner = table.people
+            for user_id in table.people:
+                await self.fake.start_private(user_id)
+            await self.fake.send_message(opener, table.chat_id, "/settings")
+            await self.wait_until(table, lambda: table.menu_id is not None)
+            assert table.menu_id is not None
+            for option, value in (self.target_button, self.level_button):
+                data = encode(Action.SETTING, table.chat_id, self.kind_index, option, value)
+                answer = await self.tap(opener, table.chat_id, table.menu_id, data)
+                assert not answer.get("show_alert"), answer
+            await self.fake.send_message(opener, table.chat_id, "/gaple")
+            await self.wait_until(table, lambda: table.lobby_id is not None)
+            assert table.lobby_id is not None
+            lobby = self.fake.message(table.chat_id, table.lobby_id)
+            for user_id, label in ((joiner, "✋ Join"), (opener, "▶️ Start")):
+                data = next(d for text, d in lobby.buttons() if text == label and d)
+                answer = await self.tap(user_id, table.chat_id, table.lobby_id, data)
+                assert not answer.get("show_alert"), answer
+            table.started_at = time.monotonic()
+        except Exception as error:  # a group that cannot start is a finding, not a crash
+            table.error = f"setup: {error!r}"
+            self.settle()
+
+    def hand_arrived(self, person: Person, message_id: int) -> None:
+        if self.stopping:
+            return
+        if person.busy:
+            person.waiting = message_id
+            return
+        person.busy = True
+        self.spawn(self.play_hand(person, message_id))
+
+    def think(self, person: Person, span: tuple[float, float]) -> float:
+        return 0.0 if self.config.think == "fast" else person.rng.uniform(*span)
+
+    async def play_hand(self, person: Person, message_id: int) -> None:
+        """Look at the hand a while, tap a legal tile, and an end if it asks for one."""
+        table, user_id = person.table, person.user_id
+        try:
+            await asyncio.sleep(self.think(person, REALISTIC_THINK))
+            message = self.fake.message(user_id, message_id)
+            buttons = legal_buttons(message)
+            if buttons and not self.stopping:
+                _, data = person.rng.choice(buttons)
+                if data.startswith(Action.MOVE.value + ":"):
+                    table.hand_due_since = time.monotonic()
+                answer = await self.tap(user_id, user_id, message_id, data)
+                if data.startswith(Action.PICK.value + ":") and not answer.get("show_alert"):
+                    # The bot drew the ends on the same message before it answered.
+                    await asyncio.sleep(self.think(person, REALISTIC_END_THINK))
+                    ends = legal_buttons(self.fake.message(user_id, message_id))
+                    _, data = person.rng.choice(ends)
+                    table.hand_due_since = time.monotonic()
+                    answer = await self.tap(user_id, user_id, message_id, data)
+                if answer.get("show_alert"):
+                    table.hand_due_since = None
+                    self.refused_taps.append(str(answer.get("text", ""))[:120])
+                else:
+                    table.moves += 1
+        except Exception as error:  # reported with the run: a person left stuck is a finding
+            table.error = f"play: {error!r}"
+        finally:
+            person.busy = False
+            waiting, person.waiting = person.waiting, None
+            if waiting is not None and waiting != message_id:
+                self.hand_arrived(person, waiting)
+
+    # ---------------------------------------------------------------- the report
+
+    def report(self, started: float, ended: float) -> JsonDict:
+        fake = self.fake
+        requests = fake.requests
+        by_method = Counter(r.method for r in requests)
+        moves = sum(t.moves for t in self.tables.values())
+        per_move = max(moves, 1)
+        finished = [t for t in self.tables.values() if t.finished_at is not None]
+        per_game = max(len(finished), 1)
+        accepted = [r for r in requests if r.status == 200 and r.method in GROUP_WRITE_METHODS]
+        group_writes = [r for r in accepted if r.chat_id is not None and r.chat_id < 0]
+        group_sends = sum(1 for r in group_writes if r.method in ("sendMessage", "sendPhoto"))
+        # Per game: the writes of the groups whose game finished, over those games.
+        done_chats = {t.chat_id for t in finished}
+        done_writes = [r for r in group_writes if r.chat_id in done_chats]
+        done_sends = sum(1 for r in done_writes if r.method in ("sendMessage", "sendPhoto"))
+        calls = sum(n for method, n in by_method.items() if method != "getUpdates")
+        intervals = [
+            (t.started_at, t.finished_at if t.finished_at is not None else ended)
+            for t in self.tables.values()
+            if t.started_at is not None
+        ]
+        durations = [end - start for start, end in intervals if end < ended]
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        # A game left unfinished with no live hand anywhere waits on a person who was never
+        # shown their turn (or on the bot itself); one with a live hand, on the cap.
+        unfinished = [t for t in self.tables.values() if t.started_at and not t.finished_at]
+        no_live_hand = [
+            t.chat_id
+            for t in unfinished
+            if not any(has_live_moves(m) for uid in t.people for m in fake.bot_messages(uid))
+        ]
+        return {
+            "seconds": round(ended - started, 1),
+            "games": len(self.tables),
+            "games_started": len(intervals),
+            "games_finished": len(finished),
+            "most_games_at_once": most_at_once(intervals),
+            "game_seconds": spread(durations),
+            "human_moves": moves,
+            "tap_to_answer_ms": spread(self.tap_to_answer),
+            "tap_to_hand_ms": spread(self.tap_to_hand),
+            "calls_by_method": dict(sorted(by_method.items())),
+            "calls_per_human_move": {
+                method: round(n / per_move, 3) for method, n in sorted(by_method.items())
+            },
+            "calls_per_human_move_all": round(calls / per_move, 3),
+            "counted_per_human_move": round(len(accepted) / per_move, 3),
+            "group_messages_per_human_move": round(group_sends / per_move, 3),
+            "group_edits_per_human_move": round((len(group_writes) - group_sends) / per_move, 3),
+            "group_messages_per_game": round(done_sends / per_game, 2),
+            "group_edits_per_game": round((len(done_writes) - done_sends) / per_game, 2),
+            "max_rates": max_rates(accepted),
+            "status_429": sum(1 for r in requests if r.status == 429),
+            "limit_hits": dict(fake.limit_hits),
+            "other_errors": dict(
+                Counter(
+                    f"{r.method} {r.status} {r.description}"
+                    for r in requests
+                    if r.status not in (200, 429)
+                ).most_common(10)
+            ),
+            "refused_taps": len(self.refused_taps),
+            "refused_samples": self.refused_taps[:5],
+            "table_errors": [
+                f"{t.chat_id}: {t.error}" for t in self.tables.values() if t.error is not None
+            ][:10],
+            "violations": len(fake.violations),
+            "violation_samples": fake.violations[:5],
+            "unfinished_without_live_hand": len(no_live_hand),
+            "game_ids": [t.game_id for t in finished if t.game_id is not None],
+            "fake_cpu_seconds": round(time.process_time(), 2),
+            "fake_peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        }
+
+
+def max_rates(accepted: Sequence[FakeRequest]) -> JsonDict:
+    """The busiest windows of accepted writes: one group in 60 s, one private chat in 1 s,
+    all chats in 1 s."""
+    by_chat: dict[int, list[float]] = defaultdict(list)
+    for request in accepted:
+        if request.chat_id is not None:
+            by_chat[request.chat_id].append(request.time)
+    groups = [busiest_window(ts, 60.0) for chat, ts in by_chat.items() if chat < 0]
+    privates = [busiest_window(ts, 1.0) for chat, ts in by_chat.items() if chat > 0]
+    return {
+        "group_per_minute": max(groups, default=0),
+        "private_per_second": max(privates, default=0),
+        "all_per_second": busiest_window((r.time for r in accepted), 1.0),
+    }
+
+
+async def people_side(connection: Connection, config: RunConfig) -> None:
+    """The child: the fake Bot API and the people, until the bot says stop."""
+    loop = asyncio.get_running_loop()
+    limits = LIMITS_ON if config.limits else None
+    fake = FakeTelegram(
+        group_limit_per_minute=limits["group_per_minute"] if limits else NO_LIMIT,
+        private_limit_per_second=limits["private_per_second"] if limits else None,
+        global_limit_per_second=limits["global_per_second"] if limits else None,
+        keep_history=False,
+    )
+    await fake.start()
+    crowd = Crowd(fake, config)
+    tables = [crowd.add_table(index) for index in range(config.groups)]
+    connection.send(fake.base_url)
+    if not await loop.run_in_executor(None, connection.poll, SETUP_SECONDS):
+        raise RuntimeError("the bot never said go")
+    connection.recv()
+    started = time.monotonic()
+    gap = min(0.1, SPREAD_SECONDS / max(config.groups, 1))
+    for table in tables:
+        crowd.spawn(crowd.open_table(table, table.index * gap))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(crowd.all_finished.wait(), config.seconds)
+    crowd.stopping = True
+    ended = time.monotonic()
+    report = crowd.report(started, ended)
+    for task in list(crowd.tasks):
+        task.cancel()
+    connection.send(report)
+    # Serve the bot while it stops (its last long poll, the outbox's drain), then go.
+    await loop.run_in_executor(None, connection.poll, SETUP_SECONDS)
+    await fake.stop()
+
+
+def child_main(connection: Connection, config: RunConfig) -> None:
+    """Entry point of the spawned child."""
+    end_by_itself(config.seconds + 2 * GRACE_SECONDS)
+    asyncio.run(people_side(connection, config))
+
+
+def end_by_itself(seconds: float) -> None:
+    """End this process after `seconds`, whatever it is doing (bounded runs)."""
+    timer = threading.Timer(seconds, os._exit, args=(3,))
+    timer.daemon = True
+    timer.start()
+
+
+# ============================================================================ the bot
+
+
+class LogCounter(logging.Handler):
+    """Counts the bot's log records by level, and keeps the first distinct warnings."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.counts: Counter[str] = Counter()
+        self.samples: list[str] = []
+        self.rate_limit_retries = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[record.levelname] += 1
+        text = record.getMessage()
+        if text.startswith("Rate limit hit"):
+            # python-telegram-bot's AIORateLimiter, waiting out a 429 (all requests wait).
+            self.rate_limit_retries += 1
+        if record.levelno >= logging.WARNING:
+            line = f"{record.levelname} {record.name}: {text}"[:300]
+            if len(self.samples) < 10 and line not in self.samples:
+                self.samples.append(line)
+
+
+async def watch_stalls(longest: list[float]) -> None:
+    """Sleep 10 ms over and over; the largest overshoot is the longest event-loop stall."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(STALL_TICK)
+        longest[0] = max(longest[0], loop.time() - before - STALL_TICK)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def verify(app: Any, game_ids: Sequence[int]) -> JsonDict:
+    """Every finished game: FINISHED in the store, its results' points equal to the scores
+    replayed from its stored moves."""
+    store = deps_of(app).service.store
+    matched = 0
+    problems: list[str] = []
+    rounds = stored_moves = 0
+    for game_id in game_ids:
+        async with store.read() as tx:
+            record = await tx.games.get(game_id)
+            results = await tx.results.of_game(game_id)
+        game = await load_engine_game(store, game_id)
+        play = await store.load_play(game_id)
+        rounds += len(play.rounds)
+        stored_moves += sum(len(codes) for _, codes in play.rounds)
+        points = [r.points for r in sorted(results, key=lambda r: r.seat)]
+        if record.status is GameStatus.FINISHED and points == list(game.scores):
+            matched += 1
+        elif len(problems) < 5:
+            problems.append(
+                f"game {game_id}: {record.status} results {points} replay {game.scores}"
+            )
+    return {
+        "games_verified": matched,
+        "verify_problems": problems,
+        "rounds": rounds,
+        "stored_moves": stored_moves,
+    }
+
+
+async def bot_side(config: RunConfig) -> JsonDict:
+    """The run's main process: the bot, measured, against the child's fake."""
+    loop = asyncio.get_running_loop()
+    counter = LogCounter()
+    root = logging.getLogger()
+    root.addHandler(counter)
+    root.setLevel(logging.WARNING)
+    # Its 429 retries are logged at INFO: counted, like the rest, never printed.
+    logging.getLogger("telegram.ext").setLevel(logging.INFO)
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    child = context.Process(target=child_main, args=(theirs, config), daemon=True)
+    workers_before = children_cpu()
+    # Another job on the machine shows in every figure: the load average says how busy it was.
+    load_before = os.getloadavg()[0]
+    child.start()
+    try:
+        if not await loop.run_in_executor(None, ours.poll, SETUP_SECONDS):
+            raise RuntimeError("the fake Bot API did not start")
+        base_url = ours.recv()
+        with tempfile.TemporaryDirectory(prefix="gaple-load-") as folder:
+            settings = settings_from(
+                {
+                    "TELEGRAM_BOT_TOKEN": DEFAULT_TOKEN,
+                    "TELEGRAM_API_BASE_URL": base_url,
+                    "DATABASE_URL": f"sqlite+aiosqlite:///{folder}/gaple.sqlite3",
+                    "COMPUTER_PROCESSES": "1",
+                    "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
+                    # Off: a bot whose limits were raised, so only the CPU binds.
+                    "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
+                    "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
+                    "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
+                    "LOBBY_TIMEOUT_SECONDS": str(TURN_SECONDS),
+                    "LOG_LEVEL": "WARNING",
+                }
+            )
+            app = build_application(settings, rng=random.Random(config.seed))
+            await start_application(app)
+            try:
+                rss_started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                longest = [0.0]
+                watcher = loop.create_task(watch_stalls(longest))
+                cpu_before = time.process_time()
+                ours.send("go")
+                if not await loop.run_in_executor(None, ours.poll, config.seconds + GRACE_SECONDS):
+                    raise RuntimeError("the people never reported")
+                people: JsonDict = ours.recv()
+                bot_cpu = time.process_time() - cpu_before
+                load_after = os.getloadavg()[0]
+                watcher.cancel()
+                rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                checked = await verify(app, people["game_ids"])
+            finally:
+                await stop_application(app)
+        # The pool was shut down without waiting: reap its workers so their CPU is counted.
+        for _ in range(600):
+            if all(process is child for process in multiprocessing.active_children()):
+                break
+            await asyncio.sleep(0.05)
+        workers_cpu = children_cpu() - workers_before
+        ours.send("stop")
+    finally:
+        child.join(30)
+        if child.is_alive():
+            child.terminate()
+    moves = max(int(people["human_moves"]), 1)
+    live = max(int(people["most_games_at_once"]), 1)
+    return {
+        "config": asdict(config),
+        **{k: v for k, v in people.items() if k != "game_ids"},
+        **checked,
+        "bot_cpu_seconds": round(bot_cpu, 2),
+        "workers_cpu_seconds": round(workers_cpu, 2),
+        "bot_cpu_ms_per_move": round(bot_cpu / moves * 1000, 2),
+        "workers_cpu_ms_per_move": round(workers_cpu / moves * 1000, 2),
+        "bot_rss_started_mb": round(rss_started / 1024, 1),
+        "bot_rss_peak_mb": round(rss_peak / 1024, 1),
+        "mb_per_live_game": round((rss_peak - rss_started) / 1024 / live, 3),
+        "longest_stall_ms": round(longest[0] * 1000, 1),
+        "machine_load_average": [round(load_before, 2), round(load_after, 2)],
+        "bot_log": dict(counter.counts),
+        "bot_log_samples": counter.samples,
+        "bot_rate_limit_retries": counter.rate_limit_retries,
+        "all_finished_and_verified": (
+            people["games_finished"] == config.groups
+            and checked["games_verified"] == config.groups
+            and not people["table_errors"]
+            and people["violations"] == 0
+        ),
+    }
+
+
+def run_one(config: RunConfig) -> None:
+    """`--one`: a single run in this process; its figures as one JSON line on stdout."""
+    end_by_itself(config.seconds + 2 * GRACE_SECONDS)
+    if not config.profile:
+        result = asyncio.run(bot_side(config))
+    else:
+        profiler = cProfile.Profile()
+        result = profiler.runcall(asyncio.run, bot_side(config))
+        profiler.dump_stats(config.profile)
+    print(json.dumps(result), flush=True)
+
+
+# ============================================================================ the matrix
+
+
+def run_in_subprocess(config: RunConfig) -> JsonDict:
+    """One run as a process of its own, so its peak memory and CPU are its own."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--one", json.dumps(asdict(config))]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=config.seconds + 3 * GRACE_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return {"config": asdict(config), "error": "the run did not end in time"}
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        tail = done.stderr.strip().splitlines()[-5:]
+        return {"config": asdict(config), "error": f"exit {done.returncode}: {tail}"}
+    result: JsonDict = json.loads(lines[-1])
+    return result
+
+
+COLUMNS = (
+    ("N", 4),
+    ("limits", 6),
+    ("think", 9),
+    ("level", 6),
+    ("done", 7),
+    ("answer ms p50/95/99", 20),
+    ("hand ms p50/95/99", 20),
+    ("cnt/mv", 6),
+    ("429s", 5),
+    ("max grp/min prv/s all/s", 23),
+    ("cpu ms/mv bot/wrk", 17),
+    ("MB/game", 7),
+    ("stall ms", 8),
+)
+
+
+def row(result: JsonDict) -> str:
+    """One line of the table for a run."""
+    config = result["config"]
+    head = [
+        str(config["groups"]),
+        "on" if config["limits"] else "off",
+        config["think"],
+        config["level"],
+    ]
+    if "error" in result:
+        cells = [*head, "ERROR " + str(result["error"])[:150]]
+        return "  ".join(cells)
+
+    def triple(figures: JsonDict) -> str:
+        return "/".join(
+            "-" if figures[k] is None else f"{figures[k]:.0f}" for k in ("p50", "p95", "p99")
+        )
+
+    rates = result["max_rates"]
+    verified = "" if result["all_finished_and_verified"] else "!"
+    cells = [
+        *head,
+        f"{result['games_verified']}/{config['groups']}{verified}",
+        triple(result["tap_to_answer_ms"]),
+        triple(result["tap_to_hand_ms"]),
+        f"{result['counted_per_human_move']:.2f}",
+        str(result["status_429"]),
+        f"{rates['group_per_minute']} {rates['private_per_second']} {rates['all_per_second']}",
+        f"{result['bot_cpu_ms_per_move']:.1f}/{result['workers_cpu_ms_per_move']:.1f}",
+        f"{result['mb_per_live_game']:.2f}",
+        f"{result['longest_stall_ms']:.0f}",
+    ]
+    return "  ".join(cell.ljust(width) for cell, (_, width) in zip(cells, COLUMNS, strict=True))
+
+
+def header() -> str:
+    return "  ".join(name.ljust(width) for name, width in COLUMNS)
+
+
+def choices_of(raw: str, allowed: Sequence[str], both: Sequence[str] = ()) -> list[str]:
+    """A comma list of allowed words ("both" meaning every one of `both`)."""
+    words: list[str] = []
+    for word in raw.split(","):
+        word = word.strip()
+        if word == "both" and both:
+            words.extend(both)
+        elif word in allowed:
+            words.append(word)
+        else:
+            raise argparse.ArgumentTypeError(f"{word!r} is not one of {', '.join(allowed)}")
+    return list(dict.fromkeys(words))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Load benchmark of the bot through the Bot API (see the module docstring)."
+    )
+    parser.add_argument("--groups", default="10,50", help="comma list of N (default 10,50)")
+    parser.add_argument("--limits", default="both", help="on, off or both (default both)")
+    parser.add_argument("--think", default="fast", help="realistic, fast or both (default fast)")
+    parser.add_argument("--level", default="normal", help="normal, hard or both")
+    parser.add_argument("--seconds", type=float, default=600.0, help="cap per run (default 600)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, default=Path("load.json"), help="where the figures go")
+    parser.add_argument(
+        "--profile", type=Path, help="a folder for cProfile files of each run's bot (it slows it)"
+    )
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one run, JSON on stdout
+    args = parser.parse_args(argv)
+    if args.one:
+        run_one(RunConfig(**json.loads(args.one)))
+        return 0
+    try:
+        groups = [int(n) for n in args.groups.split(",")]
+        limits = choices_of(args.limits, ("on", "off"), ("on", "off"))
+        thinks = choices_of(args.think, ("realistic", "fast"), ("realistic", "fast"))
+        levels = choices_of(args.level, ("normal", "hard"), ("normal", "hard"))
+    except (ValueError, argparse.ArgumentTypeError) as error:
+        parser.error(str(error))
+
+    def profile_file(n: int, limit: str, think: str, level: str) -> str:
+        if args.profile is None:
+            return ""
+        args.profile.mkdir(parents=True, exist_ok=True)
+        return str(args.profile.resolve() / f"bot-{n}-{limit}-{think}-{level}.prof")
+
+    configs = [
+        RunConfig(
+            n,
+            limit == "on",
+            think,
+            level,
+            args.seconds,
+            args.seed,
+            profile_file(n, limit, think, level),
+        )
+        for level in levels
+        for think in thinks
+        for limit in limits
+        for n in groups
+    ]
+    print(header(), flush=True)
+    results: list[JsonDict] = []
+    for config in configs:
+        result = run_in_subprocess(config)
+        results.append(result)
+        print(row(result), flush=True)
+        # Written after every run: a matrix stopped half way keeps what it measured.
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    failed = [r for r in results if "error" in r or not r["all_finished_and_verified"]]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
