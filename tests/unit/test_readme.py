@@ -27,6 +27,7 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
         "bench/engine.py",
         "bench/store.py",
         "bench/render.py",
+        "bench/load.py",
         "bench/ai.py",
         "bench/ai_gap.py",
     }
