@@ -4,6 +4,7 @@ benchmark, not a test): median and p99 of many draws on one core, and the PNG's 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
@@ -92,12 +93,8 @@ def nine_round_standings(t: Translator) -> Picture:
     kind = GapleKind()
     match = played_round(kind, {"rules": "classic", "target": "100"}, 4, 1)
     table = table_of(kind, match, 6)
-    table = TableView(**{**_fields(table), "scores": final, "winner": winner})
+    table = dataclasses.replace(table, scores=final, winner=winner)
     return standings_picture(t, table, history)
-
-
-def _fields(table: TableView[Any]) -> dict[str, Any]:
-    return {name: getattr(table, name) for name in TableView.__dataclass_fields__}
 
 
 def thirty_game_card(t: Translator) -> Picture:

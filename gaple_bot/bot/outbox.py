@@ -416,7 +416,7 @@ class GroupOutbox:
                 message = await self._request(op, fresh)
             except RetryAfter as exc:
                 # Telegram's own limit was hit anyway (another client): wait as told.
-                if not await self._pause(_seconds(exc.retry_after)):
+                if not await self._pause(retry_seconds(exc.retry_after)):
                     return False
                 continue
             except BadRequest as exc:
@@ -627,7 +627,7 @@ def _window() -> float:
     return WINDOW_SECONDS + MARGIN_SECONDS
 
 
-def _seconds(value: object) -> float:
+def retry_seconds(value: object) -> float:
     """RetryAfter.retry_after is an int or a timedelta depending on the library's settings."""
     total_seconds = getattr(value, "total_seconds", None)
     if callable(total_seconds):

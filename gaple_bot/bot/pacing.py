@@ -16,7 +16,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from .outbox import OutboxClock
+from .outbox import OutboxClock, retry_seconds
 
 log = logging.getLogger(__name__)
 JSONDict = dict[str, Any]
@@ -108,7 +108,7 @@ class Pacer(BaseRateLimiter[int]):
             except RetryAfter as exc:
                 if attempt == retries:
                     raise
-                seconds = _seconds(exc.retry_after)
+                seconds = retry_seconds(exc.retry_after)
                 log.warning("Telegram asked to wait %.0f s (%s to %s)", seconds, endpoint, chat_id)
                 self._held_until = max(self._held_until, self._clock.now() + seconds)
             finally:
@@ -235,14 +235,6 @@ def _chat_id(value: object) -> int | None:
         with contextlib.suppress(ValueError):
             return int(value)
     return None
-
-
-def _seconds(value: object) -> float:
-    """RetryAfter.retry_after is an int or a timedelta depending on the library's settings."""
-    total_seconds = getattr(value, "total_seconds", None)
-    if callable(total_seconds):
-        return float(total_seconds())
-    return float(value)  # type: ignore[arg-type]
 
 
 def _monotonic() -> float:

@@ -3,10 +3,27 @@ them at a round's end."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from gaple_bot.games.seam import Match
 from gaple_bot.games.views import GameStatus, RoundReveal, SeatInfo, TableView
+from gaple_bot.i18n import Translator, Translators
+
+
+@functools.cache
+def _translators() -> Translators:
+    return Translators()
+
+
+def common_translator(language: str) -> Translator:
+    """The bot's translator in `language`, as the presentation receives it."""
+    return _translators().get(language)
+
+
+def game_translator(language: str, kind: str) -> Translator:
+    """A game's translator in `language`, as the presentation hands it to its pictures."""
+    return common_translator(language).domain(kind)
 
 
 def finish_round(match: Match) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import random
@@ -24,10 +23,10 @@ from gaple_bot.games.pictures import Picture, PictureError
 from gaple_bot.games.pictures.canvas import MAX_HEIGHT, WIDTH, decode_data
 from gaple_bot.games.texts import points_count
 from gaple_bot.games.views import RoundReveal, SeatInfo, TableView
-from gaple_bot.i18n import SUPPORTED_LANGUAGES, Translator, Translators
+from gaple_bot.i18n import SUPPORTED_LANGUAGES, Translator
 
 from .golden import assert_matches_golden
-from .rounds import finish_round, round_end_reveal
+from .rounds import common_translator, finish_round, game_translator, round_end_reveal
 
 MAX_BYTES = 200_000
 """A round's picture stays small enough to send quickly."""
@@ -66,14 +65,9 @@ two seats tied for the round's best, and six with long and emoji names in the ro
 the game."""
 
 
-@functools.cache
-def _translators() -> Translators:
-    return Translators()
-
-
 def translator(language: str) -> Translator:
-    """Gap's translator in `language`, as the caller passes it (t.domain("gap"))."""
-    return _translators().get(language).domain("gap")
+    """Gap's translator, as the presentation hands it to the picture."""
+    return game_translator(language, "gap")
 
 
 def play(scenario: Scenario) -> GapMatch:
@@ -187,7 +181,7 @@ def test_scores_totals_and_names_are_the_message_s(scenario: Scenario) -> None:
     t = translator(scenario.language)
     result = reveal.table.board.result
     assert result is not None
-    text = GapPresentation().round_end(_translators().get(scenario.language), reveal).text
+    text = GapPresentation().round_end(common_translator(scenario.language), reveal).text
     lines = text.split("\n")
     data = picture.data
     assert data["title"] == lines[0]

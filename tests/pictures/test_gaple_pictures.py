@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import functools
 import io
 import random
 import re
@@ -29,10 +28,10 @@ from gaple_bot.games.gaple.rules import TILES, EndReason, Played, tile_text, til
 from gaple_bot.games.pictures import Picture, PictureError, plain
 from gaple_bot.games.pictures.canvas import MARGIN, MAX_HEIGHT, WIDTH, decode_data
 from gaple_bot.games.views import RoundReveal, SeatInfo
-from gaple_bot.i18n import Translator, Translators
+from gaple_bot.i18n import Translator
 
 from .golden import assert_matches_golden
-from .rounds import finish_round, round_end_reveal
+from .rounds import common_translator, finish_round, game_translator, round_end_reveal
 
 MAX_BYTES = 200_000
 
@@ -51,14 +50,9 @@ class Round:
     language: str
 
 
-@functools.cache
-def _translators() -> Translators:
-    return Translators()
-
-
 def translator(language: str) -> Translator:
     """Gaple's translator, as the presentation hands it to the picture."""
-    return _translators().get(language).domain("gaple")
+    return game_translator(language, "gaple")
 
 
 def replayed(case: Round) -> GapleMatch:
@@ -224,7 +218,7 @@ def test_data_is_the_text(name: str) -> None:
         for s in reveal.table.seats
     )
     named = replace(reveal, table=replace(reveal.table, seats=seats))
-    text = plain(GaplePresentation().round_end(_translators().get(case.language), named).text)
+    text = plain(GaplePresentation().round_end(common_translator(case.language), named).text)
     data = picture_of(name).data
     drawn = [*data["title"], ""]
     for seat in data["hands"]:
