@@ -228,6 +228,8 @@ class Person:
     busy: bool = False
     waiting: int | None = None
     """A live hand that arrived while the previous one was still being played."""
+    edited: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the bot edits a message in the person's chat (the ends of a pick)."""
 
 
 class Crowd:
@@ -284,6 +286,8 @@ class Crowd:
         now = time.monotonic()
         if message.chat_id > 0:
             person = self.people.get(message.chat_id)
+            if person is not None and edited:
+                person.edited.set()
             # A new hand with live buttons; an edit only ever shows the ends of a pick, which
             # the person's own tap is waiting for.
             if person is None or edited or not has_live_moves(message):
@@ -378,6 +382,15 @@ class Crowd:
         person.busy = True
         self.spawn(self.play_hand(person, message_id))
 
+    async def ends_drawn(self, person: Person, message_id: int) -> None:
+        """Until the hand message shows the ends to choose from (a back button among them)."""
+        while not any(
+            text.startswith("⬅️") or text.endswith("➡️")
+            for text, _ in self.fake.message(person.user_id, message_id).buttons()
+        ):
+            person.edited.clear()
+            await person.edited.wait()
+
     def think(self, person: Person, span: tuple[float, float]) -> float:
         return 0.0 if self.config.think == "fast" else person.rng.uniform(*span)
 
@@ -392,9 +405,11 @@ class Crowd:
                 _, data = person.rng.choice(buttons)
                 if data.startswith(Action.MOVE.value + ":"):
                     table.hand_due_since = time.monotonic()
+                person.edited.clear()
                 answer = await self.tap(user_id, user_id, message_id, data)
                 if data.startswith(Action.PICK.value + ":") and not answer.get("show_alert"):
-                    # The bot drew the ends on the same message before it answered.
+                    # The bot answers, then draws the ends on the same message.
+                    await asyncio.wait_for(self.ends_drawn(person, message_id), SETUP_SECONDS)
                     await asyncio.sleep(self.think(person, REALISTIC_END_THINK))
                     ends = legal_buttons(self.fake.message(user_id, message_id))
                     _, data = person.rng.choice(ends)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
@@ -142,6 +143,9 @@ def build_application(
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(OUTBOX_DRAIN_SECONDS):
+                    await deps.presenter.settle()
             # What the budget does not allow now stays stored and goes out after the restart.
             await deps.outbox.close(OUTBOX_DRAIN_SECONDS)
             deps.outbox.close_painter()

@@ -33,9 +33,14 @@ RETRIES = 3
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
 """Methods that count as messages: sends and edits (answering a button press does not)."""
 
-PRIVATE, GROUP = 0, 1
-"""Priorities: a private message (a hand, a player's own move) before a group one (a table
-edit the group outbox can merge, a notice)."""
+PRIVATE, GROUP_SEND, GROUP_EDIT = 0, 1, 2
+"""Priorities: a private message (a hand, a player's own move), then a new group message (a
+lobby, a round's table, a notice), then a group edit (a table edit the group outbox merges
+with the next one while it waits)."""
+AGED_SECONDS = 3.0
+"""A request that has waited this long goes before every newer one, whatever its kind: under
+more demand than the limits allow, nothing starves (a new group's lobby behind the hands of
+running games), and the queue turns first come, first served."""
 
 
 @dataclass(order=True)
@@ -43,6 +48,7 @@ class _Waiter:
     priority: int
     seq: int
     chat_id: int = field(compare=False)
+    since: float = field(compare=False)
     granted: asyncio.Future[None] = field(compare=False)
 
 
@@ -72,6 +78,8 @@ class Pacer(BaseRateLimiter[int]):
         self._in_flight = 0
         self._private_in_flight: dict[int, int] = {}
         self._waiters: list[_Waiter] = []
+        self._arrivals: deque[_Waiter] = deque()
+        """The same waiters in the order they came (granted ones dropped lazily)."""
         self._seq = itertools.count()
         self._timer: asyncio.Task[None] | None = None
         self._timer_at: float | None = None
@@ -102,7 +110,7 @@ class Pacer(BaseRateLimiter[int]):
             return await callback(*args, **kwargs)
         retries = self._retries if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
-            await self._acquire(chat_id)
+            await self._acquire(chat_id, _priority(chat_id, endpoint))
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -117,12 +125,13 @@ class Pacer(BaseRateLimiter[int]):
 
     # The queue -------------------------------------------------------------------------------
 
-    async def _acquire(self, chat_id: int) -> None:
-        """Wait for a place in the windows (private chats before groups)."""
+    async def _acquire(self, chat_id: int, priority: int) -> None:
+        """Wait for a place in the windows (by priority, the long-waiting first)."""
         loop = asyncio.get_running_loop()
-        priority = PRIVATE if chat_id > 0 else GROUP
-        waiter = _Waiter(priority, next(self._seq), chat_id, loop.create_future())
+        now = self._clock.now()
+        waiter = _Waiter(priority, next(self._seq), chat_id, now, loop.create_future())
         heapq.heappush(self._waiters, waiter)
+        self._arrivals.append(waiter)
         self._pump()
         try:
             await waiter.granted
@@ -130,6 +139,7 @@ class Pacer(BaseRateLimiter[int]):
             if waiter.granted.done() and not waiter.granted.cancelled():
                 self._release(chat_id)  # granted, then cancelled before it ran
             else:
+                # Its future is cancelled, so both queues skip it from now on.
                 self._waiters.remove(waiter)
                 heapq.heapify(self._waiters)
             raise
@@ -158,8 +168,9 @@ class Pacer(BaseRateLimiter[int]):
         if now < self._held_until:
             wake = self._held_until
         else:
+            wake = self._grant_aged(now, window)
             blocked: list[_Waiter] = []
-            while self._waiters and self._in_flight + len(self._answers) < self._per_second:
+            while self._waiters and self._has_room():
                 waiter = heapq.heappop(self._waiters)
                 if waiter.granted.done():
                     continue
@@ -171,12 +182,42 @@ class Pacer(BaseRateLimiter[int]):
                 self._grant(waiter)
             for waiter in blocked:
                 heapq.heappush(self._waiters, waiter)
+            self._drop_done_arrivals()
+            if self._arrivals:
+                # The oldest waiter's priority rises then: wake to let it in.
+                aged_at = self._arrivals[0].since + AGED_SECONDS
+                if aged_at > now:
+                    wake = aged_at if wake is None else min(wake, aged_at)
             full = self._in_flight + len(self._answers) >= self._per_second
             if self._waiters and full and self._answers:
                 oldest = self._answers[0] + window
                 wake = oldest if wake is None else min(wake, oldest)
         if wake is not None:
             self._wake_at(wake)
+
+    def _has_room(self) -> bool:
+        return self._in_flight + len(self._answers) < self._per_second
+
+    def _grant_aged(self, now: float, window: float) -> float | None:
+        """Let in the waiters that have waited AGED_SECONDS or more, oldest first (their
+        heap entries are skipped later); returns when a blocked one's private chat frees."""
+        self._drop_done_arrivals()
+        wake: float | None = None
+        for waiter in list(self._arrivals):
+            if not self._has_room() or waiter.since > now - AGED_SECONDS:
+                break
+            if waiter.granted.done():
+                continue
+            free_at = self._private_free_at(waiter.chat_id, now, window)
+            if free_at is not None:
+                wake = free_at if wake is None else min(wake, free_at)
+                continue
+            self._grant(waiter)
+        return wake
+
+    def _drop_done_arrivals(self) -> None:
+        while self._arrivals and self._arrivals[0].granted.done():
+            self._arrivals.popleft()
 
     def _private_free_at(self, chat_id: int, now: float, window: float) -> float | None:
         """None if a request to the chat may start now; else when it may (a private chat's
@@ -218,6 +259,12 @@ class Pacer(BaseRateLimiter[int]):
         await self._clock.sleep(max(0.0, at - self._clock.now()))
         self._timer_at = None
         self._pump()
+
+
+def _priority(chat_id: int, endpoint: str) -> int:
+    if chat_id > 0:
+        return PRIVATE
+    return GROUP_EDIT if endpoint.startswith("edit") else GROUP_SEND
 
 
 def _expire(times: deque[float], before: float) -> None:

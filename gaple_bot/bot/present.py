@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import html
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -64,6 +65,7 @@ class Presenter:
         self._lobbies: dict[int, MessageHandle] = {}
         self._turns: dict[int, TurnMessage] = {}
         self._join_links: set[int] = set()
+        self._pending: set[asyncio.Task[None]] = set()
 
     # Languages ------------------------------------------------------------------------------
 
@@ -268,7 +270,7 @@ class Presenter:
     async def progress(self, progress: Progress) -> list[int]:
         """Show everything in `progress`; returns the people the bot could not reach privately."""
         unreachable: list[int] = []
-        await self._retire_turn(progress, unreachable)
+        retired = self._retire_turn(progress)
         final = progress.table
         last_start = max(
             (i for i, s in enumerate(progress.steps) if isinstance(s, RoundStarted)), default=-1
@@ -299,6 +301,10 @@ class Presenter:
         turn = progress.turn
         if turn is not None and self._turn_key(turn) is None:
             await self._send_hand(turn, unreachable, live=True)
+        if retired is not None:
+            # Last and in the background: the next person's hand must not wait on the mover's
+            # private chat (one message a second there), nor the game's lock on this edit.
+            self._later(self._edit_private(*retired, []))
         return unreachable
 
     async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
@@ -370,20 +376,21 @@ class Presenter:
                 text = t.gettext("⏰ {name} ran out of time: the computer played for them.")
             self.group_notice(table, text.format(name=name))
 
-    async def _retire_turn(self, progress: Progress, unreachable: list[int]) -> None:
-        """Edit the previous live-buttons message so no stale buttons stay behind."""
+    def _retire_turn(self, progress: Progress) -> tuple[int, int, Rendered] | None:
+        """The edit (chat, message, text) that leaves the previous live-buttons message with
+        no stale buttons, if there is one."""
         old = self._turns.pop(progress.game_id, None)
         if old is None:
-            return
+            return None
         turn = progress.turn
         if turn is not None and turn.seat == old.seat and turn.version == old.version:
             self._turns[progress.game_id] = old
-            return
+            return None
         moves = [(r, code) for r, s, code in progress.moved if s == old.seat]
         seat_view = progress.hands.get(old.seat)
         table = seat_view.table if seat_view else _any_table(progress)
         if table is None:
-            return
+            return None
         seat = table.seats[old.seat]
         t = self.private_t(seat, table.language)
         if moves:
@@ -400,7 +407,18 @@ class Presenter:
             text = self.render_hand(t, seat_view).text
         else:
             text = t.gettext("This game is over.")
-        await self._edit_private(old.user_id, old.message_id, Rendered(text), unreachable)
+        return old.user_id, old.message_id, Rendered(text)
+
+    def _later(self, delivery: Coroutine[Any, Any, None]) -> None:
+        """Deliver a private edit nobody waits on; `settle` waits for what is still out."""
+        task = asyncio.create_task(delivery)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def settle(self) -> None:
+        """Wait for the private edits still on their way (the caller bounds the wait)."""
+        if self._pending:
+            await asyncio.wait(set(self._pending))
 
     async def _send_hand(
         self, hand: HandView[Any, Any], unreachable: list[int], *, live: bool

@@ -13,7 +13,7 @@ import pytest
 from telegram.error import RetryAfter
 
 from gaple_bot.bot.outbox import OutboxClock
-from gaple_bot.bot.pacing import MARGIN_SECONDS, WINDOW_SECONDS, Pacer
+from gaple_bot.bot.pacing import AGED_SECONDS, MARGIN_SECONDS, WINDOW_SECONDS, Pacer
 from tests.fakes.clock import ManualClock
 
 WINDOW = WINDOW_SECONDS + MARGIN_SECONDS
@@ -200,3 +200,53 @@ async def test_a_cancelled_waiter_gives_its_place_back() -> None:
     await asyncio.gather(first, after)
     assert [chat for _, chat, _ in telegram.started] == [GROUPS[0], GROUPS[2]]
     await pacer.shutdown()
+
+
+async def test_a_long_waiting_group_message_goes_before_newer_private_ones() -> None:
+    """More hands than the window allows, all the time: a new group's lobby still goes out,
+    once it has waited AGED_SECONDS, and the hands queued after it wait their turn."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=2)
+    users = itertools.count(1)
+    tasks = [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
+    lobby = request(pacer, telegram, "sendMessage", GROUPS[0])
+    edit = request(pacer, telegram, "editMessageText", GROUPS[1])
+    await settle()
+    steps = round(AGED_SECONDS / WINDOW) + 2
+    for _ in range(steps):
+        # Two new hands every window: private ones alone would fill it for ever.
+        tasks += [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
+        await settle()
+        clock.advance(WINDOW)
+        await settle()
+    assert lobby.done() and edit.done()
+    start = clock.now() - steps * WINDOW
+    lobby_at = next(t for _, chat, t in telegram.started if chat == GROUPS[0])
+    edit_at = next(t for _, chat, t in telegram.started if chat == GROUPS[1])
+    # Neither waited more than a window past aging; the new message went before the edit.
+    assert lobby_at - start <= AGED_SECONDS + WINDOW + EPSILON
+    assert lobby_at <= edit_at <= start + AGED_SECONDS + 2 * WINDOW + EPSILON
+    for _ in range(steps * 2):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(*tasks, lobby, edit)
+    assert_windows_hold(telegram.started, 2)
+
+
+async def test_a_new_group_message_goes_before_a_group_edit() -> None:
+    """A table edit can be merged with the next one while it waits; a new message cannot."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=1)
+    first = request(pacer, telegram, "sendMessage", GROUPS[0])
+    await settle()
+    edit = request(pacer, telegram, "editMessageText", GROUPS[1])
+    await settle()
+    notice = request(pacer, telegram, "sendMessage", GROUPS[2])
+    await settle()
+    for _ in range(3):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(first, edit, notice)
+    assert [chat for _, chat, _ in telegram.started] == [GROUPS[0], GROUPS[2], GROUPS[1]]

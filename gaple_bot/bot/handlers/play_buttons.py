@@ -63,13 +63,14 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await query.answer(refusal_text(t, error), show_alert=not _quiet(error))
             return
+        # The answer first: the edit may wait its turn in the private chat's one a second.
+        await query.answer()
         rendered = deps.presenter.render_hand(t, view, picked)
         await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
         if view.legal:
             deps.presenter.remember_turn(
                 game_id, TurnMessage(view.seat, user.id, query.message.message_id, view.version)
             )
-    await query.answer()
 
 
 async def on_take_back(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -99,13 +100,13 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
             return
+        await query.answer()
         await deps.presenter.edit_private(
             user.id,
             query.message.message_id,
             Rendered(deps.presenter.private_note(t, live.kind.name, PrivateNote.SEAT_BACK)),
         )
         await show_progress(deps, job_queue(context), progress)
-    await query.answer()
 
 
 async def on_show_hand(update: Update, context: GapleContext, callback: Callback) -> None:
