@@ -4,6 +4,7 @@ sends wait in the database until Telegram accepts them, and the budget survives 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections import deque
@@ -11,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from telegram import Bot, InputFile, Message
+from telegram import Bot, InputFile, Message, TelegramObject
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -69,6 +70,9 @@ class MessageHandle:
     on_sent: Callable[[Message], Awaitable[None]] | None = None
     """Called once the message exists (to remember its id), and again if it is sent afresh."""
     settled: asyncio.Event = field(default_factory=asyncio.Event)
+    shown: str | None = None
+    """What the message shows as Telegram last accepted it (see `_content`): an edit to the
+    same is not made (Telegram would refuse it, and it would spend the group's budget)."""
 
     async def wait(self) -> int | None:
         """The message id once the send has been made (None if it failed or is gone)."""
@@ -189,6 +193,8 @@ class GroupOutbox:
         waiting = self._pending_edit.get(handle)
         if waiting is not None:
             waiting.kwargs = kwargs
+            return
+        if handle.shown is not None and handle.shown == _content(kwargs):
             return
         op = _Op(handle, "edit", kwargs)
         self._pending_edit[handle] = op
@@ -344,6 +350,12 @@ class GroupOutbox:
         try:
             await self._load_budget(chat_id)
             while queue:
+                head = queue[0]
+                if head.kind == "edit" and head.handle.shown == _content(head.kwargs):
+                    # Changed back to what it shows while it waited: nothing to send.
+                    queue.popleft()
+                    self._pending_edit.pop(head.handle, None)
+                    continue
                 if not await self._wait_for_budget(chat_id):
                     return  # closed: what is stored goes out after the restart
                 if not queue:
@@ -464,6 +476,7 @@ class GroupOutbox:
                 break
             self._answered(handle.chat_id, op)
             self._unwritable.discard(handle.chat_id)
+            handle.shown = _content(op.kwargs) if not op.photo_tried else None
             if message is not None:
                 handle.message_id = message.message_id
                 handle.failed = False
@@ -615,6 +628,15 @@ class GroupOutbox:
             await hook(chat_id)
         except Exception:
             log.exception("group %s: the unwritable hook failed", chat_id)
+
+
+def _content(kwargs: dict[str, Any]) -> str | None:
+    """A text message's text, format and buttons as one string (None for a photo's)."""
+    if "picture" in kwargs:
+        return None
+    markup = kwargs.get("reply_markup")
+    buttons = markup.to_dict() if isinstance(markup, TelegramObject) else markup
+    return json.dumps([kwargs.get("text"), kwargs.get("parse_mode"), buttons], sort_keys=True)
 
 
 def _caption_fits(caption: str) -> bool:

@@ -166,3 +166,36 @@ async def test_a_retry_waits_for_the_budget_like_any_request() -> None:
             await settle(fake, clock, outbox)
         assert [m.text for m in fake.bot_messages(GROUP)] == ["first", "second"]
         assert fake.requests_for("sendMessage")[-1].time >= start + 60.0
+
+
+async def test_an_edit_to_what_the_message_shows_is_not_made() -> None:
+    """An edit equal to what the group sees, made at once or changed back to it while it
+    waited for the budget, costs no request; a real change still goes out."""
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=2, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        outbox = GroupOutbox(bot, 2, ledger=None, clock=outbox_clock(clock))
+        table = outbox.send(GROUP, text="table 1")
+        outbox.send(GROUP, text="a notice")
+        await settle(fake, clock, outbox)
+        outbox.edit(table, text="table 1")
+        # Over budget now: this edit waits, then is changed back before it may go.
+        outbox.edit(table, text="table 2")
+        outbox.edit(table, text="table 1")
+        await settle(fake, clock, outbox)
+        clock.advance(61.0)
+        await settle(fake, clock, outbox)
+        await outbox.drain()
+        edits = [r for r in fake.requests if r.method == "editMessageText"]
+        assert edits == []
+        outbox.edit(table, text="table 3")
+        await outbox.drain()
+        message_id = await table.wait()
+        assert message_id is not None
+        assert fake.message(GROUP, message_id).text == "table 3"
+        assert [r.status for r in fake.requests if r.method == "editMessageText"] == [200]
+        assert_window_holds(fake, GROUP, 2)
