@@ -491,6 +491,15 @@ class Crowd:
                     if r.status not in (200, 429)
                 ).most_common(10)
             ),
+            "error_samples": [
+                {
+                    "method": r.method,
+                    "chat": "group" if (r.chat_id or 0) < 0 else "private",
+                    "text": str(r.params.get("text", r.params))[:160],
+                }
+                for r in requests
+                if r.status not in (200, 429)
+            ][:5],
             "refused_taps": len(self.refused_taps),
             "refused_samples": self.refused_taps[:5],
             "table_errors": [

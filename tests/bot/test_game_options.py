@@ -469,3 +469,23 @@ async def test_an_open_lobby_shows_the_empty_seats_option_changed_under_it(
             text = fake.message(GROUP, lobby.message_id).text
             assert LOBBY_NO_FILL in text, f"the open lobby still says: {text!r}"
             assert LOBBY_FILLS not in text
+
+
+async def test_choosing_the_value_already_set_saves_without_an_edit(tmp_path: Path) -> None:
+    """Tapping the choice the chat already has is answered like any other, and the menu is not
+    edited: nothing on it would change, and the edit would spend the group's budget."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        populate(fake)
+        async with running_bot(fake, tmp_path / "gaple.sqlite3"):
+            menu = await choose_setting(fake, COMPUTERS, OFF)
+            assert NO_FILL_LINE in menu.text
+            edits = len(fake.message(GROUP, menu.message_id).versions)
+            answer = await tap(fake, ANA, menu, encode(Action.SETTING, GROUP, 0, COMPUTERS, OFF))
+            assert answer.get("text") == "Saved.", answer
+            assert len(fake.message(GROUP, menu.message_id).versions) == edits
+            refused = [r for r in fake.requests if r.status != 200]
+            assert refused == []
+            # A real change is still drawn.
+            answer = await tap(fake, ANA, menu, encode(Action.SETTING, GROUP, 0, COMPUTERS, ON))
+            assert answer.get("text") == "Saved.", answer
+            assert FILL_LINE in fake.message(GROUP, menu.message_id).text

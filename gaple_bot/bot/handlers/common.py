@@ -66,6 +66,16 @@ async def user_t(context: GapleContext, user: User) -> Translator:
     return context.deps.translators.get(chosen or user.language_code)
 
 
+async def seated_t(
+    context: GapleContext, user: User, languages: dict[int, str | None]
+) -> Translator:
+    """The translator for a reply to a person at a game: the language their hand messages
+    are in (the live game knows it, so no database read per tap), else as `user_t`."""
+    if user.id in languages:
+        return context.deps.translators.get(languages[user.id] or user.language_code)
+    return await user_t(context, user)
+
+
 async def reply_t(context: GapleContext, update: Update) -> Translator:
     """The translator for a reply where the command was sent: the chat's language in a group
     (everyone there reads it), the person's own in private."""

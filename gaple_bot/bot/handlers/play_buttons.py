@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import Update
 
 from ...games.views import PrivateNote
+from ...i18n import Translator
 from ...service.errors import NotSeated, PickHasNoMove, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
@@ -13,7 +14,7 @@ from ..flow import job_queue, recovering, show_progress
 from ..present import TurnMessage
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
-from .common import user_of, user_t
+from .common import seated_t, user_of, user_t
 
 
 async def on_move_button(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -22,10 +23,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     assert query is not None and query.message is not None
     user = user_of(update)
     deps = context.deps
-    t = await user_t(context, user)
     if query.message.chat.id != user.id:
         # Hand buttons live only in the player's private chat.
-        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        wrong_chat_t = await user_t(context, user)
+        await query.answer(wrong_chat_t.gettext("That button is not valid."), show_alert=True)
         return
     game_id, version = callback.field("game"), callback.field("version")
     tables = deps.service.tables
@@ -33,8 +34,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
         deps.service.cache.lock(game_id),
         recovering(deps, job_queue(context), game_id),
     ):
+        t: Translator | None = None
         try:
             live = await deps.service.cache.get(game_id)
+            t = await seated_t(context, user, live.languages)
             kind = live.kind.name
             if callback.action is Action.MOVE:
                 code = callback.field("code")
@@ -56,10 +59,12 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 view = tables.turn_view(live, user.id, version)
                 picked = None
         except PickHasNoMove:
+            assert t is not None  # the game was found
             text = deps.presenter.presentation(kind).no_move_for_pick(t)
             await query.answer(text, show_alert=True)
             return
         except ServiceError as error:
+            t = t or await user_t(context, user)
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await query.answer(refusal_text(t, error), show_alert=not _quiet(error))
             return

@@ -76,6 +76,9 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         if not 0 <= option_index < len(options):
             raise BadSetting(f"no option {option_index}")
         option = options[option_index]
+        before = settings_menu(
+            deps, kind_index, await deps.service.players.chat(chat_id, query.message.chat.title)
+        )
         if option == LANGUAGE:
             languages = choices(kind, option)
             if not 0 <= choice_index < len(languages):
@@ -91,6 +94,10 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         await query.answer(refusal_text(t, error), show_alert=True)
         return
     rendered = settings_menu(deps, kind_index, settings)
+    if _same(rendered, before):
+        # The value it already had: nothing changes, so no edit spends the group's budget.
+        await query.answer(t.gettext("Saved."))
+        return
     # Group edits go through the outbox, which keeps the group within its message budget.
     menu = deps.outbox.existing(chat_id, query.message.message_id)
     deps.outbox.edit(
@@ -115,3 +122,13 @@ async def redraw_lobbies(deps: Deps, chat_id: int) -> None:
             deps.presenter.show_lobby(
                 lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link)
             )
+
+
+def _same(one: Rendered, other: Rendered) -> bool:
+    """Whether two menus look alike (buttons compared whole: a choice's mark may be its
+    style alone, which button equality leaves out)."""
+    return one.text == other.text and _buttons(one) == _buttons(other)
+
+
+def _buttons(rendered: Rendered) -> object:
+    return rendered.markup.to_dict() if rendered.markup is not None else None
