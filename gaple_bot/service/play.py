@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -110,8 +110,17 @@ class Tables:
 
     # Use cases -----------------------------------------------------------------------------
 
-    async def play(self, game_id: int, user_id: int, version: int, code: int) -> Progress:
-        """A person's move from a button: checked against the seat, the version and the rules."""
+    async def play(
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        code: int,
+        committed: Callable[[], Awaitable[object]] | None = None,
+    ) -> Progress:
+        """A person's move from a button: checked against the seat, the version and the rules.
+        `committed` runs once the move is stored, before the moves that follow it (the
+        computers'): the person's tap can be answered without waiting for them."""
         live = await self.cache.get(game_id)
         match = self._running(live)
         seat = self._turn_seat(live, user_id, version)
@@ -120,6 +129,8 @@ class Tables:
             raise StaleButton(f"move {code} is not legal now")
         progress = Progress(game_id)
         await self._commit(live, seat.seat, code, progress, timeouts=0 if seat.timeouts else None)
+        if committed is not None:
+            await committed()
         await self.advance(live, progress)
         return self.finish(live, progress)
 

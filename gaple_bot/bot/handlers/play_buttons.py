@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from telegram import Update
+import logging
+from collections.abc import Awaitable, Callable
+from functools import partial
+
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
 
 from ...games.views import PrivateNote
 from ...i18n import Translator
@@ -15,6 +20,8 @@ from ..present import TurnMessage
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from .common import seated_t, user_of, user_t
+
+log = logging.getLogger(__name__)
 
 
 async def on_move_button(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -39,22 +46,20 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             live = await deps.service.cache.get(game_id)
             t = await seated_t(context, user, live.languages)
             kind = live.kind.name
+            code: int | None = None
             if callback.action is Action.MOVE:
                 code = callback.field("code")
-                progress = await tables.play(game_id, user.id, version, code)
-                # The move is committed: now the player may be told.
-                await query.answer(deps.presenter.you_moved(t, kind, code))
+            elif callback.action is Action.PICK:
+                view, choices = tables.step_view(live, user.id, version, callback.field("step"))
+                code = choices[0] if len(choices) == 1 else None
+            if code is not None:
+                # Told once the move is stored, before the computers' moves that follow it.
+                told = _answer_quietly(query, partial(deps.presenter.you_moved, t, kind, code))
+                progress = await tables.play(game_id, user.id, version, code, committed=told)
                 await show_progress(deps, job_queue(context), progress)
                 return
             if callback.action is Action.PICK:
-                step = callback.field("step")
-                view, choices = tables.step_view(live, user.id, version, step)
-                if len(choices) == 1:
-                    progress = await tables.play(game_id, user.id, version, choices[0])
-                    await query.answer(deps.presenter.you_moved(t, kind, choices[0]))
-                    await show_progress(deps, job_queue(context), progress)
-                    return
-                picked: int | None = step
+                picked: int | None = callback.field("step")
             else:
                 view = tables.turn_view(live, user.id, version)
                 picked = None
@@ -140,6 +145,19 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
             t, deps.service.tables.private(live, seat.seat)
         )
     await query.answer(alert, show_alert=True)
+
+
+def _answer_quietly(query: CallbackQuery, text: Callable[[], str]) -> Callable[[], Awaitable[None]]:
+    """Answer the tap (with a text made then: the move is known legal by then); a failure to
+    (the query expired) must not stop the moves after it."""
+
+    async def answer() -> None:
+        try:
+            await query.answer(text())
+        except TelegramError as error:
+            log.info("a move's answer failed: %s", error)
+
+    return answer
 
 
 def _quiet(error: ServiceError) -> bool:
