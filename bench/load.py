@@ -243,6 +243,8 @@ class Crowd:
         self.answers: dict[str, asyncio.Future[JsonDict]] = {}
         self.tapped_at: dict[str, float] = {}
         self.tap_to_answer: list[float] = []
+        self.answer_times: list[tuple[float, float]] = []
+        """(when the tap was made, how long its answer took), for the minute-by-minute view."""
         self.tap_to_hand: list[float] = []
         self.refused_taps: list[str] = []
         self.all_finished = asyncio.Event()
@@ -325,6 +327,7 @@ class Crowd:
         tapped = self.tapped_at.pop(query_id, None)
         if tapped is not None:
             self.tap_to_answer.append(time.monotonic() - tapped)
+            self.answer_times.append((tapped, time.monotonic() - tapped))
         future = self.answers.pop(query_id, None)
         if future is not None and not future.done():
             future.set_result(answer)
@@ -470,6 +473,16 @@ class Crowd:
             "game_seconds": spread(durations),
             "human_moves": moves,
             "tap_to_answer_ms": spread(self.tap_to_answer),
+            "tap_to_answer_ms_by_minute": [
+                spread(
+                    [
+                        took
+                        for at, took in self.answer_times
+                        if minute <= (at - started) / 60 < minute + 1
+                    ]
+                )
+                for minute in range(int((ended - started) // 60) + 1)
+            ],
             "tap_to_hand_ms": spread(self.tap_to_hand),
             "calls_by_method": dict(sorted(by_method.items())),
             "calls_per_human_move": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 from collections.abc import AsyncIterator
@@ -9,7 +10,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
-from telegram.ext import JobQueue
+from apscheduler.jobstores.base import JobLookupError
+from telegram.ext import Job, JobQueue
 
 from ..games.texts import seconds_count
 from ..service.errors import ServiceError
@@ -182,10 +184,22 @@ def turn_job_names(game_id: int) -> tuple[str, str]:
     return f"remind:{game_id}", f"turn:{game_id}"
 
 
+TURN_JOBS_KEY = "turn_jobs"
+
+
+def _turn_jobs(job_queue: JobQueue[GapleContext]) -> dict[int, list[Job[GapleContext]]]:
+    """Each game's armed turn jobs, kept with the application: finding them by name would
+    scan every job of every game at each move."""
+    jobs: dict[int, list[Job[GapleContext]]] = job_queue.application.bot_data.setdefault(
+        TURN_JOBS_KEY, {}
+    )
+    return jobs
+
+
 def cancel_turn_timers(job_queue: JobQueue[GapleContext], game_id: int) -> None:
     """Remove a game's pending turn jobs."""
-    for name in turn_job_names(game_id):
-        for job in job_queue.get_jobs_by_name(name):
+    for job in _turn_jobs(job_queue).pop(game_id, ()):
+        with contextlib.suppress(JobLookupError):  # it has run already
             job.schedule_removal()
 
 
@@ -199,9 +213,10 @@ def arm_turn_timers(deps: Deps, job_queue: JobQueue[GapleContext], progress: Pro
     left = (table.deadline - deps.presenter.clock()).total_seconds()
     remind_name, turn_name = turn_job_names(progress.game_id)
     data = TurnTimer(progress.game_id, turn.version, turn.seat)
+    jobs = [job_queue.run_once(time_up, when=max(left, 0.0), name=turn_name, data=data)]
     if left > 2:
-        job_queue.run_once(remind, when=left / 2, name=remind_name, data=data)
-    job_queue.run_once(time_up, when=max(left, 0.0), name=turn_name, data=data)
+        jobs.append(job_queue.run_once(remind, when=left / 2, name=remind_name, data=data))
+    _turn_jobs(job_queue)[progress.game_id] = jobs
 
 
 def _timer(context: GapleContext) -> TurnTimer:

@@ -29,6 +29,10 @@ from tests.fakes.telegram_server import running_fake
 ANA, BUDI = 101, 102
 
 
+TURN_JOBS = ("remind:", "turn:")
+"""Names of a game's turn jobs (flow.turn_job_names)."""
+
+
 @pytest.mark.parametrize("rules_choice", [0, 1])
 async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice: int) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
@@ -80,6 +84,10 @@ async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice:
                 results = await tx.results.of_game(game_id)
             assert [r.points for r in results] == game.scores
             assert max(game.scores) >= game.config.target
+            # Every turn's reminder and time-up were cancelled as the game moved on.
+            assert app.job_queue is not None
+            turn_jobs = [j.name for j in app.job_queue.jobs() if j.name.startswith(TURN_JOBS)]
+            assert turn_jobs == []
 
 
 async def test_computer_players_think_in_a_worker_process(tmp_path: Path) -> None:

@@ -39,15 +39,14 @@ async def on_button(update: Update, context: GapleContext) -> None:
     """Route a tapped button; forged or unknown data gets a short alert and changes nothing."""
     query = update.callback_query
     assert query is not None
-    t = await user_t(context, user_of(update))
     if query.message is None:
         # The bot never sends messages in inline mode: a button without one is not ours.
-        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        await _not_valid(context, update)
         return
     try:
         callback = decode(query.data)
     except BadCallbackData:
-        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        await _not_valid(context, update)
         return
     handler = HANDLERS.get(callback.action)
     if handler is None:
@@ -55,3 +54,10 @@ async def on_button(update: Update, context: GapleContext) -> None:
         await query.answer()
         return
     await handler(update, context, callback)
+
+
+async def _not_valid(context: GapleContext, update: Update) -> None:
+    query = update.callback_query
+    assert query is not None
+    t = await user_t(context, user_of(update))
+    await query.answer(t.gettext("That button is not valid."), show_alert=True)
