@@ -194,7 +194,8 @@ class GroupOutbox:
         if waiting is not None:
             waiting.kwargs = kwargs
             return
-        if handle.shown is not None and handle.shown == _content(kwargs):
+        if handle.shown == _content(kwargs) and handle.chat_id not in self._workers:
+            # Nothing of the chat waits or is in flight, so what it shows is what it will show.
             return
         op = _Op(handle, "edit", kwargs)
         self._pending_edit[handle] = op
@@ -350,16 +351,14 @@ class GroupOutbox:
         try:
             await self._load_budget(chat_id)
             while queue:
-                head = queue[0]
-                if head.kind == "edit" and head.handle.shown == _content(head.kwargs):
-                    # Changed back to what it shows while it waited: nothing to send.
-                    queue.popleft()
-                    self._pending_edit.pop(head.handle, None)
+                if self._drop_unchanged(queue):
                     continue
                 if not await self._wait_for_budget(chat_id):
                     return  # closed: what is stored goes out after the restart
                 if not queue:
                     return  # emptied while waiting: the bot left the chat, or it moved
+                if self._drop_unchanged(queue):
+                    continue  # changed back while it waited for the budget
                 op = queue.popleft()
                 if op.kind == "edit":
                     self._pending_edit.pop(op.handle, None)
@@ -370,6 +369,16 @@ class GroupOutbox:
                     queue.appendleft(op)
         finally:
             del self._workers[chat_id]
+
+    def _drop_unchanged(self, queue: deque[_Op]) -> bool:
+        """Drop the next item if it is an edit to what its message shows already (nothing of
+        this chat is in flight while its worker looks: it sends one item at a time)."""
+        head = queue[0]
+        if head.kind != "edit" or head.handle.shown != _content(head.kwargs):
+            return False
+        queue.popleft()
+        self._pending_edit.pop(head.handle, None)
+        return True
 
     async def _load_budget(self, chat_id: int) -> None:
         """The chat's recent request times, from the database the first time (a restart).

@@ -139,9 +139,11 @@ class Pacer(BaseRateLimiter[int]):
             if waiter.granted.done() and not waiter.granted.cancelled():
                 self._release(chat_id)  # granted, then cancelled before it ran
             else:
-                # Its future is cancelled, so both queues skip it from now on.
-                self._waiters.remove(waiter)
-                heapq.heapify(self._waiters)
+                # Its future is cancelled, so both queues skip it from now on (a pump may
+                # have dropped it from the heap already).
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+                    heapq.heapify(self._waiters)
             raise
 
     def _release(self, chat_id: int) -> None:
@@ -203,7 +205,7 @@ class Pacer(BaseRateLimiter[int]):
         heap entries are skipped later); returns when a blocked one's private chat frees."""
         self._drop_done_arrivals()
         wake: float | None = None
-        for waiter in list(self._arrivals):
+        for waiter in self._arrivals:  # granting leaves the deque as it is
             if not self._has_room() or waiter.since > now - AGED_SECONDS:
                 break
             if waiter.granted.done():

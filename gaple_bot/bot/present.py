@@ -304,7 +304,7 @@ class Presenter:
         if retired is not None:
             # Last and in the background: the next person's hand must not wait on the mover's
             # private chat (one message a second there), nor the game's lock on this edit.
-            self._later(self._edit_private(*retired, []))
+            self._later(self._retire(*retired))
         return unreachable
 
     async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
@@ -408,6 +408,17 @@ class Presenter:
         else:
             text = t.gettext("This game is over.")
         return old.user_id, old.message_id, Rendered(text)
+
+    async def _retire(self, user_id: int, message_id: int, rendered: Rendered) -> None:
+        """Take the live buttons off a hand; someone who blocked the bot meanwhile is marked
+        unreachable (their next hand then goes to the computer)."""
+        unreachable: list[int] = []
+        try:
+            await self._edit_private(user_id, message_id, rendered, unreachable)
+            if unreachable:
+                await self.service.players.unreachable(user_id)
+        except Exception:
+            log.exception("the edit that ends a turn for %s failed", user_id)
 
     def _later(self, delivery: Coroutine[Any, Any, None]) -> None:
         """Deliver a private edit nobody waits on; `settle` waits for what is still out."""

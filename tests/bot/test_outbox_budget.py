@@ -183,8 +183,10 @@ async def test_an_edit_to_what_the_message_shows_is_not_made() -> None:
         outbox.send(GROUP, text="a notice")
         await settle(fake, clock, outbox)
         outbox.edit(table, text="table 1")
-        # Over budget now: this edit waits, then is changed back before it may go.
+        # Over budget now: this edit waits for the budget, and is changed back meanwhile.
         outbox.edit(table, text="table 2")
+        await settle(fake, clock, outbox)
+        assert clock.next_wake is not None
         outbox.edit(table, text="table 1")
         await settle(fake, clock, outbox)
         clock.advance(61.0)
@@ -199,3 +201,28 @@ async def test_an_edit_to_what_the_message_shows_is_not_made() -> None:
         assert fake.message(GROUP, message_id).text == "table 3"
         assert [r.status for r in fake.requests if r.method == "editMessageText"] == [200]
         assert_window_holds(fake, GROUP, 2)
+
+
+async def test_changing_back_while_an_edit_is_in_flight_still_goes_out() -> None:
+    """Shown A, an edit to B on its way, then back to A: A is sent after B lands (a lobby
+    where someone joins and leaves at once must not keep showing them)."""
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        outbox = GroupOutbox(bot, 100, ledger=None, clock=outbox_clock(clock))
+        lobby = outbox.send(GROUP, text="A")
+        await settle(fake, clock, outbox)
+        fake.delay_next("editMessageText", 5.0, chat_id=GROUP)
+        outbox.edit(lobby, text="B")
+        await fake.wait_for(lambda: clock.next_wake is not None, message="no slow edit")
+        outbox.edit(lobby, text="A")
+        clock.advance(5.0)
+        await outbox.drain()
+        message_id = await lobby.wait()
+        assert message_id is not None
+        assert fake.message(GROUP, message_id).text == "A"
+        assert [r.status for r in fake.requests if r.method == "editMessageText"] == [200, 200]

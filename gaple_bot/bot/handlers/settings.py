@@ -3,7 +3,10 @@ empty seats, pictures) and the chat's language."""
 
 from __future__ import annotations
 
-from telegram import Update
+import html
+import re
+
+from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.constants import ParseMode
 
 from ...service.errors import BadSetting, ServiceError
@@ -24,6 +27,9 @@ from .common import (
     user_of,
     user_t,
 )
+
+TAG = re.compile(r"<[^>]+>")
+"""An HTML tag of a message's text (Telegram shows the text without them)."""
 
 
 async def settings_command(update: Update, context: GapleContext) -> None:
@@ -76,9 +82,6 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         if not 0 <= option_index < len(options):
             raise BadSetting(f"no option {option_index}")
         option = options[option_index]
-        before = settings_menu(
-            deps, kind_index, await deps.service.players.chat(chat_id, query.message.chat.title)
-        )
         if option == LANGUAGE:
             languages = choices(kind, option)
             if not 0 <= choice_index < len(languages):
@@ -94,7 +97,7 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
         await query.answer(refusal_text(t, error), show_alert=True)
         return
     rendered = settings_menu(deps, kind_index, settings)
-    if _same(rendered, before):
+    if _shows(query.message, rendered):
         # The value it already had: nothing changes, so no edit spends the group's budget.
         await query.answer(t.gettext("Saved."))
         return
@@ -124,11 +127,13 @@ async def redraw_lobbies(deps: Deps, chat_id: int) -> None:
             )
 
 
-def _same(one: Rendered, other: Rendered) -> bool:
-    """Whether two menus look alike (buttons compared whole: a choice's mark may be its
-    style alone, which button equality leaves out)."""
-    return one.text == other.text and _buttons(one) == _buttons(other)
-
-
-def _buttons(rendered: Rendered) -> object:
-    return rendered.markup.to_dict() if rendered.markup is not None else None
+def _shows(message: MaybeInaccessibleMessage, rendered: Rendered) -> bool:
+    """Whether the menu message already shows `rendered`: the same text (its HTML read as
+    Telegram shows it) and the same buttons, compared whole (a choice's mark may be its style
+    alone, which button equality leaves out)."""
+    if not isinstance(message, Message) or message.text is None:
+        return False
+    text = html.unescape(TAG.sub("", rendered.text))
+    shown = message.reply_markup.to_dict() if message.reply_markup is not None else None
+    wanted = rendered.markup.to_dict() if rendered.markup is not None else None
+    return message.text == text and shown == wanted
