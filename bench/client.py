@@ -1,4 +1,5 @@
-"""CPU per Bot API call of the bot's HTTP client against httpx's (a benchmark, not a test):
+"""CPU per Bot API call of the bot's HTTP client (aiohttp) and of httpx, a benchmark.
+
 python-telegram-bot's send_message, 20 at a time, against a minimal server in another process
 on 127.0.0.1, so only the client's work is counted. Prints the median of several rounds.
 
@@ -68,8 +69,8 @@ async def cpu_per_call(request: BaseRequest, port: int, calls: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=3000)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=3000, help="per round (default 3000)")
+    parser.add_argument("--rounds", type=int, default=5, help="of each client (default 5)")
     args = parser.parse_args()
     ports: Queue[int] = multiprocessing.Queue()
     server = multiprocessing.Process(target=serve, args=(ports,), daemon=True)

@@ -5,7 +5,9 @@ What it measures, per run (N groups, Telegram's limits on or off, think time, co
 - tap -> callback answered, and tap -> the next player's hand (p50, p95, p99), as the simulated
   people see them: from the moment a tap is queued as an update to the moment the fake receives
   answerCallbackQuery, or the sendMessage that gives the next person to move their live buttons
-  (whoever it is; the taps that end a game have no next hand);
+  (whoever it is; the taps that end a game have no next hand); tap -> answer again over the
+  taps made once the last group has started its game ("p99 after opening": the groups open
+  over SPREAD_SECONDS, a rush no bot sees in life), and minute by minute in the JSON;
 - Bot API calls per human move, by method and in all (getUpdates left out of "all": long polls
   are not per move), and "counted" calls (sends and edits: sendMessage, sendPhoto,
   editMessageText, editMessageCaption, editMessageReplyMarkup) per human move;
@@ -455,6 +457,8 @@ class Crowd:
             if t.started_at is not None
         ]
         durations = [end - start for start, end in intervals if end < ended]
+        # Once the last group has started its game: the opening rush of lobbies is over.
+        opened = max((start for start, _ in intervals), default=started)
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # A game left unfinished with no live hand anywhere waits on a person who was never
         # shown their turn (or on the bot itself); one with a live hand, on the cap.
@@ -470,9 +474,12 @@ class Crowd:
             "games_started": len(intervals),
             "games_finished": len(finished),
             "most_games_at_once": most_at_once(intervals),
-            "game_seconds": spread(durations),
+            "game_duration_ms": spread(durations),
             "human_moves": moves,
             "tap_to_answer_ms": spread(self.tap_to_answer),
+            "tap_to_answer_ms_after_opening": spread(
+                [took for at, took in self.answer_times if at >= opened]
+            ),
             "tap_to_answer_ms_by_minute": [
                 spread(
                     [
@@ -794,6 +801,7 @@ COLUMNS = (
     ("level", 6),
     ("done", 7),
     ("answer ms p50/95/99", 20),
+    ("p99 after opening", 17),
     ("hand ms p50/95/99", 20),
     ("cnt/mv", 6),
     ("429s", 5),
@@ -828,6 +836,7 @@ def row(result: JsonDict) -> str:
         *head,
         f"{result['games_verified']}/{config['groups']}{verified}",
         triple(result["tap_to_answer_ms"]),
+        f"{result['tap_to_answer_ms_after_opening']['p99'] or 0:.0f}",
         triple(result["tap_to_hand_ms"]),
         f"{result['counted_per_human_move']:.2f}",
         str(result["status_429"]),
@@ -853,7 +862,8 @@ def choices_of(raw: str, allowed: Sequence[str], both: Sequence[str] = ()) -> li
         elif word in allowed:
             words.append(word)
         else:
-            raise argparse.ArgumentTypeError(f"{word!r} is not one of {', '.join(allowed)}")
+            words_allowed = [*allowed, "both"] if both else list(allowed)
+            raise argparse.ArgumentTypeError(f"{word!r} is not one of {', '.join(words_allowed)}")
     return list(dict.fromkeys(words))
 
 
@@ -864,10 +874,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--groups", default="10,50", help="comma list of N (default 10,50)")
     parser.add_argument("--limits", default="both", help="on, off or both (default both)")
     parser.add_argument("--think", default="fast", help="realistic, fast or both (default fast)")
-    parser.add_argument("--level", default="normal", help="normal, hard or both")
+    parser.add_argument("--level", default="normal", help="normal, hard or both (default normal)")
     parser.add_argument("--seconds", type=float, default=600.0, help="cap per run (default 600)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", type=Path, default=Path("load.json"), help="where the figures go")
+    parser.add_argument("--seed", type=int, default=1, help="of the people's taps (default 1)")
+    parser.add_argument(
+        "--json", type=Path, default=Path("load.json"), help="where the figures go (load.json)"
+    )
     parser.add_argument(
         "--profile", type=Path, help="a folder for cProfile files of each run's bot (it slows it)"
     )

@@ -7,10 +7,17 @@ import sys
 
 from .settings import SettingsError, load_settings
 
+USAGE = """usage: gaple-bot            run the bot (settings from the environment or .env;
+                         see .env.example)
+       gaple-bot arena      the computer players' arena (gaple-bot arena --help)"""
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     if args[:1] == ["arena"]:
         from .games.gaple.ai.arena import main as arena_main
 
@@ -28,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         run(settings)
     except InvalidToken:
         print(
-            "gaple-bot: Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather "
-            "into .env (see .env.example)",
+            f"gaple-bot: the Bot API at {settings.telegram_api_base_url} rejected "
+            "TELEGRAM_BOT_TOKEN; copy it again from @BotFather into .env (see .env.example)",
             file=sys.stderr,
         )
         return 2

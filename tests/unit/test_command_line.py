@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from gaple_bot.__main__ import main
+
 
 def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: Path) -> None:
     environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
@@ -93,3 +95,12 @@ def test_a_bad_setting_is_one_line_and_exit_code_2_before_anything_connects(
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith(f"gaple-bot: {name} ") and allowed in lines[0]
     assert not (tmp_path / "db.sqlite3").exists()
+
+
+def test_help_says_what_the_command_does_and_starts_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: gaple-bot")
+    assert "arena" in out and ".env.example" in out
