@@ -28,6 +28,7 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
         "bench/store.py",
         "bench/render.py",
         "bench/load.py",
+        "bench/client.py",
         "bench/ai.py",
         "bench/ai_gap.py",
     }
@@ -61,6 +62,19 @@ def test_the_picture_benchmark_runs_as_the_readme_writes_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("ms") >= 8 and "KB" in done.stdout
+
+
+def test_the_client_benchmark_runs_as_the_readme_writes_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "bench/client.py", "--calls", "50", "--rounds", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("ms CPU per sendMessage") == 2 and "httpx / aiohttp" in done.stdout
 
 
 def test_the_readme_shows_a_picture() -> None:
