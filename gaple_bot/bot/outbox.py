@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -133,6 +134,9 @@ class GroupOutbox:
         self._sent_at: dict[int, deque[float]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._pending_edit: dict[MessageHandle, _Op] = {}
+        self._existing: weakref.WeakValueDictionary[tuple[int, int], MessageHandle] = (
+            weakref.WeakValueDictionary()
+        )
         self._unsaved: list[_Op] = []
         self._answers: list[tuple[int, float]] = []
         self._finished: list[_Op] = []
@@ -216,8 +220,15 @@ class GroupOutbox:
     ) -> MessageHandle:
         """A handle for a message sent earlier (for instance before a restart); `on_sent` runs
         if the message is gone and an edit sends it afresh."""
+        known = self._existing.get((chat_id, message_id))
+        if known is not None and known.message_id == message_id:
+            # The same handle while it lives: its edits merge, and it knows what it shows.
+            if on_sent is not None:
+                known.on_sent = on_sent
+            return known
         handle = MessageHandle(chat_id, message_id, thread_id=thread_id, on_sent=on_sent)
         handle.settled.set()
+        self._existing[(chat_id, message_id)] = handle
         return handle
 
     async def restore(self) -> int:

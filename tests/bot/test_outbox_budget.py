@@ -226,3 +226,31 @@ async def test_changing_back_while_an_edit_is_in_flight_still_goes_out() -> None
         assert message_id is not None
         assert fake.message(GROUP, message_id).text == "A"
         assert [r.status for r in fake.requests if r.method == "editMessageText"] == [200, 200]
+
+
+async def test_edits_of_a_message_known_by_id_merge_while_one_waits() -> None:
+    """Two taps on a menu each ask for a handle of the same message: they get one handle, so
+    the second edit merges with the first waiting for the budget, and the same content is
+    not sent twice."""
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=1, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        outbox = GroupOutbox(bot, 1, ledger=None, clock=outbox_clock(clock))
+        menu = outbox.send(GROUP, text="menu 1")
+        await settle(fake, clock, outbox)
+        message_id = await menu.wait()
+        assert message_id is not None
+        first = outbox.existing(GROUP, message_id)
+        outbox.edit(first, text="menu 2")
+        second = outbox.existing(GROUP, message_id)
+        assert second is first
+        outbox.edit(second, text="menu 2")
+        await settle(fake, clock, outbox)
+        clock.advance(61.0)
+        await outbox.drain()
+        assert fake.message(GROUP, message_id).text == "menu 2"
+        assert [r.status for r in fake.requests if r.method == "editMessageText"] == [200]
