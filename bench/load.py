@@ -41,14 +41,14 @@ Run from the repository with the venv's python:
     .venv/bin/python bench/load.py --groups 10,50,200,500 --limits both --think realistic,fast
     .venv/bin/python bench/load.py --groups 2 --limits off --think fast --seconds 120  # smoke
 
-Default matrix: N = 10 and 50, limits on and off, fast think, normal level (four runs; 17
-minutes on this two-core machine with AIORateLimiter, where one run reached the cap; 6 to 13
-minutes with the bot's own pacer). Realistic think is bounded by the think time itself (a
-game to the smallest target takes 4 to 7 minutes whatever N is), so each such run takes about
-that long. The full N = 10, 50, 200, 500 matrix with both limits and both think modes is
-sixteen runs; the N = 200 and 500 fast runs reach the --seconds cap (600 s by default), so
-expect well over an hour for all of it. Each run stops at --seconds, or once every group has
-finished its game or failed to start one, and reports what finished. The table goes to
+Default matrix: N = 10 and 50, limits on and off, fast think, normal level (four runs, about
+five minutes on this two-core machine). Realistic think is bounded by the think time itself
+(a game to the smallest target takes 4 to 7 minutes whatever N is), so each such run takes
+about that long, or the cap when the limits hold the games back (N = 200 with limits on).
+The full N = 10, 50, 200, 500 matrix with both limits and both think modes is sixteen runs;
+the N = 200 and 500 fast runs reach the --seconds cap (600 s by default), so expect well over
+an hour for all of it. Each run stops at --seconds, or once every group has finished its game
+or failed to start one, and reports what finished. The table goes to
 stdout, the figures to --json (load.json in the current directory unless told).
 """
 
