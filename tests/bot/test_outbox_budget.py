@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from gaple_bot.bot.deps import GapleApplication
@@ -29,6 +30,20 @@ from tests.fakes.clock import ManualClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 ANA, BUDI = 1101, 1102
+
+
+@asynccontextmanager
+async def outbox_in_group(
+    clock: ManualClock, per_minute: int
+) -> AsyncIterator[tuple[FakeTelegram, GroupOutbox]]:
+    """An outbox alone (no bot application) with `per_minute` for Ana's group, on the clock."""
+    async with (
+        running_fake(group_limit_per_minute=per_minute, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        yield fake, GroupOutbox(bot, per_minute, ledger=None, clock=outbox_clock(clock))
 
 
 def budget_of_five(
@@ -172,13 +187,7 @@ async def test_an_edit_to_what_the_message_shows_is_not_made() -> None:
     """An edit equal to what the group sees, made at once or changed back to it while it
     waited for the budget, costs no request; a real change still goes out."""
     clock = ManualClock()
-    async with (
-        running_fake(group_limit_per_minute=2, clock=clock.now, sleep=clock.sleep) as fake,
-        fake.make_bot() as bot,
-    ):
-        fake.add_user(ANA, "Ana")
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        outbox = GroupOutbox(bot, 2, ledger=None, clock=outbox_clock(clock))
+    async with outbox_in_group(clock, 2) as (fake, outbox):
         table = outbox.send(GROUP, text="table 1")
         outbox.send(GROUP, text="a notice")
         await settle(fake, clock, outbox)
@@ -207,13 +216,7 @@ async def test_changing_back_while_an_edit_is_in_flight_still_goes_out() -> None
     """Shown A, an edit to B on its way, then back to A: A is sent after B lands (a lobby
     where someone joins and leaves at once must not keep showing them)."""
     clock = ManualClock()
-    async with (
-        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
-        fake.make_bot() as bot,
-    ):
-        fake.add_user(ANA, "Ana")
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        outbox = GroupOutbox(bot, 100, ledger=None, clock=outbox_clock(clock))
+    async with outbox_in_group(clock, 100) as (fake, outbox):
         lobby = outbox.send(GROUP, text="A")
         await settle(fake, clock, outbox)
         fake.delay_next("editMessageText", 5.0, chat_id=GROUP)
@@ -233,13 +236,7 @@ async def test_edits_of_a_message_known_by_id_merge_while_one_waits() -> None:
     the second edit merges with the first waiting for the budget, and the same content is
     not sent twice."""
     clock = ManualClock()
-    async with (
-        running_fake(group_limit_per_minute=1, clock=clock.now, sleep=clock.sleep) as fake,
-        fake.make_bot() as bot,
-    ):
-        fake.add_user(ANA, "Ana")
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        outbox = GroupOutbox(bot, 1, ledger=None, clock=outbox_clock(clock))
+    async with outbox_in_group(clock, 1) as (fake, outbox):
         menu = outbox.send(GROUP, text="menu 1")
         await settle(fake, clock, outbox)
         message_id = await menu.wait()
