@@ -12,6 +12,9 @@ from sqlalchemy.pool import NullPool
 from gaple_bot.store.database import database_url, migration_engine
 from gaple_bot.store.models import Base
 
+MIGRATION_LOCK = 0x6761706C65
+"""The advisory lock key that serialises migrations on PostgreSQL ("gaple" in ASCII)."""
+
 config = context.config
 target_metadata = Base.metadata
 
@@ -26,6 +29,10 @@ def do_run_migrations(connection: Connection) -> None:
         compare_type=True,
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Several workers may start at once: one migrates, the others wait here, then find
+            # nothing left to do. The lock ends with the transaction.
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         context.run_migrations()
         if connection.dialect.name == "sqlite":
             # The migration engine leaves foreign keys unenforced (see migration_engine):

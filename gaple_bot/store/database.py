@@ -1,4 +1,4 @@
-"""The async engine: the one place that knows about SQLite (WAL, busy timeout, BEGIN control)."""
+"""The async engine: the one place that knows how each database is set up."""
 
 from __future__ import annotations
 
@@ -46,6 +46,15 @@ def migration_engine(url: str, **kwargs: Any) -> AsyncEngine:
 def write_engine(engine: AsyncEngine) -> AsyncEngine:
     """The same engine (same pool) with its transactions marked as writers."""
     return engine.execution_options(**{WRITE_OPTION: True})
+
+
+def snapshot_engine(engine: AsyncEngine) -> AsyncEngine:
+    """The same engine with its transactions reading one snapshot from their first query to
+    their end. SQLite's read transactions already do; PostgreSQL's default (read committed)
+    takes a new snapshot per statement, so readers there are repeatable-read and read-only."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return engine.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
 
 
 def _sqlite_connect(dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
-from .database import make_engine, write_engine
+from .database import make_engine, snapshot_engine, write_engine
 from .migrate import upgrade_to_head
 from .play_state import load_play
 from .rating import new_model
@@ -24,7 +24,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._writer = async_sessionmaker(write_engine(engine), expire_on_commit=False)
-        self._reader = async_sessionmaker(engine, expire_on_commit=False)
+        self._reader = async_sessionmaker(snapshot_engine(engine), expire_on_commit=False)
         self._model = new_model()
         # SQLite has one writer at a time: this process's writers queue here, in order, rather
         # than in SQLite's busy handler, which polls with sleeps of up to 100 ms.

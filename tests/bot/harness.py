@@ -30,7 +30,7 @@ GROUP_TITLE = "Warung Gaple"
 @asynccontextmanager
 async def running_bot(
     fake: FakeTelegram,
-    database: Path,
+    database: Path | str,
     *,
     seed: int = 1,
     clock: Callable[[], datetime] = utc_now,
@@ -38,11 +38,13 @@ async def running_bot(
     **settings: str,
 ) -> AsyncIterator[GapleApplication]:
     """The bot, started as `gaple-bot` would start it but inside the test's event loop, with
-    its time taken from `clock`."""
+    its time taken from `clock`, on an SQLite file or on the database a URL names."""
     values = {
         "TELEGRAM_BOT_TOKEN": fake.token,
         "TELEGRAM_API_BASE_URL": fake.base_url,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+        "DATABASE_URL": database
+        if isinstance(database, str)
+        else f"sqlite+aiosqlite:///{database}",
         "COMPUTER_PROCESSES": "0",
         "GROUP_MESSAGES_PER_MINUTE": "1000",
         # Tests tap faster than people; the pacing itself has its own tests.

@@ -34,12 +34,12 @@ TURN_JOBS = ("remind:", "turn:")
 
 
 @pytest.mark.parametrize("rules_choice", [0, 1])
-async def test_whole_game_two_people_two_computers(tmp_path: Path, rules_choice: int) -> None:
+async def test_whole_game_two_people_two_computers(database: Path | str, rules_choice: int) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_user(BUDI, "Budi", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
-        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+        async with running_bot(fake, database) as app:
             deps = deps_of(app)
             await fake.start_private(ANA)
             await fake.start_private(BUDI)

@@ -133,11 +133,14 @@ def populate(fake: FakeTelegram) -> None:
 
 
 @asynccontextmanager
-async def gap_world(tmp_path: Path, seed: int = 1) -> AsyncIterator[tuple[FakeTelegram, Path]]:
-    """The fake Bot API with the people and groups; yields it and the database path."""
+async def gap_world(
+    tmp_path: Path, seed: int = 1, database: Path | str | None = None
+) -> AsyncIterator[tuple[FakeTelegram, Path | str]]:
+    """The fake Bot API with the people and groups; yields it and the database (an SQLite
+    file in `tmp_path` unless another is given)."""
     async with running_fake(group_limit_per_minute=1000) as fake:
         populate(fake)
-        yield fake, tmp_path / "gap.sqlite3"
+        yield fake, tmp_path / "gap.sqlite3" if database is None else database
 
 
 async def say(fake: FakeTelegram, user: int, chat: int, text: str) -> FakeMessage:
@@ -620,13 +623,18 @@ def assert_standings_shown(fake: FakeTelegram, match: GapMatch, names: Sequence[
     ],
 )
 async def test_whole_gap_game(
-    tmp_path: Path, people: tuple[int, ...], computers: int, added: int, seats: int
+    tmp_path: Path,
+    database: Path | str,
+    people: tuple[int, ...],
+    computers: int,
+    added: int,
+    seats: int,
 ) -> None:
     """G1-G6 at the table: the people play whole games to a target of 20 by tapping card
     buttons; the group sees every position, the round results and the standings, each person
     only their own cards, and the results, /top, /stats and /rules follow."""
     async with (
-        gap_world(tmp_path) as (fake, database),
+        gap_world(tmp_path, database=database) as (fake, database),
         running_bot(fake, database, seed=seats, DEFAULT_TURN_SECONDS=TURN_SECONDS) as app,
     ):
         store = deps_of(app).service.store
@@ -867,13 +875,15 @@ async def test_stale_and_forged_card_buttons_change_nothing(tmp_path: Path) -> N
 # 4. A restart in the middle of a round -----------------------------------------------------------
 
 
-async def test_restart_mid_round_brings_back_the_table_and_the_hand(tmp_path: Path) -> None:
+async def test_restart_mid_round_brings_back_the_table_and_the_hand(
+    tmp_path: Path, database: Path | str
+) -> None:
     """A new application on the same database, mid-round: the group table and the hand of
     the person to move come back as they were, and the game finishes with every score as a
     replay through GapKind().replay gives it (G5, G6)."""
     people = (ANA, BUDI)
     rng = random.Random(21)
-    async with gap_world(tmp_path) as (fake, database):
+    async with gap_world(tmp_path, database=database) as (fake, database):
         async with running_bot(fake, database, seed=8, DEFAULT_TURN_SECONDS=TURN_SECONDS) as app:
             store = deps_of(app).service.store
             game_id, _ = await start_gap(fake, people, computers=OFF)

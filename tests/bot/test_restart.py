@@ -22,8 +22,9 @@ from tests.fakes.telegram_server import running_fake
 ANA, BUDI = 301, 302
 
 
-async def test_restart_mid_round_then_finish_with_every_score_right(tmp_path: Path) -> None:
-    database = tmp_path / "gaple.sqlite3"
+async def test_restart_mid_round_then_finish_with_every_score_right(
+    database: Path | str,
+) -> None:
     rng = random.Random(11)
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")

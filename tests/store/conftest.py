@@ -1,4 +1,5 @@
-"""Fixtures: a fresh SQLite file per test, its schema built by running the migrations."""
+"""Fixtures: a fresh database per test on SQLite and on PostgreSQL, its schema built by running
+the migrations."""
 
 from __future__ import annotations
 
@@ -33,10 +34,32 @@ def db_path(migrated_template: Path, tmp_path: Path) -> Path:
     return path
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test on a database runs on each backend, but those marked sqlite_only (they check
+    what only SQLite has: its pragmas, its driver, its files)."""
+    if "db_url" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        metafunc.parametrize("backend", BACKENDS[:1] if only else BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def db_url(db_path: Path) -> str:
-    """The URL of this test's database."""
-    return sqlite_url(db_path)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database this test runs on."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def db_url(backend: str, request: pytest.FixtureRequest) -> str:
+    """The URL of this test's database: a copy of the migrated SQLite file, or a new
+    PostgreSQL database made from the migrated template."""
+    if backend == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return sqlite_url(request.getfixturevalue("db_path"))
 
 
 @pytest.fixture

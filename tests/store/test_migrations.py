@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import configparser
 import json
 import os
@@ -28,6 +29,7 @@ from gaple_bot.store import (
 )
 from gaple_bot.store.database import migration_engine
 from gaple_bot.store.models import Base
+from tests.postgres import PostgresServer
 
 from .conftest import sqlite_url
 
@@ -88,6 +90,7 @@ async def test_the_agreement_check_notices_a_difference(db_url: str) -> None:
     assert [(d[0], d[3].name) for d in diff] == [("add_column", "surprise")]
 
 
+@pytest.mark.sqlite_only
 async def test_sqlite_options_are_in_the_database(db_url: str) -> None:
     """Autogenerate compares index columns, not an index's WHERE clause nor WITHOUT ROWID:
     check those here."""
@@ -169,7 +172,7 @@ async def test_0003_gives_lobbies_open_during_the_upgrade_a_join_token(db_url: s
         command.downgrade(config, "0002")
         connection.exec_driver_sql(
             "INSERT INTO users (id, display_name, can_message, is_computer, created_at, "
-            f"updated_at) VALUES (7, 'Ana', 1, 0, '{now}', '{now}')"
+            f"updated_at) VALUES (7, 'Ana', TRUE, FALSE, '{now}', '{now}')"
         )
         connection.exec_driver_sql(
             f"INSERT INTO chats (id, title, created_at, updated_at) VALUES (-5, 'G', '{now}', "
@@ -208,7 +211,7 @@ async def test_0007_turns_chat_settings_results_and_totals_into_gaple_s(db_url: 
         for user_id in (7, 8):
             sql(
                 "INSERT INTO users (id, display_name, can_message, is_computer, created_at, "
-                f"updated_at) VALUES ({user_id}, 'U{user_id}', 1, 0, '{now}', '{now}')"
+                f"updated_at) VALUES ({user_id}, 'U{user_id}', TRUE, FALSE, '{now}', '{now}')"
             )
         for chat_id, rule_set, stuck, target, turn, level in chats:
             language = "'id'" if chat_id == -3 else "NULL"
@@ -302,12 +305,13 @@ async def test_0007_turns_chat_settings_results_and_totals_into_gaple_s(db_url: 
         (-3, "G-3", "id"),
         (-4, "G-4", None),
     ]
-    assert got["games"] == [(1, "gaple", '{"seats": 2}', "finished"), (2, "gaple", "{}", "lobby")]
+    games = [(i, kind, _json(config), status) for i, kind, config, status in got["games"]]
+    assert games == [(1, "gaple", {"seats": 2}, "finished"), (2, "gaple", {}, "lobby")]
     assert [row[:8] for row in got["results"]] == [
         (1, 0, 7, "gaple", -1, 1, 101, 3),
         (1, 1, 8, "gaple", -1, 2, 35, 1),
     ]
-    assert [json.loads(row[8]) for row in got["results"]] == [
+    assert [_json(row[8]) for row in got["results"]] == [
         {"gaples": 2, "best_round": 40},
         {"gaples": 0, "best_round": 20},
     ]
@@ -329,7 +333,13 @@ async def test_0007_turns_chat_settings_results_and_totals_into_gaple_s(db_url: 
     ]
     assert got["changes"] == [("gaple", scope, p, 1.5) for scope in (-1, 0) for p in (7, 8)]
     assert got["moves"] == [(1, 1, 0, 5)]  # the children of rebuilt tables are all still there
-    assert got["rounds"] == [(1, 1, '{"leader": 0}', '{"winner": 0}')]
+    rounds = [(*row[:2], _json(row[2]), _json(row[3])) for row in got["rounds"]]
+    assert rounds == [(1, 1, {"leader": 0}, {"winner": 0})]
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value: SQLite's driver gives the text, PostgreSQL's the parsed value."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 async def test_0007_upgraded_data_reads_through_the_store(db_url: str) -> None:
@@ -343,7 +353,7 @@ async def test_0007_upgraded_data_reads_through_the_store(db_url: str) -> None:
         sql = connection.exec_driver_sql
         sql(
             "INSERT INTO users (id, display_name, can_message, is_computer, created_at, "
-            f"updated_at) VALUES (7, 'Ana', 1, 0, '{now}', '{now}')"
+            f"updated_at) VALUES (7, 'Ana', TRUE, FALSE, '{now}', '{now}')"
         )
         sql(
             "INSERT INTO chats (id, title, rule_set, stuck_rule, target, turn_seconds, "
@@ -409,3 +419,34 @@ async def test_0007_downgrade_drops_another_kinds_games_with_their_rows(db_url: 
 
     left = await _run_sync(db_url, downgrade)
     assert left == {"games": [1], "seats": [1, 1], "rounds": [1], "moves": [1]}
+
+
+async def test_workers_starting_together_on_postgresql_migrate_once(
+    postgres: PostgresServer,
+) -> None:
+    """Three worker processes upgrading one empty database at once: one migrates under the
+    advisory lock, the others wait and find the schema at head; nothing is built twice."""
+    name = await postgres.new_database(migrated=False)
+    url = postgres.url(name)
+    upgrade = "import asyncio, sys; from gaple_bot.store import upgrade_to_head; "
+    upgrade += "asyncio.run(upgrade_to_head(sys.argv[1]))"
+    try:
+        workers = [
+            await asyncio.create_subprocess_exec(
+                sys.executable, "-c", upgrade, url, stderr=asyncio.subprocess.PIPE
+            )
+            for _ in range(3)
+        ]
+        for worker in workers:
+            _, errors = await asyncio.wait_for(worker.communicate(), timeout=240)
+            assert worker.returncode == 0, errors.decode()
+        assert await _run_sync(url, _diff(Base.metadata)) == []
+
+        def computers(connection: Connection) -> list[Any]:
+            return list(connection.exec_driver_sql("SELECT id FROM users WHERE is_computer").all())
+
+        assert sorted(row[0] for row in await _run_sync(url, computers)) == sorted(
+            COMPUTER_PLAYER_IDS.values()
+        )
+    finally:
+        await postgres.drop_database(name)

@@ -1,0 +1,39 @@
+"""Fixtures every test folder may use: a throwaway PostgreSQL server and its databases."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from tests.postgres import NoPostgres, PostgresServer
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One server per test process, with the migrated template. Where the machine has no
+    PostgreSQL the tests that need it are skipped, except under CI (CI=true), where that fails
+    the run: CI installs Debian's postgresql and must test against it."""
+    try:
+        server = PostgresServer.start()
+    except NoPostgres as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must test on PostgreSQL, but: {exc}")
+        pytest.skip(f"no PostgreSQL server could start here: {exc}")
+    try:
+        asyncio.run(server.migrate_template())
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres: PostgresServer) -> AsyncIterator[str]:
+    """The URL of this test's own PostgreSQL database, at the newest schema."""
+    name = await postgres.new_database()
+    try:
+        yield postgres.url(name)
+    finally:
+        await postgres.drop_database(name)
