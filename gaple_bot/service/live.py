@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import AsyncIterator, Iterable
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -172,13 +174,45 @@ class LiveCache:
         default_factory=weakref.WeakValueDictionary
     )
     """A game's lock lives while someone holds or waits for it, then goes by itself."""
+    revisions: dict[int, int] = field(default_factory=dict)
+    """The stored revision each cached game was known to match, when other processes share the
+    database (a game cached without one is read again under its lock)."""
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock that serialises everything done to this game."""
-        lock = self.locks.get(game_id)
-        if lock is None:
-            lock = self.locks[game_id] = asyncio.Lock()
-        return lock
+    @asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game: this process's tasks one at a time, then (on a database other
+        workers share) the game's lock in the database, with the cached copy checked against
+        the stored revision and dropped if another worker changed the game meanwhile."""
+        local = self.locks.get(game_id)
+        if local is None:
+            local = self.locks[game_id] = asyncio.Lock()
+        async with local:
+            shared = self.store.game_locks
+            if not shared.shared:
+                yield
+                return
+            await shared.acquire(game_id)
+            try:
+                if game_id in self.games and self.revisions.get(game_id) != await shared.revision(
+                    game_id
+                ):
+                    self.drop(game_id)
+                yield
+                # Whatever changed while the lock was held, this process did: its copy holds it.
+                if game_id in self.games:
+                    revision = await shared.revision(game_id)
+                    if revision is not None:
+                        self.revisions[game_id] = revision
+            finally:
+                await shared.release(game_id)
+
+    @asynccontextmanager
+    async def lock_all(self, game_ids: Iterable[int]) -> AsyncIterator[None]:
+        """Hold several games, taken in ascending order so two holders never deadlock."""
+        async with AsyncExitStack() as stack:
+            for game_id in sorted(set(game_ids)):
+                await stack.enter_async_context(self.lock(game_id))
+            yield
 
     async def load(self, tx: Transaction, game_id: int) -> LiveGame:
         """The game read inside `tx` (not cached)."""
@@ -198,6 +232,7 @@ class LiveCache:
     def drop(self, game_id: int) -> None:
         """Forget the cached copy (after a failed write, or when the game is over)."""
         self.games.pop(game_id, None)
+        self.revisions.pop(game_id, None)
 
     def refresh_chat(self, chat: ChatSettings) -> None:
         """Cached games of the chat pick up its new settings (their rules stay as they are)."""

@@ -72,23 +72,25 @@ class Players:
             value = chosen(kind.options, option, index)
         except BadOption as exc:
             raise BadSetting(str(exc)) from None
-        async with self.store.transaction() as tx:
-            if await tx.chats.get(chat_id) is None:
-                raise BadSetting(f"unknown chat {chat_id}")
-            await tx.chats.set_option(chat_id, kind.name, option, value)
-            settings = await tx.chats.get(chat_id)
-        assert settings is not None
-        self.cache.refresh_chat(settings)
+        async with self.cache.lock_all(await self._games_in_chat(chat_id)):
+            async with self.store.transaction() as tx:
+                if await tx.chats.get(chat_id) is None:
+                    raise BadSetting(f"unknown chat {chat_id}")
+                await tx.chats.set_option(chat_id, kind.name, option, value)
+                settings = await tx.chats.get(chat_id)
+            assert settings is not None
+            self.cache.refresh_chat(settings)
         return settings
 
     async def set_chat_language(self, chat_id: int, title: str | None, language: str) -> None:
         """The language of the chat's group messages."""
-        async with self.store.transaction() as tx:
-            await ensure_chat(tx, chat_id, title)
-            await tx.chats.set_language(chat_id, language)
-            settings = await tx.chats.get(chat_id)
-        assert settings is not None
-        self.cache.refresh_chat(settings)
+        async with self.cache.lock_all(await self._games_in_chat(chat_id)):
+            async with self.store.transaction() as tx:
+                await ensure_chat(tx, chat_id, title)
+                await tx.chats.set_language(chat_id, language)
+                settings = await tx.chats.get(chat_id)
+            assert settings is not None
+            self.cache.refresh_chat(settings)
 
     async def last_kind(self, chat_id: int) -> str | None:
         """The game last opened in the chat (None: none yet)."""
@@ -97,14 +99,23 @@ class Players:
 
     async def set_user_language(self, person: Person, language: str | None) -> None:
         """The language of the person's private messages (None: follow Telegram's)."""
-        async with self.store.transaction() as tx:
-            await tx.users.upsert(
-                person.user_id, person.name, telegram_language=person.telegram_language
-            )
-            await tx.users.set_language(person.user_id, language)
-        for live in self.cache.games.values():
-            if person.user_id in live.languages:
-                live.languages[person.user_id] = language or person.telegram_language
+        async with self.store.read() as tx:
+            game_ids = await tx.games.active_of_user(person.user_id)
+        async with self.cache.lock_all(game_ids):
+            async with self.store.transaction() as tx:
+                await tx.users.upsert(
+                    person.user_id, person.name, telegram_language=person.telegram_language
+                )
+                await tx.users.set_language(person.user_id, language)
+            for live in self.cache.games.values():
+                if person.user_id in live.languages:
+                    live.languages[person.user_id] = language or person.telegram_language
+
+    async def _games_in_chat(self, chat_id: int) -> list[int]:
+        """The chat's lobbies and running games, whose cached copies show its settings (held
+        while the settings change, so every worker's copy learns of it: see LiveCache.lock)."""
+        async with self.store.read() as tx:
+            return [game.id for game in await tx.games.active_in_chat(chat_id)]
 
     async def user(self, user_id: int) -> UserRecord | None:
         """The stored person, if any."""

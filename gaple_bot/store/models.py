@@ -133,6 +133,9 @@ class Game(Base):
     """The kind's config as JSON (the store does not read it)."""
     status: Mapped[GameStatus] = mapped_column(StrEnumType(GameStatus))
     version: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    revision: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    """Bumped by every change of the game, its seats, its chat's settings or its players'
+    names (PostgreSQL triggers: migration 0009), so a worker can tell its cached copy is stale."""
     opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="RESTRICT"))
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The group message showing the lobby or the table."""

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from .database import make_engine, snapshot_engine, write_engine
+from .game_locks import GameLocks, game_locks
 from .migrate import upgrade_to_head
 from .play_state import load_play
 from .rating import new_model
@@ -29,6 +30,8 @@ class Store:
         # SQLite has one writer at a time: this process's writers queue here, in order, rather
         # than in SQLite's busy handler, which polls with sleeps of up to 100 ms.
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self.game_locks: GameLocks = game_locks(engine)
+        """Serialise the work on a game across the processes sharing this database."""
 
     @classmethod
     def open(cls, url: str, **engine_options: Any) -> Store:
@@ -69,5 +72,6 @@ class Store:
             return await load_play(tx.session, game_id)
 
     async def close(self) -> None:
-        """Close every pooled connection."""
+        """Release the game locks and close every pooled connection."""
+        await self.game_locks.close()
         await self.engine.dispose()

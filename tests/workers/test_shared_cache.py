@@ -1,0 +1,140 @@
+"""Two services on one PostgreSQL database, as two workers: neither acts on a stale copy."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from gaple_bot.service.runtime import GameService
+from gaple_bot.service.views import LobbyView, Person
+from gaple_bot.store import GameStatus, Store
+
+pytestmark = pytest.mark.asyncio
+
+GROUP = -1001
+ANA, BUDI, CITRA, DEWI = (
+    Person(n, name, "id") for n, name in enumerate(("Ana", "Budi", "Citra", "Dewi"), start=1)
+)
+
+
+@pytest.fixture
+async def workers(postgres_url: str) -> AsyncIterator[tuple[GameService, GameService]]:
+    """Two services with their own caches and lock connections, on one database."""
+    first = GameService(Store.open(postgres_url), rng=random.Random(1))
+    second = GameService(Store.open(postgres_url), rng=random.Random(2))
+    try:
+        for person in (ANA, BUDI, CITRA, DEWI):
+            await first.players.private_chat_opened(person)
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _open(service: GameService) -> int:
+    lobby = await service.lobbies.open(service.registry.get("gaple"), GROUP, "Group", None, ANA)
+    return lobby.game_id
+
+
+async def _cached(service: GameService, game_id: int) -> None:
+    """The worker reads the game into its cache (as any update about it would)."""
+    async with service.cache.lock(game_id):
+        await service.cache.get(game_id)
+    assert game_id in service.cache.games
+
+
+async def _join(service: GameService, game_id: int, person: Person) -> LobbyView:
+    async with service.cache.lock(game_id):
+        return await service.lobbies.join(game_id, person)
+
+
+def _seated(lobby: LobbyView) -> list[int | None]:
+    return [seat.user_id for seat in lobby.seats]
+
+
+async def test_a_join_on_a_worker_with_a_stale_lobby_keeps_every_seat(
+    workers: tuple[GameService, GameService],
+):
+    first, second = workers
+    game_id = await _open(first)
+    await _cached(second, game_id)
+    assert _seated(await _join(first, game_id, BUDI)) == [1, 2]
+    # The second worker's copy still shows one seat; it must learn of Budi's before seating.
+    assert _seated(await _join(second, game_id, CITRA)) == [1, 2, 3]
+    assert _seated(await _join(first, game_id, DEWI)) == [1, 2, 3, 4]
+    async with second.cache.lock(game_id):
+        live = await second.cache.get(game_id)
+    assert [seat.user_id for seat in live.seats] == [1, 2, 3, 4]
+
+
+async def test_a_setting_changed_on_one_worker_is_seen_by_the_other(
+    workers: tuple[GameService, GameService],
+):
+    first, second = workers
+    game_id = await _open(first)
+    await _cached(second, game_id)
+    kind = first.registry.get("gaple")
+    levels = next(spec for spec in kind.options if spec.name == "level").choices
+    await first.players.change_setting(GROUP, kind, "level", levels.index("hard"))
+    await first.players.set_chat_language(GROUP, "Group", "en")
+    async with second.cache.lock(game_id):
+        live = await second.cache.get(game_id)
+        assert live.options["level"] == "hard"
+        assert live.chat.language == "en"
+
+
+async def test_a_language_chosen_on_one_worker_is_seen_by_the_other(
+    workers: tuple[GameService, GameService],
+):
+    first, second = workers
+    game_id = await _open(first)
+    await _join(first, game_id, BUDI)
+    await _cached(second, game_id)
+    await first.players.set_user_language(BUDI, "en")
+    async with second.cache.lock(game_id):
+        live = await second.cache.get(game_id)
+        assert live.languages[BUDI.user_id] == "en"
+
+
+async def test_a_worker_keeps_its_copy_while_nobody_else_changes_the_game(
+    workers: tuple[GameService, GameService],
+):
+    """Its own changes do not make it read the game again (a replay per update would cost)."""
+    first, _ = workers
+    game_id = await _open(first)
+    await _join(first, game_id, BUDI)
+    async with first.cache.lock(game_id):
+        copy = await first.cache.get(game_id)
+    async with first.cache.lock(game_id):
+        assert await first.cache.get(game_id) is copy
+
+
+async def test_moves_made_on_one_worker_are_played_on_from_the_other(
+    workers: tuple[GameService, GameService],
+):
+    """Ana plays against three computers, her taps reaching the workers in turn: each worker
+    sees the other's moves (a stale copy would refuse her move as an old button)."""
+    first, second = workers
+    game_id = await _open(first)
+    async with first.cache.lock(game_id):
+        await first.lobbies.start(game_id, ANA.user_id, is_admin=False)
+    played = 0
+    for turn in range(8):
+        service = (second, first)[turn % 2]
+        async with service.cache.lock(game_id):
+            live = await service.cache.get(game_id)
+            if live.status is not GameStatus.RUNNING:
+                break
+            view = service.tables.turn_view(live, ANA.user_id, live.version)
+            await service.tables.play(game_id, ANA.user_id, live.version, view.legal[0])
+            played += 1
+    assert played >= 2
+    versions = []
+    for service in workers:
+        async with service.cache.lock(game_id):
+            versions.append((await service.cache.get(game_id)).version)
+    async with first.store.read() as tx:
+        stored = (await tx.games.get(game_id)).version
+    assert versions == [stored, stored]
