@@ -36,6 +36,9 @@ class Settings:
     webhook_port: int = 8443
     webhook_listen: str = "0.0.0.0"
     webhook_secret: str = ""
+    metrics_port: int = 0
+    """In polling mode, the port of /healthz and /metrics (0: none); webhook mode serves
+    them on WEBHOOK_PORT."""
     default_language: str = "en"
     default_turn_seconds: int = 60
     lobby_timeout_seconds: int = 600
@@ -116,6 +119,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1),
         webhook_listen=text("WEBHOOK_LISTEN", "0.0.0.0"),
         webhook_secret=_webhook_secret(text("WEBHOOK_SECRET", "")),
+        metrics_port=_int(values, "METRICS_PORT", 0, 0),
         default_language=_choice(
             "DEFAULT_LANGUAGE", text("DEFAULT_LANGUAGE", "en").lower(), SUPPORTED_LANGUAGES
         ),

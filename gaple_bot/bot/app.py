@@ -7,6 +7,7 @@ import contextlib
 import logging
 import random
 import secrets
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
@@ -53,9 +54,13 @@ from .pacing import Pacer
 from .painter import Painter
 from .present import Presenter
 from .resume import resume_games
+from .server import BotServer
+from .sweep import arm_sweep
 
 log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0
+SERVER_KEY = "server"
+"""bot_data key of the BotServer, once the services are up."""
 
 
 def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
@@ -94,11 +99,14 @@ def build_application(
     rng: random.Random | None = None,
     clock: Callable[[], datetime] = utc_now,
     outbox_clock: OutboxClock | None = None,
+    webhook_secret: str | None = None,
 ) -> GapleApplication:
     """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
     the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
-    default `clock` in seconds, sleeping in real time) is the group budget's own."""
+    default `clock` in seconds, sleeping in real time) is the group budget's own.
+    `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must carry."""
     registry = default_registry()
+    requests = AiohttpRequest()
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         store = await Store.start(settings.database_url)
@@ -140,8 +148,14 @@ def build_application(
         # What the groups were not shown before the restart goes out first, in order.
         await outbox.restore()
         await resume_games(deps, job_queue)
+        arm_sweep(deps, job_queue)
+        app.bot_data[SERVER_KEY] = server
+        if not settings.webhook_url and settings.metrics_port:
+            # Polling has no web server of its own: /healthz and /metrics get one.
+            await server.start(settings.webhook_listen, settings.metrics_port)
 
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        await server.stop()
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
             with contextlib.suppress(TimeoutError):
@@ -166,7 +180,7 @@ def build_application(
         .base_file_url(settings.bot_file_url)
         .rate_limiter(rate_limiter)
         # aiohttp rather than httpx: a seventh of the CPU per call (bench/client.py).
-        .request(AiohttpRequest())
+        .request(requests)
         .get_updates_request(AiohttpRequest(connections=1))
         .concurrent_updates(True)
         .context_types(ContextTypes(context=GapleContext))
@@ -174,6 +188,12 @@ def build_application(
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
         .build()
+    )
+    server = BotServer(
+        app,
+        requests,
+        webhook_path=urlsplit(settings.webhook_url).path if settings.webhook_url else None,
+        secret=webhook_secret if webhook_secret is not None else settings.webhook_secret,
     )
     # An edit is not a new command: it stops here, before any other handler (group -1).
     app.add_handler(MessageHandler(filters.UpdateType.EDITED, ignore_edit), group=-1)
@@ -273,24 +293,45 @@ def run(settings: Settings) -> None:
     # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
     secret = settings.webhook_secret or secrets.token_urlsafe(32)
     setup_logging(settings, secret)
-    app = build_application(settings)
+    app = build_application(settings, webhook_secret=secret)
     try:
-        _run_until_stopped(app, settings, secret)
+        if settings.webhook_url:
+            asyncio.run(serve_webhook(app, settings, secret))
+        else:
+            app.run_polling(allowed_updates=Update.ALL_TYPES)
     finally:
         # A start that failed (Telegram unreachable) leaves the HTTP sessions open: the
         # application shuts the bot down only once it has started.
         asyncio.run(app.bot.shutdown())
 
 
-def _run_until_stopped(app: GapleApplication, settings: Settings, secret: str) -> None:
-    if settings.webhook_url:
-        app.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
-            webhook_url=settings.webhook_url,
-            secret_token=secret,
-            allowed_updates=Update.ALL_TYPES,
-        )
-    else:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
+async def serve_webhook(
+    app: GapleApplication,
+    settings: Settings,
+    secret: str,
+    *,
+    register: bool = True,
+    stopped: asyncio.Event | None = None,
+) -> None:
+    """Webhook mode until SIGTERM or SIGINT (or `stopped` is set): start, register the
+    webhook (unless another worker does: `register`), serve WEBHOOK_PORT, then stop as
+    polling does."""
+    stopped = stopped or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopped.set)
+    await app.initialize()
+    try:
+        if app.post_init is not None:
+            await app.post_init(app)
+        if register:
+            await app.bot.set_webhook(
+                settings.webhook_url, secret_token=secret, allowed_updates=Update.ALL_TYPES
+            )
+        await app.start()
+        server = app.bot_data[SERVER_KEY]
+        assert isinstance(server, BotServer)
+        await server.start(settings.webhook_listen, settings.webhook_port)
+        await stopped.wait()
+    finally:
+        await stop_application(app)

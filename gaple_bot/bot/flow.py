@@ -248,13 +248,16 @@ async def remind(context: GapleContext) -> None:
 async def time_up(context: GapleContext) -> None:
     """The turn ran out: the computer moves for the person."""
     timer = _timer(context)
-    deps = context.deps
-    queue = job_queue(context)
-    async with (
-        deps.service.cache.lock(timer.game_id),
-        recovering(deps, queue, timer.game_id),
-    ):
-        progress = await deps.service.tables.timeout(timer.game_id, timer.version)
+    await turn_ran_out(context.deps, job_queue(context), timer.game_id, timer.version)
+
+
+async def turn_ran_out(
+    deps: Deps, queue: JobQueue[GapleContext], game_id: int, version: int
+) -> None:
+    """The turn the game was at `version` ran out: the computer moves for the person, unless
+    the game moved on since (then nothing happens, so a second timer for one turn is harmless)."""
+    async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
+        progress = await deps.service.tables.timeout(game_id, version)
         if progress is not None:
             await show_progress(deps, queue, progress)
 

@@ -3,6 +3,8 @@ which spends a fraction of httpx's CPU per call (every move makes several)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from http import HTTPStatus
 from typing import Any
 
 import aiohttp
@@ -39,6 +41,8 @@ class AiohttpRequest(BaseRequest):
         self._connect_timeout = connect_timeout
         self._pool_timeout = pool_timeout
         self._session: aiohttp.ClientSession | None = None
+        self.failures: Counter[str] = Counter()
+        """Requests that failed, by kind (see `failure_kind`), for /metrics."""
 
     @property
     def read_timeout(self) -> float | None:
@@ -90,11 +94,29 @@ class AiohttpRequest(BaseRequest):
             )
         try:
             async with session.request(method, url, data=data, timeout=timeout) as response:
-                return response.status, await response.read()
+                answer = response.status, await response.read()
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
+            self.failures["timed_out"] += 1
             raise TimedOut from error
         except aiohttp.ClientError as error:
+            self.failures["network"] += 1
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+        if answer[0] >= HTTPStatus.BAD_REQUEST:
+            self.failures[failure_kind(answer[0])] += 1
+        return answer
+
+
+def failure_kind(status: int) -> str:
+    """What a Bot API error status means, as /metrics labels it."""
+    if status == HTTPStatus.TOO_MANY_REQUESTS:
+        return "flood_wait"
+    if status == HTTPStatus.FORBIDDEN:
+        return "forbidden"
+    if status == HTTPStatus.BAD_REQUEST:
+        return "bad_request"
+    if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
+        return "server_error"
+    return "other"
 
 
 def _given(value: Any, default: float | None) -> float | None:

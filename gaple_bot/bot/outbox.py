@@ -148,6 +148,11 @@ class GroupOutbox:
         self._hooks: set[asyncio.Task[None]] = set()
         self._closed = asyncio.Event()
 
+    def queued(self) -> tuple[int, int]:
+        """Group messages waiting their turn: in all, and in the longest queue (for /metrics)."""
+        lengths = [len(queue) for queue in self._queues.values()]
+        return sum(lengths), max(lengths, default=0)
+
     def send(
         self,
         chat_id: int,

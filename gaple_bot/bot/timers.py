@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram.ext import JobQueue
 
-from .deps import GapleContext
+from .deps import Deps, GapleContext
 from .render.lobby import render_lobby_expired
 
 
@@ -30,8 +30,12 @@ def cancel_lobby_expiry(job_queue: JobQueue[GapleContext], game_id: int) -> None
 async def lobby_expired(context: GapleContext) -> None:
     """Nobody started the lobby in time: close it."""
     assert context.job is not None and isinstance(context.job.data, int)
-    game_id = context.job.data
-    deps = context.deps
+    await expire_lobby(context.deps, context.job.data)
+
+
+async def expire_lobby(deps: Deps, game_id: int) -> None:
+    """Close the lobby and say so, unless it started or closed meanwhile (then nothing
+    happens, so a second timer for one lobby is harmless)."""
     async with deps.service.cache.lock(game_id):
         lobby = await deps.service.lobbies.expire(game_id)
         if lobby is None:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import random
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ..games.seam import GameKind
+from .tally import Tally
 
 
 class ComputerPlayers:
     """Chooses computer moves in an executor (a process pool in production, else threads)."""
 
-    def __init__(self, executor: Executor | None = None) -> None:
+    def __init__(self, executor: Executor | None = None, tally: Tally | None = None) -> None:
         self._executor = executor
+        self._tally = tally or Tally()
 
     async def choose(self, kind: GameKind, level: str, view: object, rng: random.Random) -> int:
         """The code of the move the computer player of `level` makes in `view`."""
@@ -22,7 +25,11 @@ class ComputerPlayers:
         # an executor the loop's thread pool thinks (under the GIL: fine for short decisions).
         seed = rng.getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, kind.computer_move, level, view, seed)
+        began = time.perf_counter()
+        code = await loop.run_in_executor(self._executor, kind.computer_move, level, view, seed)
+        # Measured from here, so the figure includes waiting for a free executor worker.
+        self._tally.decided(kind.name, level, time.perf_counter() - began)
+        return code
 
     def close(self) -> None:
         """Stop the executor's workers (if it has any)."""

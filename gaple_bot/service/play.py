@@ -22,6 +22,7 @@ from .errors import (
 )
 from .live import LiveCache, LiveGame
 from .progress import GameOver, Progress, RoundOver, RoundStarted
+from .tally import Tally
 from .views import HandView, RoundReveal, TableView
 
 
@@ -35,12 +36,14 @@ class Tables:
         computer: ComputerPlayers,
         rng: random.Random,
         clock: Callable[[], datetime],
+        tally: Tally | None = None,
     ) -> None:
         self.store = store
         self.cache = cache
         self.computer = computer
         self.rng = rng
         self.clock = clock
+        self.tally = tally or Tally()
 
     # Views ---------------------------------------------------------------------------------
 
@@ -313,6 +316,7 @@ class Tables:
             self.cache.drop(live.game_id)
             raise
         live.version, live.deadline = version, deadline
+        self.tally.moved(live.kind.name)
         record = live.seats[seat]
         live.seats[seat] = dataclasses.replace(
             record,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..games.registry import Registry, default_registry
-from ..store import Store
+from ..store import GameStatus, Store
 from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
@@ -19,6 +19,11 @@ from .lobby import Lobbies
 from .outbox import GroupLedger
 from .play import Tables
 from .players import Players
+from .tally import Tally
+
+KEEP_UPDATE_IDS = timedelta(days=1)
+"""How long a received update's id is kept: Telegram stops retrying an update within a day."""
+PRUNE_EVERY = timedelta(hours=1)
 
 
 class GameService:
@@ -41,13 +46,17 @@ class GameService:
         self.rng = rng or random.Random(random.SystemRandom().getrandbits(128))
         defaults = defaults or ChatDefaults()
         self.cache = LiveCache(store, self.registry, defaults)
-        self.computer = ComputerPlayers(executor)
-        self.tables = Tables(store, self.cache, self.computer, self.rng, clock)
+        self.tally = Tally()
+        """Counts for monitoring (the bot's /metrics)."""
+        self.computer = ComputerPlayers(executor, self.tally)
+        self.tables = Tables(store, self.cache, self.computer, self.rng, clock, self.tally)
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock)
         self.players = Players(store, self.cache)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
         self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
         self.ledger = GroupLedger(store)
+        self.clock = clock
+        self._pruned_at: datetime | None = None
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""
@@ -59,6 +68,33 @@ class GameService:
         async with self.store.read() as tx:
             record = await tx.games.active(chat_id, thread_id)
         return None if record is None else record.id
+
+    async def first_delivery(self, update_id: int) -> bool:
+        """Record a Telegram update as taken in; False if it was already (a webhook post
+        Telegram retried, perhaps to another worker): it must not be applied again. Once an
+        hour the ids older than a day, which Telegram no longer retries, are forgotten."""
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            first = await tx.updates.first_delivery(update_id, now=now)
+            if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+                await tx.updates.forget_before(now - KEEP_UPDATE_IDS)
+                self._pruned_at = now
+        return first
+
+    async def overdue(
+        self, turns_before: datetime, lobbies_before: datetime
+    ) -> tuple[list[tuple[int, int]], list[int]]:
+        """The turns that ran out before `turns_before` as (game id, version), and the lobbies
+        opened before `lobbies_before`: what a timer should have ended by now."""
+        async with self.store.read() as tx:
+            turns = await tx.games.overdue_turns(turns_before)
+            lobbies = await tx.games.lobbies_opened_before(lobbies_before)
+        return turns, lobbies
+
+    async def running_games(self) -> int:
+        """How many games are being played (not lobbies), on every worker."""
+        async with self.store.read() as tx:
+            return await tx.games.count(GameStatus.RUNNING)
 
     async def close(self) -> None:
         """Stop the computer players' workers and close the database."""

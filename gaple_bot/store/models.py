@@ -377,3 +377,14 @@ class GroupStamp(Base):
     chat_id: Mapped[int] = mapped_column(BigInteger)
     at: Mapped[float] = mapped_column(Float)
     """Seconds since the epoch (the outbox's clock), taken after the answer arrived."""
+
+
+class ReceivedUpdate(Base):
+    """A Telegram update a worker took in: one delivered again (Telegram retries a webhook post
+    it got no answer to, perhaps to another worker) is recognised and dropped."""
+
+    __tablename__ = "received_updates"
+    __table_args__ = (Index("ix_received_updates_received_at", "received_at"),)
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    received_at: Mapped[datetime]

@@ -28,6 +28,7 @@ from .repos import (
     ResultRepository,
     RoundRepository,
     SeatRepository,
+    UpdateRepository,
     UserRepository,
 )
 from .repos.games import KEEP, Keep
@@ -54,6 +55,7 @@ class Transaction:
         self.ratings = RatingRepository(session)
         self.boards = Boards(session)
         self.outbox = OutboxRepository(session)
+        self.updates = UpdateRepository(session)
 
     async def record_move(
         self,

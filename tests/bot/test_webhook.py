@@ -11,6 +11,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import aiohttp
+
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 GROUP = -1009876543210
@@ -94,8 +96,18 @@ async def test_webhook_mode_answers_updates_with_the_secret_and_refuses_others(
             assert statuses and all(status == 403 for status in statuses), statuses
             assert not _lobby_shown(fake)
 
-            assert set(await fake.deliver_to_webhook()) == {200}
+            # Telegram posts each update twice (it missed the answers): one lobby opens.
+            assert await fake.deliver_to_webhook(twice=True) == [200] * 4  # /start, /gaple
+            assert "came again: applied once already" in _output(log)
             await _wait(lambda: _lobby_shown(fake), bot, log)
+            async with aiohttp.ClientSession() as session:
+                async with session.get(f"http://127.0.0.1:{port}/healthz") as health:
+                    assert (health.status, await health.text()) == (200, "ok\n")
+                async with session.get(f"http://127.0.0.1:{port}/metrics") as metrics:
+                    assert metrics.status == 200
+                    exposition = await metrics.text()
+            assert "gaple_games_running 0\n" in exposition  # a lobby is not a game played
+            assert "# TYPE gaple_computer_decision_seconds histogram" in exposition
             bot.send_signal(signal.SIGTERM)
             code = await asyncio.wait_for(bot.wait(), WAIT)
         finally:
@@ -103,6 +115,8 @@ async def test_webhook_mode_answers_updates_with_the_secret_and_refuses_others(
                 bot.kill()
                 await bot.wait()
         fake.assert_no_violations()
+    # The second /gaple was not applied: it would have been answered "a table is open".
+    assert len(fake.bot_messages(GROUP)) == 1, [m.text for m in fake.bot_messages(GROUP)]
     output_text = _output(log)
     assert code == 0, output_text
     assert "Traceback" not in output_text, output_text

@@ -2076,22 +2076,26 @@ class FakeTelegram:
             },
         )
 
-    async def deliver_to_webhook(self, *, secret: str | None = None) -> list[int]:
+    async def deliver_to_webhook(
+        self, *, secret: str | None = None, twice: bool = False
+    ) -> list[int]:
         """POST every waiting update to the webhook the bot set, as Telegram does (with the
         secret it gave, unless `secret` overrides it); the ones answered 200 are delivered.
-        Returns the HTTP status of each POST."""
+        `twice`: each is posted a second time, as Telegram retries a post whose answer it
+        missed. Returns the HTTP status of each POST."""
         assert self.webhook is not None, "the bot set no webhook"
         header = secret if secret is not None else self.webhook.get("secret_token")
         headers = {"X-Telegram-Bot-Api-Secret-Token": str(header)} if header else {}
         statuses: list[int] = []
         async with aiohttp.ClientSession() as session:
             for update in list(self._updates):
-                async with session.post(
-                    str(self.webhook["url"]), json=update, headers=headers
-                ) as response:
-                    statuses.append(response.status)
-                    if response.status == 200:
-                        self._updates.remove(update)
+                for _ in range(2 if twice else 1):
+                    async with session.post(
+                        str(self.webhook["url"]), json=update, headers=headers
+                    ) as response:
+                        statuses.append(response.status)
+                if statuses[-1] == 200:
+                    self._updates.remove(update)
         self._touch()
         return statuses
 

@@ -8,6 +8,7 @@ from .ratings import RatingRepository
 from .results import ResultRepository
 from .rounds import RoundRepository
 from .seats import SeatRepository
+from .updates import UpdateRepository
 from .users import UserRepository
 
 __all__ = [
@@ -20,5 +21,6 @@ __all__ = [
     "ResultRepository",
     "RoundRepository",
     "SeatRepository",
+    "UpdateRepository",
     "UserRepository",
 ]

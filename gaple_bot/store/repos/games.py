@@ -7,7 +7,17 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Literal, cast
 
-from sqlalchemy import ColumnElement, Table, bindparam, insert, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Table,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -143,6 +153,34 @@ class GameRepository:
         """Every lobby and running game, oldest first (to re-arm timers after a restart)."""
         stmt = select(*_COLUMNS).where(text(ACTIVE_GAME)).order_by(Game.id)
         return [_record(row) for row in await self._session.execute(stmt)]
+
+    async def count(self, status: GameStatus) -> int:
+        """How many games have this status."""
+        return int(
+            await self._session.scalar(select(func.count()).where(Game.status == status)) or 0
+        )
+
+    async def overdue_turns(self, before: datetime) -> list[tuple[int, int]]:
+        """(id, version) of each running game, not paused, whose turn ran out before `before`."""
+        stmt = (
+            select(Game.id, Game.version)
+            .where(
+                Game.status == GameStatus.RUNNING,
+                Game.paused.is_(False),
+                Game.turn_deadline < before,
+            )
+            .order_by(Game.id)
+        )
+        return [(game_id, version) for game_id, version in await self._session.execute(stmt)]
+
+    async def lobbies_opened_before(self, before: datetime) -> list[int]:
+        """The ids of the lobbies opened before `before`."""
+        stmt = (
+            select(Game.id)
+            .where(Game.status == GameStatus.LOBBY, Game.created_at < before)
+            .order_by(Game.id)
+        )
+        return list((await self._session.scalars(stmt)).all())
 
     async def active_of_user(self, user_id: int) -> list[int]:
         """The ids of the lobbies and running games the person sits at or opened."""

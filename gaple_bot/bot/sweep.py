@@ -1,0 +1,48 @@
+"""The timer sweep: on a database several workers share, the turns and lobbies whose timer was
+on a worker that stopped or died are ended by a worker that is alive."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from telegram.ext import JobQueue
+
+from .deps import Deps, GapleContext
+from .flow import job_queue, turn_ran_out
+from .timers import expire_lobby
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 5.0
+"""How often a worker looks for turns and lobbies nobody ended."""
+GRACE = timedelta(seconds=3)
+"""How long past its time a turn or lobby is left to the timer of the worker that armed it."""
+SWEEP_JOB = "sweep"
+
+
+def arm_sweep(deps: Deps, queue: JobQueue[GapleContext]) -> None:
+    """Sweep every SWEEP_SECONDS when other workers may share the database (one process on
+    SQLite has every timer itself: no sweep)."""
+    if deps.service.store.game_locks.shared:
+        queue.run_repeating(sweep, interval=SWEEP_SECONDS, first=SWEEP_SECONDS, name=SWEEP_JOB)
+
+
+async def sweep(context: GapleContext) -> None:
+    """End what is overdue. Each end runs under the game's lock and checks the game's version
+    or status first, so a turn or lobby ends once whichever worker gets there first."""
+    deps = context.deps
+    now = deps.presenter.clock()
+    lobby_age = timedelta(seconds=deps.settings.lobby_timeout_seconds)
+    turns, lobbies = await deps.service.overdue(now - GRACE, now - GRACE - lobby_age)
+    for game_id, version in turns:
+        try:
+            await turn_ran_out(deps, job_queue(context), game_id, version)
+        except Exception:
+            # One game's failure (its recovery is scheduled) must not stop the others' ends.
+            log.exception("game %s: the sweep could not end its turn", game_id)
+    for game_id in lobbies:
+        try:
+            await expire_lobby(deps, game_id)
+        except Exception:
+            log.exception("game %s: the sweep could not close its lobby", game_id)

@@ -1,0 +1,67 @@
+"""/healthz and /metrics in polling mode, on METRICS_PORT: what a game played changes there."""
+
+from __future__ import annotations
+
+import random
+import re
+import socket
+from pathlib import Path
+
+import aiohttp
+
+from tests.bot.harness import GROUP, GROUP_TITLE, play_until, running_bot, seat_and_start
+from tests.fakes.telegram_server import running_fake
+
+ANA = 301
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _value(exposition: str, sample: str) -> float:
+    """The value of one sample line (its name and labels as written), 0 if absent."""
+    match = re.search(rf"^{re.escape(sample)} (\S+)$", exposition, re.MULTILINE)
+    return float(match.group(1)) if match else 0.0
+
+
+async def _get(port: int, path: str) -> tuple[int, str]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as response,
+    ):
+        return response.status, await response.text()
+
+
+async def test_metrics_count_the_moves_and_the_computers_decisions(tmp_path: Path) -> None:
+    port = _free_port()
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        settings = {"METRICS_PORT": str(port), "WEBHOOK_LISTEN": "127.0.0.1"}
+        async with running_bot(fake, tmp_path / "gaple.sqlite3", **settings):
+            assert await _get(port, "/healthz") == (200, "ok\n")
+            status, before = await _get(port, "/metrics")
+            assert status == 200
+            assert _value(before, "gaple_games_running") == 0
+            await seat_and_start(fake, ANA)
+            rng = random.Random(5)
+            moves = 0.0
+
+            async def some_moves() -> bool:
+                nonlocal moves
+                _, now = await _get(port, "/metrics")
+                moves = _value(now, 'gaple_moves_total{kind="gaple"}')
+                return moves >= 8
+
+            await play_until(fake, (ANA,), some_moves, rng)
+            _, after = await _get(port, "/metrics")
+    assert _value(after, "gaple_games_running") == 1
+    decided = _value(after, 'gaple_computer_decision_seconds_count{kind="gaple",level="normal"}')
+    assert decided >= moves / 2  # three computers to one person: most moves are theirs
+    inf = 'gaple_computer_decision_seconds_bucket{kind="gaple",level="normal",le="+Inf"}'
+    assert _value(after, inf) == decided
+    assert "# TYPE gaple_telegram_errors_total counter" in after
+    assert re.search(r"^gaple_group_queue_messages \d+$", after, re.MULTILINE)
