@@ -35,6 +35,10 @@ writes a second in all chats, one a second in a private chat and 20 a minute in 
 (sends and edits alike) and the bot paces itself to them; off, the fake never does and the
 bot's own limits are raised, so only the machine binds.
 
+`--database postgresql` runs the bot on a database of a throwaway PostgreSQL server started
+from Debian's binaries (tests/postgres.py) instead of SQLite; the server's own processes are
+not the bot's children, so their CPU is not in the figures (`both`: each run on each).
+
 Run from the repository with the venv's python:
 
     .venv/bin/python bench/load.py                      # the default matrix, below
@@ -70,7 +74,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -95,6 +99,7 @@ from tests.fakes.telegram_server import (  # noqa: E402
     FakeRequest,
     FakeTelegram,
 )
+from tests.postgres import PostgresServer  # noqa: E402
 
 JsonDict = dict[str, Any]
 REALISTIC_THINK = (1.0, 8.0)
@@ -131,11 +136,16 @@ class RunConfig:
     seed: int
     profile: str = ""
     """A file for cProfile's figures of the bot's process (its event-loop thread), if any."""
+    database: str = "sqlite"
+    """"sqlite" (a file in a temporary folder) or "postgresql" (a throwaway server)."""
 
     @property
     def label(self) -> str:
         limits = "on" if self.limits else "off"
-        return f"N={self.groups} limits={limits} think={self.think} level={self.level}"
+        return (
+            f"N={self.groups} limits={limits} think={self.think} level={self.level} "
+            f"db={self.database}"
+        )
 
 
 # ============================================================================ figures
@@ -665,6 +675,22 @@ async def verify(app: Any, game_ids: Sequence[int]) -> JsonDict:
     }
 
 
+@contextlib.asynccontextmanager
+async def database_for(database: str, folder: Path) -> AsyncIterator[str]:
+    """The URL of the run's empty database: an SQLite file in `folder`, or a database on a
+    throwaway PostgreSQL server (tests/postgres.py) stopped when the run ends. The bot
+    migrates it as it starts."""
+    if database == "sqlite":
+        yield f"sqlite+aiosqlite:///{folder}/gaple.sqlite3"
+        return
+    server = PostgresServer.start()
+    try:
+        name = await server.new_database(migrated=False)
+        yield server.url(name)
+    finally:
+        server.stop()
+
+
 async def bot_side(config: RunConfig) -> JsonDict:
     """The run's main process: the bot, measured, against the child's fake."""
     loop = asyncio.get_running_loop()
@@ -686,39 +712,42 @@ async def bot_side(config: RunConfig) -> JsonDict:
             raise RuntimeError("the fake Bot API did not start")
         base_url = ours.recv()
         with tempfile.TemporaryDirectory(prefix="gaple-load-") as folder:
-            settings = settings_from(
-                {
-                    "TELEGRAM_BOT_TOKEN": DEFAULT_TOKEN,
-                    "TELEGRAM_API_BASE_URL": base_url,
-                    "DATABASE_URL": f"sqlite+aiosqlite:///{folder}/gaple.sqlite3",
-                    "COMPUTER_PROCESSES": "1",
-                    "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
-                    # Off: a bot whose limits were raised, so only the CPU binds.
-                    "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
-                    "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
-                    "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
-                    "LOBBY_TIMEOUT_SECONDS": str(TURN_SECONDS),
-                    "LOG_LEVEL": "WARNING",
-                }
-            )
-            app = build_application(settings, rng=random.Random(config.seed))
-            await start_application(app)
-            try:
-                rss_started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                longest = [0.0]
-                watcher = loop.create_task(watch_stalls(longest))
-                cpu_before = time.process_time()
-                ours.send("go")
-                if not await loop.run_in_executor(None, ours.poll, config.seconds + GRACE_SECONDS):
-                    raise RuntimeError("the people never reported")
-                people: JsonDict = ours.recv()
-                bot_cpu = time.process_time() - cpu_before
-                load_after = os.getloadavg()[0]
-                watcher.cancel()
-                rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                checked = await verify(app, people["game_ids"])
-            finally:
-                await stop_application(app)
+            async with database_for(config.database, Path(folder)) as database_url:
+                settings = settings_from(
+                    {
+                        "TELEGRAM_BOT_TOKEN": DEFAULT_TOKEN,
+                        "TELEGRAM_API_BASE_URL": base_url,
+                        "DATABASE_URL": database_url,
+                        "COMPUTER_PROCESSES": "1",
+                        "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
+                        # Off: a bot whose limits were raised, so only the CPU binds.
+                        "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
+                        "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
+                        "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
+                        "LOBBY_TIMEOUT_SECONDS": str(TURN_SECONDS),
+                        "LOG_LEVEL": "WARNING",
+                    }
+                )
+                app = build_application(settings, rng=random.Random(config.seed))
+                await start_application(app)
+                try:
+                    rss_started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                    longest = [0.0]
+                    watcher = loop.create_task(watch_stalls(longest))
+                    cpu_before = time.process_time()
+                    ours.send("go")
+                    if not await loop.run_in_executor(
+                        None, ours.poll, config.seconds + GRACE_SECONDS
+                    ):
+                        raise RuntimeError("the people never reported")
+                    people: JsonDict = ours.recv()
+                    bot_cpu = time.process_time() - cpu_before
+                    load_after = os.getloadavg()[0]
+                    watcher.cancel()
+                    rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                    checked = await verify(app, people["game_ids"])
+                finally:
+                    await stop_application(app)
         # The pool was shut down without waiting: reap its workers so their CPU is counted.
         for _ in range(600):
             if all(process is child for process in multiprocessing.active_children()):
@@ -795,6 +824,7 @@ def run_in_subprocess(config: RunConfig) -> JsonDict:
 
 
 COLUMNS = (
+    ("db", 10),
     ("N", 4),
     ("limits", 6),
     ("think", 9),
@@ -816,6 +846,7 @@ def row(result: JsonDict) -> str:
     """One line of the table for a run."""
     config = result["config"]
     head = [
+        config.get("database", "sqlite"),
         str(config["groups"]),
         "on" if config["limits"] else "off",
         config["think"],
@@ -883,6 +914,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--profile", type=Path, help="a folder for cProfile files of each run's bot (it slows it)"
     )
+    parser.add_argument(
+        "--database", default="sqlite", help="sqlite, postgresql or both (default sqlite)"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one run, JSON on stdout
     args = parser.parse_args(argv)
     if args.one:
@@ -893,6 +927,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         limits = choices_of(args.limits, ("on", "off"), ("on", "off"))
         thinks = choices_of(args.think, ("realistic", "fast"), ("realistic", "fast"))
         levels = choices_of(args.level, ("normal", "hard"), ("normal", "hard"))
+        databases = choices_of(args.database, ("sqlite", "postgresql"), ("sqlite", "postgresql"))
     except (ValueError, argparse.ArgumentTypeError) as error:
         parser.error(str(error))
 
@@ -911,7 +946,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.seconds,
             args.seed,
             profile_file(n, limit, think, level),
+            database,
         )
+        for database in databases
         for level in levels
         for think in thinks
         for limit in limits
