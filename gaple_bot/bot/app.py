@@ -264,6 +264,10 @@ async def start_application(app: GapleApplication, *, poll_timeout: float = 10) 
 
 async def stop_application(app: GapleApplication) -> None:
     """Stop like run_polling does on a signal (the reverse of start_application)."""
+    server = app.bot_data.get(SERVER_KEY)
+    if isinstance(server, BotServer):
+        # First: an update recorded as received must reach the queue before it stops.
+        await server.stop()
     assert app.updater is not None
     if app.updater.running:
         await app.updater.stop()

@@ -20,11 +20,18 @@ def _labels(values: Mapping[str, str]) -> str:
     return "{" + ",".join(f'{name}="{_escape(value)}"' for name, value in values.items()) + "}"
 
 
+def _number(value: float) -> str:
+    """A sample's value in full (counts as integers; `g` would round past six digits)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
 def _family(
     name: str, kind: str, help_text: str, samples: Iterable[tuple[str, Mapping[str, str], float]]
 ) -> list[str]:
     lines = [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"]
-    lines += [f"{name}{suffix}{_labels(labels)} {value:g}" for suffix, labels, value in samples]
+    lines += [
+        f"{name}{suffix}{_labels(labels)} {_number(value)}" for suffix, labels, value in samples
+    ]
     return lines
 
 

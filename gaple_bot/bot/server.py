@@ -77,7 +77,8 @@ class BotServer:
         try:
             data = json.loads(await request.read())
             update = Update.de_json(data, self._app.bot)
-        except (ValueError, TypeError, KeyError, TelegramError):
+        except (ValueError, TypeError, KeyError, AttributeError, TelegramError):
+            # AttributeError: JSON that is not an object (a list, a string).
             log.warning("a webhook post is not an update")
             return web.Response(status=HTTPStatus.BAD_REQUEST)
         if update is None:
