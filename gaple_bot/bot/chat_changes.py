@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import logging
-from contextlib import AsyncExitStack
 
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import JobQueue
@@ -118,9 +117,7 @@ async def chat_migrated(
     """The group became a supergroup: its settings, boards and games now live under the new
     id; a lobby or table continues there with a fresh message, its timers as they were."""
     changes = deps.service.chat_changes
-    async with AsyncExitStack() as stack:
-        for game_id in await changes.active_in(old_id):
-            await stack.enter_async_context(deps.service.cache.lock(game_id))
+    async with deps.service.cache.lock_all(await changes.active_in(old_id)):
         moved = await changes.move(old_id, new_id)
         # Round results and notices still waiting for the old chat go to the new one.
         await deps.outbox.move_chat(old_id, new_id)

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import random
 import re
-import socket
 from pathlib import Path
 
 import aiohttp
 
 from tests.bot.harness import GROUP, GROUP_TITLE, play_until, running_bot, seat_and_start
 from tests.fakes.telegram_server import running_fake
+from tests.postgres import free_port
 
 ANA = 301
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _value(exposition: str, sample: str) -> float:
@@ -36,7 +30,7 @@ async def _get(port: int, path: str) -> tuple[int, str]:
 
 
 async def test_metrics_count_the_moves_and_the_computers_decisions(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 from telegram import CallbackQuery, Update
@@ -101,11 +100,8 @@ async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None
             elif shown is not None:
                 _tell_the_table(deps, shown)
                 await show_progress(deps, queue, shown)
-    async with contextlib.AsyncExitStack() as locks:
-        # The seats the computer now plays change hands while no update of theirs runs
-        # (locks in id order, as nothing else holds two).
-        for game_id in await forgetting.open_games(user_id):
-            await locks.enter_async_context(deps.service.cache.lock(game_id))
+    # The seats the computer now plays change hands while no update of theirs runs.
+    async with deps.service.cache.lock_all(await forgetting.open_games(user_id)):
         forgotten = await forgetting.forget(user_id)
         for game_id in forgotten.running_games:
             try:
