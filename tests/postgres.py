@@ -15,6 +15,8 @@ from itertools import count
 from pathlib import Path
 
 import asyncpg
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from gaple_bot.store import upgrade_to_head
 
@@ -163,3 +165,31 @@ class PostgresServer:
             with contextlib.suppress(NoPostgres, subprocess.TimeoutExpired):
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+async def advisory_lock_holder(url: str, space: int, key: int) -> int | None:
+    """The server process id of the session holding the advisory lock (space, key), if any,
+    as another connection sees it."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            pid = await connection.scalar(
+                text(
+                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                    " AND classid = :space AND objid = :key AND objsubid = 2"
+                ),
+                {"space": space, "key": key},
+            )
+            return None if pid is None else int(pid)
+    finally:
+        await engine.dispose()
+
+
+async def end_session(url: str, pid: int) -> None:
+    """End a session from outside, as a network fault or a server restart would."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            assert await connection.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    finally:
+        await engine.dispose()

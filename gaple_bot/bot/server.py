@@ -83,7 +83,13 @@ class BotServer:
             return web.Response(status=HTTPStatus.BAD_REQUEST)
         if update is None:
             return web.Response(status=HTTPStatus.BAD_REQUEST)
-        if not await deps.service.first_delivery(update.update_id):
+        try:
+            first = await deps.service.first_delivery(update.update_id)
+        except Exception:
+            # Not taken in: Telegram delivers it again later.
+            log.warning("update %s: the database does not answer", update.update_id, exc_info=True)
+            return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE)
+        if not first:
             log.info("update %s came again: applied once already", update.update_id)
             return web.Response()
         await self._app.update_queue.put(update)
@@ -105,8 +111,13 @@ class BotServer:
         deps = self._deps()
         if deps is None:
             return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE, text="starting\n")
+        try:
+            running = await deps.service.running_games()
+        except Exception:
+            log.warning("metrics: the database does not answer", exc_info=True)
+            return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE, text="no database\n")
         body = metrics_text(
-            running_games=await deps.service.running_games(),
+            running_games=running,
             tally=deps.service.tally,
             telegram_failures=self._request.failures,
             group_queue=deps.outbox.queued(),

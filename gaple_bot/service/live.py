@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import AsyncIterator, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -20,6 +21,8 @@ from ..store import (
     GameNotFound,
     GameNotStarted,
     GameStatus,
+    Hold,
+    Revision,
     SeatRecord,
     Store,
     Transaction,
@@ -28,6 +31,8 @@ from ..store import (
 from .chats import ChatDefaults
 from .errors import NoSuchGame
 from .views import SeatInfo
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -174,15 +179,15 @@ class LiveCache:
         default_factory=weakref.WeakValueDictionary
     )
     """A game's lock lives while someone holds or waits for it, then goes by itself."""
-    revisions: dict[int, int] = field(default_factory=dict)
-    """The stored revision each cached game was known to match, when other processes share the
-    database (a game cached without one is read again under its lock)."""
+    revisions: dict[int, Revision] = field(default_factory=dict)
+    """The stored revisions each cached game was known to match, when other processes share
+    the database (a game cached without them is read again under its lock)."""
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
         """Hold the game: this process's tasks one at a time, then (on a database other
         workers share) the game's lock in the database, with the cached copy checked against
-        the stored revision and dropped if another worker changed the game meanwhile."""
+        the stored revisions and dropped if anything it shows changed meanwhile."""
         local = self.locks.get(game_id)
         if local is None:
             local = self.locks[game_id] = asyncio.Lock()
@@ -191,20 +196,48 @@ class LiveCache:
             if not shared.shared:
                 yield
                 return
-            await shared.acquire(game_id)
+            hold = await shared.acquire(game_id)
             try:
-                if game_id in self.games and self.revisions.get(game_id) != await shared.revision(
-                    game_id
-                ):
+                seen = await shared.revision(game_id)
+                if game_id in self.games and self.revisions.get(game_id) != seen:
                     self.drop(game_id)
                 yield
-                # Whatever changed while the lock was held, this process did: its copy holds it.
-                if game_id in self.games:
-                    revision = await shared.revision(game_id)
-                    if revision is not None:
-                        self.revisions[game_id] = revision
+                await self._stamp(game_id, seen, hold)
             finally:
-                await shared.release(game_id)
+                await self._release(game_id, hold)
+
+    async def _stamp(self, game_id: int, seen: Revision | None, hold: Hold) -> None:
+        """Record the revisions the copy matches after a block that held the game's lock.
+
+        Only this process changed the game meanwhile, so its copy holds the game's revision
+        as it is now; the chat's and the people's change without the lock, so the copy is
+        known to match only what was read when the block began (a copy read within the block
+        may be newer, and is read once more next time)."""
+        if game_id not in self.games:
+            return
+        if not self.store.game_locks.holds(hold):
+            log.warning("game %d: the lock was lost while held; its copy is dropped", game_id)
+            self.drop(game_id)
+            return
+        try:
+            now = await self.store.game_locks.revision(game_id)
+        except Exception:
+            log.warning("game %d: its revision could not be read; its copy is dropped", game_id)
+            self.drop(game_id)
+            return
+        if seen is None or now is None:
+            self.revisions.pop(game_id, None)
+        else:
+            self.revisions[game_id] = seen.with_game(now.game)
+
+    async def _release(self, game_id: int, hold: Hold) -> None:
+        """Let other workers have the game; a failure only costs the copy (the lock went with
+        the connection that failed)."""
+        try:
+            await self.store.game_locks.release(game_id, hold)
+        except Exception:
+            log.warning("game %d: releasing its lock failed; its copy is dropped", game_id)
+            self.drop(game_id)
 
     @asynccontextmanager
     async def lock_all(self, game_ids: Iterable[int]) -> AsyncIterator[None]:

@@ -33,6 +33,7 @@ from .errors import (
     UserNotFound,
     VersionConflict,
 )
+from .game_locks import Hold, Revision
 from .migrate import alembic_config, migrations_dir, upgrade_to_head
 from .play_state import load_play
 from .rating import Skill
@@ -71,10 +72,12 @@ __all__ = [
     "GameResult",
     "GameStateError",
     "GameStatus",
+    "Hold",
     "NotFound",
     "Period",
     "PlayerStats",
     "QueuedSend",
+    "Revision",
     "RoundNotFound",
     "RoundSummary",
     "SeatNotFound",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -19,9 +20,39 @@ FIRST_WAIT = 0.002
 LONGEST_WAIT = 0.05
 """Seconds between tries while another worker holds the lock (doubling from the first)."""
 
+STATEMENT_SECONDS = 10.0
+"""How long one statement on the lock connection may take before the connection is given up
+(a database that does not answer must not hold every game of the worker forever)."""
+TRIES = 3
+"""Attempts at a try-lock statement that fails (a broken connection is replaced in between)."""
+
 _TRY = text("SELECT pg_try_advisory_lock(:space, :game)")
 _UNLOCK = text("SELECT pg_advisory_unlock(:space, :game)")
-_REVISION = text("SELECT revision FROM games WHERE id = :game")
+_UNLOCK_ALL = text("SELECT pg_advisory_unlock_all()")
+_REVISION = text(
+    "SELECT g.revision, c.revision, COALESCE(("
+    " SELECT SUM(u.revision) FROM seats s JOIN users u ON u.id = s.user_id"
+    " WHERE s.game_id = g.id), 0)"
+    " FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = :game"
+)
+
+
+@dataclass(frozen=True)
+class Revision:
+    """What a game's cached copy shows, as stored: the game's own revision (changed only under
+    its lock), its chat's, and the sum of its seated people's (changed with no game locked)."""
+
+    game: int
+    chat: int
+    people: int
+
+    def with_game(self, game: int) -> Revision:
+        """The same outside counters with another game revision."""
+        return Revision(game, self.chat, self.people)
+
+
+Hold = int
+"""A token for a lock taken: the lock connection's generation it was taken on."""
 
 
 class GameLocks:
@@ -30,15 +61,20 @@ class GameLocks:
     shared = False
     """Whether other processes may work on the same games."""
 
-    async def acquire(self, game_id: int) -> None:
+    async def acquire(self, game_id: int) -> Hold:
         """Wait until no other process works on the game (a caller holds at most one task per
         game at a time: this process's own tasks queue on an asyncio lock first)."""
+        return 0
 
-    async def release(self, game_id: int) -> None:
+    def holds(self, hold: Hold) -> bool:
+        """Whether a lock taken with `hold` is still held (its connection did not go)."""
+        return True
+
+    async def release(self, game_id: int, hold: Hold) -> None:
         """Let other processes work on the game."""
 
-    async def revision(self, game_id: int) -> int | None:
-        """The game's stored revision (None: no such game), read while holding its lock."""
+    async def revision(self, game_id: int) -> Revision | None:
+        """The game's stored revisions (None: no such game), read while holding its lock."""
         return None
 
     async def close(self) -> None:
@@ -52,7 +88,8 @@ class AdvisoryLocks(GameLocks):
     Waiting uses `pg_try_advisory_lock` and short sleeps rather than `pg_advisory_lock`: the
     connection carries every game's lock, and one blocked statement would hold up the rest.
     Each statement runs to its end even if its caller is cancelled: one cut off half-way would
-    cost the connection, and with it every lock this process holds.
+    cost the connection, and with it every lock this process holds. When the connection is
+    lost anyway, its generation moves on, and every lock taken on it reads as no longer held.
     """
 
     shared = True
@@ -60,70 +97,121 @@ class AdvisoryLocks(GameLocks):
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._connection: AsyncConnection | None = None
+        self._generation = 0
+        """Counts the connections given up: a lock taken on an earlier one is gone."""
         self._talk = asyncio.Lock()
         """One statement at a time on the connection."""
         self._running: set[asyncio.Task[Any]] = set()
         """Statements under way, kept until done (a cancelled caller no longer awaits them)."""
 
-    async def acquire(self, game_id: int) -> None:
+    async def acquire(self, game_id: int) -> Hold:
         wait = FIRST_WAIT
+        failures = 0
         while True:
             asking = self._start(_TRY, space=GAME_LOCK_SPACE, game=game_id)
             try:
-                if await asyncio.shield(asking):
-                    return
+                taken, hold = await asyncio.shield(asking)
             except asyncio.CancelledError:
                 asking.add_done_callback(partial(self._give_back, game_id))
                 raise
+            except Exception:
+                # The connection is gone, and with it any lock this try took: try on a new one.
+                failures += 1
+                if failures >= TRIES:
+                    raise
+                taken = False
+            if taken:
+                return int(hold)
             await asyncio.sleep(wait)
             wait = min(wait * 2, LONGEST_WAIT)
 
-    async def release(self, game_id: int) -> None:
-        if not await asyncio.shield(self._start(_UNLOCK, space=GAME_LOCK_SPACE, game=game_id)):
-            # The connection was replaced while the lock was held: the lock went with it.
+    def holds(self, hold: Hold) -> bool:
+        return hold == self._generation
+
+    async def release(self, game_id: int, hold: Hold) -> None:
+        if not self.holds(hold):
+            return  # the lock went with its connection
+        released, _ = await asyncio.shield(
+            self._start(_UNLOCK, space=GAME_LOCK_SPACE, game=game_id)
+        )
+        if not released:
             log.warning("game %d was not locked on this worker's lock connection", game_id)
 
-    async def revision(self, game_id: int) -> int | None:
-        revision: int | None = await asyncio.shield(self._start(_REVISION, game=game_id))
-        return revision
+    async def revision(self, game_id: int) -> Revision | None:
+        row, _ = await asyncio.shield(self._start(_REVISION, game=game_id, one_row=True))
+        return None if row is None else Revision(*(int(value) for value in row))
 
     async def close(self) -> None:
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=STATEMENT_SECONDS)
         async with self._talk:
-            if self._connection is not None:
-                await self._connection.close()
-                self._connection = None
+            connection, self._connection = self._connection, None
+            if connection is None:
+                return
+            self._generation += 1
+            try:
+                async with asyncio.timeout(STATEMENT_SECONDS):
+                    await connection.execute(_UNLOCK_ALL)
+            except Exception:
+                log.debug("releasing the game locks at close failed", exc_info=True)
+            # Not back to the pool, which would keep the session (and any lock left) alive.
+            await self._forget(connection)
 
     def _give_back(self, game_id: int, asking: asyncio.Task[Any]) -> None:
         """After a try whose caller was cancelled: if it took the lock, release it."""
-        if not asking.cancelled() and asking.exception() is None and asking.result():
+        if asking.cancelled() or asking.exception() is not None:
+            return
+        taken, hold = asking.result()
+        if taken and self.holds(hold):
             self._start(_UNLOCK, space=GAME_LOCK_SPACE, game=game_id)
 
-    def _start(self, statement: Executable, **params: int) -> asyncio.Task[Any]:
-        task = asyncio.create_task(self._say(statement, params))
+    def _start(
+        self, statement: Executable, *, one_row: bool = False, **params: int
+    ) -> asyncio.Task[tuple[Any, Hold]]:
+        task = asyncio.create_task(self._say(statement, params, one_row))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
         return task
 
-    async def _say(self, statement: Executable, params: dict[str, int]) -> Any:
+    async def _say(
+        self, statement: Executable, params: dict[str, int], one_row: bool
+    ) -> tuple[Any, Hold]:
+        """The statement's value (its first row when `one_row`) and the generation it ran on."""
         async with self._talk:
-            if self._connection is None:
-                self._connection = await self._engine.connect()
             connection = self._connection
             try:
-                return await connection.scalar(statement, params)
+                async with asyncio.timeout(STATEMENT_SECONDS):
+                    if connection is None:
+                        connection = self._connection = await self._engine.connect()
+                    if one_row:
+                        result = await connection.execute(statement, params)
+                        return result.first(), self._generation
+                    return await connection.scalar(statement, params), self._generation
             except Exception:
-                await self._lose(connection)
+                if connection is not None:
+                    await self._lose(connection)
                 raise
 
     async def _lose(self, connection: AsyncConnection) -> None:
         """Give up a connection whose state is unknown after an error: closing it releases
         every lock it held, which the database has done anyway if the connection broke."""
         self._connection = None
+        self._generation += 1
         log.warning("the game lock connection failed; its locks are released")
+        await self._forget(connection)
+
+    @staticmethod
+    async def _forget(connection: AsyncConnection) -> None:
+        """Close the connection for good (its session ends, and its locks with it)."""
         try:
-            await connection.invalidate()
+            async with asyncio.timeout(STATEMENT_SECONDS):
+                await connection.invalidate()
         except Exception:
             log.debug("invalidating the lock connection failed", exc_info=True)
+        try:
+            await connection.close()
+        except Exception:
+            log.debug("closing the lock connection failed", exc_info=True)
 
 
 def game_locks(engine: AsyncEngine) -> GameLocks:

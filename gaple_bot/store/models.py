@@ -62,6 +62,8 @@ class User(Base):
     can_message: Mapped[bool] = mapped_column(server_default=false())
     """Whether the user has started the bot privately, so it may send them their hand."""
     is_computer: Mapped[bool] = mapped_column(server_default=false())
+    revision: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    """Bumped when the name or a language changes (PostgreSQL triggers: migration 0011)."""
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 
@@ -74,6 +76,9 @@ class Chat(Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     title: Mapped[str | None] = mapped_column(String(256))
     language: Mapped[str | None] = mapped_column(String(16))
+    revision: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    """Bumped when the title, the language or an option changes (PostgreSQL triggers:
+    migration 0011)."""
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 
@@ -134,8 +139,9 @@ class Game(Base):
     status: Mapped[GameStatus] = mapped_column(StrEnumType(GameStatus))
     version: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     revision: Mapped[int] = mapped_column(Integer, server_default=text("0"))
-    """Bumped by every change of the game, its seats, its chat's settings or its players'
-    names (PostgreSQL triggers: migration 0009), so a worker can tell its cached copy is stale."""
+    """Bumped by every change of the game or its seats (PostgreSQL triggers: migration 0009),
+    all made under the game's lock, so a worker can tell its cached copy is stale (its chat's
+    and its players' own revisions count what changes without the lock)."""
     opener_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id", ondelete="RESTRICT"))
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The group message showing the lobby or the table."""

@@ -32,7 +32,7 @@ async def test_the_sweep_ends_a_turn_nobody_times(postgres_url: str) -> None:
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None
             assert app.job_queue is not None
-            cancel_turn_timers(app.job_queue, game_id)  # type: ignore[arg-type]
+            cancel_turn_timers(app.job_queue, game_id)
             await fake.wait_for(
                 lambda: any(
                     "Ana ran out of time: the computer played" in m.text
@@ -55,7 +55,7 @@ async def test_the_sweep_closes_a_lobby_nobody_times(postgres_url: str) -> None:
             lobby = lobby_message(fake)
             game_id = await deps.service.active_game(GROUP, None)
             assert game_id is not None and app.job_queue is not None
-            cancel_lobby_expiry(app.job_queue, game_id)  # type: ignore[arg-type]
+            cancel_lobby_expiry(app.job_queue, game_id)
             await fake.wait_for(
                 lambda: "so it was closed" in fake.message(GROUP, lobby.message_id).text,
                 timeout=WAIT,

@@ -7,7 +7,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from gaple_bot.store import Store
+from gaple_bot.store import Hold, Store
+from gaple_bot.store.game_locks import GAME_LOCK_SPACE, AdvisoryLocks
+from tests.postgres import advisory_lock_holder, end_session
 
 pytestmark = pytest.mark.asyncio
 
@@ -36,41 +38,96 @@ async def _still_waiting(task: asyncio.Task[None]) -> bool:
 async def test_a_worker_waits_while_another_holds_the_game(two_workers: tuple[Store, Store]):
     first, second = two_workers
     assert first.game_locks.shared and second.game_locks.shared
-    waiting = await _waiting_behind(first, second, 7)
+    held, waiting = await _waiting_behind(first, second, 7)
     # Another game is not held up by it.
     await asyncio.wait_for(second.game_locks.acquire(8), DEADLINE)
-    await first.game_locks.release(7)
-    await asyncio.wait_for(waiting, DEADLINE)
+    await first.game_locks.release(7, held)
+    second_held = await asyncio.wait_for(waiting, DEADLINE)
     third = asyncio.create_task(first.game_locks.acquire(7))
     assert await _still_waiting(third)
-    await second.game_locks.release(7)
+    await second.game_locks.release(7, second_held)
     await asyncio.wait_for(third, DEADLINE)
 
 
-async def _waiting_behind(holder: Store, waiter: Store, game_id: int) -> asyncio.Task[None]:
+async def _waiting_behind(
+    holder: Store, waiter: Store, game_id: int
+) -> tuple[Hold, asyncio.Task[Hold]]:
     """The holder takes the game; the waiter's try is shown to wait for it."""
-    await holder.game_locks.acquire(game_id)
+    held = await holder.game_locks.acquire(game_id)
     waiting = asyncio.create_task(waiter.game_locks.acquire(game_id))
     assert await _still_waiting(waiting)
-    return waiting
+    return held, waiting
 
 
-async def test_a_worker_that_goes_away_leaves_no_game_locked(two_workers: tuple[Store, Store]):
+async def _lock_holder(url: str, game_id: int) -> int | None:
+    return await advisory_lock_holder(url, GAME_LOCK_SPACE, game_id)
+
+
+async def test_a_worker_that_goes_away_leaves_no_game_locked(
+    two_workers: tuple[Store, Store], postgres_url: str
+):
     first, second = two_workers
-    waiting = await _waiting_behind(first, second, 3)
-    await first.close()  # its connection closes, as a killed process's does
+    _, waiting = await _waiting_behind(first, second, 3)
+    holder = await _lock_holder(postgres_url, 3)
+    assert holder is not None
+    await end_session(postgres_url, holder)  # as a killed worker's connection goes
     await asyncio.wait_for(waiting, DEADLINE)
+
+
+async def test_a_worker_closing_releases_its_locks_at_once(two_workers: tuple[Store, Store]):
+    """Not only when its pool is disposed: closing the locks ends their session."""
+    first, second = two_workers
+    _, waiting = await _waiting_behind(first, second, 4)
+    await first.game_locks.close()
+    await asyncio.wait_for(waiting, DEADLINE)
+
+
+async def test_a_lost_connection_shows_as_locks_no_longer_held(
+    two_workers: tuple[Store, Store], postgres_url: str
+):
+    first, second = two_workers
+    held = await first.game_locks.acquire(6)
+    assert first.game_locks.holds(held)
+    holder = await _lock_holder(postgres_url, 6)
+    assert holder is not None
+    await end_session(postgres_url, holder)
+    # The next statement finds the connection gone; the lock went with it.
+    taken_again = await asyncio.wait_for(first.game_locks.acquire(9), DEADLINE)
+    assert not first.game_locks.holds(held)
+    assert first.game_locks.holds(taken_again)
+    await first.game_locks.release(6, held)  # nothing to release: no error, no unlock sent
+    await asyncio.wait_for(second.game_locks.acquire(6), DEADLINE)
 
 
 async def test_a_cancelled_wait_does_not_keep_the_lock(two_workers: tuple[Store, Store]):
     first, second = two_workers
-    waiting = await _waiting_behind(first, second, 5)
+    held, waiting = await _waiting_behind(first, second, 5)
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
-    await first.game_locks.release(5)
+    await first.game_locks.release(5, held)
     # Had the cancelled wait taken the lock on its way out, the first worker could not again.
     await asyncio.wait_for(first.game_locks.acquire(5), DEADLINE)
+
+
+async def test_a_wait_cancelled_while_its_try_succeeds_gives_the_lock_back(
+    two_workers: tuple[Store, Store], postgres_url: str
+):
+    """The try runs to its end though its caller is gone; the lock it took is released."""
+    first, second = two_workers
+    locks = second.game_locks
+    assert isinstance(locks, AdvisoryLocks)
+    await asyncio.wait_for(locks.acquire(1), DEADLINE)  # the connection is open
+    async with locks._talk:  # the next try queues behind this, then takes the free lock
+        waiting = asyncio.create_task(locks.acquire(2))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+    while locks._running:  # the try, then the release its end starts
+        await asyncio.wait(set(locks._running), timeout=DEADLINE)
+    assert await _lock_holder(postgres_url, 2) is None
+    await asyncio.wait_for(first.game_locks.acquire(2), DEADLINE)
 
 
 async def test_the_revision_follows_every_change_of_a_game(postgres_url: str):

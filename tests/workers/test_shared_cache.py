@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 
@@ -10,10 +11,16 @@ import pytest
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import LobbyView, Person
 from gaple_bot.store import GameStatus, Store
+from gaple_bot.store.game_locks import GAME_LOCK_SPACE
+from tests.postgres import advisory_lock_holder, end_session
 
 pytestmark = pytest.mark.asyncio
 
 GROUP = -1001
+DEADLINE = 30.0
+"""Seconds a change held up by a lock may take once the lock is free (CI may be slow)."""
+WATCH = 0.3
+"""Seconds a change is watched to be still waiting (it must never get through meanwhile)."""
 ANA, BUDI, CITRA, DEWI = (
     Person(n, name, "id") for n, name in enumerate(("Ana", "Budi", "Citra", "Dewi"), start=1)
 )
@@ -138,3 +145,80 @@ async def test_moves_made_on_one_worker_are_played_on_from_the_other(
     async with first.store.read() as tx:
         stored = (await tx.games.get(game_id)).version
     assert versions == [stored, stored]
+
+
+async def test_a_name_changed_while_another_worker_holds_the_game_is_seen(
+    workers: tuple[GameService, GameService],
+):
+    """A name or language comes with any update and is stored with no game's lock held; the
+    worker holding the game meanwhile must not take its copy for fresh afterwards."""
+    first, second = workers
+    game_id = await _open(first)
+    await _join(first, game_id, BUDI)
+    async with first.cache.lock(game_id):
+        await first.cache.get(game_id)
+        await second.players.private_chat_opened(Person(BUDI.user_id, "Budi B.", "en"))
+    async with first.cache.lock(game_id):
+        live = await first.cache.get(game_id)
+        assert live.names[BUDI.user_id] == "Budi B."
+
+
+async def test_a_chat_title_changed_while_another_worker_holds_the_game_is_seen(
+    workers: tuple[GameService, GameService],
+):
+    first, second = workers
+    game_id = await _open(first)
+    async with first.cache.lock(game_id):
+        await first.cache.get(game_id)
+        await second.players.chat(GROUP, "Renamed group")
+    async with first.cache.lock(game_id):
+        live = await first.cache.get(game_id)
+        assert live.chat.title == "Renamed group"
+
+
+async def test_a_setting_waits_for_the_game_being_played_on_the_same_worker(
+    workers: tuple[GameService, GameService],
+):
+    """A move in progress sees one set of options from its start to its end."""
+    first, _ = workers
+    game_id = await _open(first)
+    kind = first.registry.get("gaple")
+    levels = next(spec for spec in kind.options if spec.name == "level").choices
+    async with first.cache.lock(game_id):
+        before = (await first.cache.get(game_id)).options["level"]
+        changing = asyncio.create_task(
+            first.players.change_setting(GROUP, kind, "level", levels.index("hard"))
+        )
+        done, _ = await asyncio.wait({changing}, timeout=WATCH)
+        assert not done
+        assert (await first.cache.get(game_id)).options["level"] == before != "hard"
+    await asyncio.wait_for(changing, DEADLINE)
+    async with first.cache.lock(game_id):
+        assert (await first.cache.get(game_id)).options["level"] == "hard"
+
+
+async def test_a_worker_whose_lock_connection_breaks_drops_the_copy_it_held(
+    workers: tuple[GameService, GameService], postgres_url: str
+):
+    """Its lock went with the connection, so another worker may have changed the game: the
+    block ends without an error, and the game is read again next time."""
+    first, second = workers
+    game_id = await _open(first)
+    async with first.cache.lock(game_id):
+        await first.cache.get(game_id)
+        await _break_lock_connection(postgres_url, game_id)
+        # Another game's update on this worker finds the connection gone, and takes a new one.
+        await asyncio.wait_for(first.store.game_locks.acquire(game_id + 1), DEADLINE)
+        # Nothing stops the other worker now; it seats Budi.
+        await _join(second, game_id, BUDI)
+    assert game_id not in first.cache.games
+    async with first.cache.lock(game_id):
+        live = await first.cache.get(game_id)
+        assert [seat.user_id for seat in live.seats] == [ANA.user_id, BUDI.user_id]
+
+
+async def _break_lock_connection(url: str, game_id: int) -> None:
+    """End the session holding the game's lock, as a network fault would."""
+    holder = await advisory_lock_holder(url, GAME_LOCK_SPACE, game_id)
+    assert holder is not None
+    await end_session(url, holder)
