@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from gaple_bot.store import Store
 from tests.postgres import NoPostgres, PostgresServer
 
 
@@ -37,3 +38,15 @@ async def postgres_url(postgres: PostgresServer) -> AsyncIterator[str]:
         yield postgres.url(name)
     finally:
         await postgres.drop_database(name)
+
+
+@pytest.fixture
+async def two_workers(postgres_url: str) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one migrated PostgreSQL database, as two workers' (each with its own
+    lock connection)."""
+    first, second = Store.open(postgres_url), Store.open(postgres_url)
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()

@@ -249,16 +249,20 @@ async def on_error(update: object, context: GapleContext) -> None:
             await update.callback_query.answer(text)
 
 
-async def start_application(app: GapleApplication, *, poll_timeout: float = 10) -> None:
+async def start_application(
+    app: GapleApplication, *, poll_timeout: float = 10, poll: bool = True
+) -> None:
     """Start like run_polling does (initialize, post_init, polling, start), inside a running
-    loop: for tests and embedding."""
+    loop: for tests and embedding. Without `poll`, updates come only as webhook posts would
+    (one poller per token: Telegram refuses a second)."""
     await app.initialize()
     if app.post_init is not None:
         await app.post_init(app)
     assert app.updater is not None
-    await app.updater.start_polling(
-        timeout=int(poll_timeout), allowed_updates=Update.ALL_TYPES, poll_interval=0
-    )
+    if poll:
+        await app.updater.start_polling(
+            timeout=int(poll_timeout), allowed_updates=Update.ALL_TYPES, poll_interval=0
+        )
     await app.start()
 
 

@@ -237,11 +237,12 @@ class GroupOutbox:
         return handle
 
     async def restore(self) -> int:
-        """Queue again, in order, the stored sends Telegram has not accepted yet (at start,
-        before games resume); returns how many."""
+        """Queue again, in order, the stored sends Telegram has not accepted yet and no live
+        worker holds (at start, before games resume, and from time to time beside other
+        workers: a worker that died leaves its sends to the others); returns how many."""
         if self._ledger is None:
             return 0
-        pending = await self._ledger.pending()
+        pending = await self._ledger.adopt()
         for stored in pending:
             handle = MessageHandle(stored.chat_id, thread_id=stored.thread_id)
             kwargs = {"chat_id": stored.chat_id, **params_from_json(stored.params)}

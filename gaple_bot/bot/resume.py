@@ -16,7 +16,14 @@ log = logging.getLogger(__name__)
 
 
 async def resume_games(deps: Deps, job_queue: JobQueue[GapleContext]) -> None:
-    """Rebuild each active game from the database and show it as it stands."""
+    """Rebuild each active game from the database and show it as it stands: after a restart
+    of the only worker. Beside live workers, which hold the games' messages and timers, there
+    is nothing to resume (the sweep ends the turns of a worker that died)."""
+    locks = deps.service.store.game_locks
+    others = await locks.live_workers() - {locks.worker_id}
+    if others:
+        log.info("%d other workers are live: the games are theirs to show", len(others))
+        return
     for game_id in await deps.service.active_games():
         try:
             async with deps.service.cache.lock(game_id):

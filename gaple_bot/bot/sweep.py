@@ -1,5 +1,6 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
-on a worker that stopped or died are ended by a worker that is alive."""
+on a worker that stopped or died are ended by a worker that is alive, which also takes over
+the group messages such a worker had not sent yet."""
 
 from __future__ import annotations
 
@@ -46,3 +47,10 @@ async def sweep(context: GapleContext) -> None:
             await expire_lobby(deps, game_id)
         except Exception:
             log.exception("game %s: the sweep could not close its lobby", game_id)
+    try:
+        adopted = await deps.outbox.restore()
+    except Exception:
+        log.exception("the sweep could not take over the group messages of stopped workers")
+    else:
+        if adopted:
+            log.info("took over %d group messages of workers that stopped", adopted)

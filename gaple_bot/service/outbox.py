@@ -15,9 +15,27 @@ class GroupLedger:
         self.store = store
 
     async def queue(self, sends: list[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
-        """Store sends (chat, topic, JSON parameters) in this order; returns their ids."""
+        """Store sends (chat, topic, JSON parameters) in this order, as this worker's; returns
+        their ids."""
+        owner = self._owner()
         async with self.store.transaction() as tx:
-            return [await tx.outbox.add(chat, thread, params) for chat, thread, params in sends]
+            return [
+                await tx.outbox.add(chat, thread, params, owner=owner)
+                for chat, thread, params in sends
+            ]
+
+    async def adopt(self) -> list[QueuedSend]:
+        """Take every waiting send no live worker holds (all of them, for a process working
+        alone), oldest first: the sends of a worker that stopped or died before Telegram
+        accepted them."""
+        locks = self.store.game_locks
+        live = await locks.live_workers() if locks.shared else set()
+        async with self.store.transaction() as tx:
+            return await tx.outbox.claim(self._owner(), live)
+
+    def _owner(self) -> int | None:
+        locks = self.store.game_locks
+        return locks.worker_id if locks.shared else None
 
     async def pending(self) -> list[QueuedSend]:
         """Every send still waiting, oldest first (to queue again after a restart)."""

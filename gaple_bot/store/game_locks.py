@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -16,6 +17,9 @@ log = logging.getLogger(__name__)
 GAME_LOCK_SPACE = 0x67616D65
 """The first key of every game's advisory lock (the game id is the second), so they never
 meet another application's locks on the same server (nor the migration lock, a single key)."""
+WORKER_SPACE = 0x776B6572
+"""The first key of each worker's own lock (its id is the second): held for as long as the
+worker lives, so the others can tell which workers are alive."""
 FIRST_WAIT = 0.002
 LONGEST_WAIT = 0.05
 """Seconds between tries while another worker holds the lock (doubling from the first)."""
@@ -29,6 +33,10 @@ TRIES = 3
 _TRY = text("SELECT pg_try_advisory_lock(:space, :game)")
 _UNLOCK = text("SELECT pg_advisory_unlock(:space, :game)")
 _UNLOCK_ALL = text("SELECT pg_advisory_unlock_all()")
+_LIVE = text(
+    "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND classid = :space AND objsubid = 2"
+)
 _REVISION = text(
     "SELECT g.revision, c.revision, COALESCE(("
     " SELECT SUM(u.revision) FROM seats s JOIN users u ON u.id = s.user_id"
@@ -60,6 +68,8 @@ class GameLocks:
 
     shared = False
     """Whether other processes may work on the same games."""
+    worker_id = 0
+    """This process's id among the workers (0: it works alone)."""
 
     async def acquire(self, game_id: int) -> Hold:
         """Wait until no other process works on the game (a caller holds at most one task per
@@ -76,6 +86,10 @@ class GameLocks:
     async def revision(self, game_id: int) -> Revision | None:
         """The game's stored revisions (None: no such game), read while holding its lock."""
         return None
+
+    async def live_workers(self) -> set[int]:
+        """The ids of the workers alive now, this one among them."""
+        return {self.worker_id}
 
     async def close(self) -> None:
         """Release every lock and close the connection."""
@@ -94,7 +108,8 @@ class AdvisoryLocks(GameLocks):
 
     shared = True
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, worker_id: int | None = None) -> None:
+        self.worker_id = worker_id if worker_id is not None else 1 + secrets.randbelow(2**31 - 1)
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._connection: AsyncConnection | None = None
         self._generation = 0
@@ -141,6 +156,11 @@ class AdvisoryLocks(GameLocks):
         row, _ = await asyncio.shield(self._start(_REVISION, game=game_id, one_row=True))
         return None if row is None else Revision(*(int(value) for value in row))
 
+    async def live_workers(self) -> set[int]:
+        # Asking makes sure this worker's own lock is taken (on its first connection).
+        ids, _ = await asyncio.shield(self._start(_LIVE, space=WORKER_SPACE, every_row=True))
+        return {int(row[0]) for row in ids}
+
     async def close(self) -> None:
         if self._running:
             await asyncio.wait(set(self._running), timeout=STATEMENT_SECONDS)
@@ -166,31 +186,52 @@ class AdvisoryLocks(GameLocks):
             self._start(_UNLOCK, space=GAME_LOCK_SPACE, game=game_id)
 
     def _start(
-        self, statement: Executable, *, one_row: bool = False, **params: int
+        self,
+        statement: Executable,
+        *,
+        one_row: bool = False,
+        every_row: bool = False,
+        **params: int,
     ) -> asyncio.Task[tuple[Any, Hold]]:
-        task = asyncio.create_task(self._say(statement, params, one_row))
+        rows = "one" if one_row else "every" if every_row else ""
+        task = asyncio.create_task(self._say(statement, params, rows))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
         return task
 
     async def _say(
-        self, statement: Executable, params: dict[str, int], one_row: bool
+        self, statement: Executable, params: dict[str, int], rows: str
     ) -> tuple[Any, Hold]:
-        """The statement's value (its first row when `one_row`) and the generation it ran on."""
+        """The statement's value (its first row or every row, as `rows` says) and the
+        generation of the connection it ran on."""
         async with self._talk:
             connection = self._connection
             try:
                 async with asyncio.timeout(STATEMENT_SECONDS):
                     if connection is None:
-                        connection = self._connection = await self._engine.connect()
-                    if one_row:
+                        connection = self._connection = await self._connect()
+                    if rows:
                         result = await connection.execute(statement, params)
-                        return result.first(), self._generation
+                        value = result.first() if rows == "one" else result.all()
+                        return value, self._generation
                     return await connection.scalar(statement, params), self._generation
             except Exception:
                 if connection is not None:
                     await self._lose(connection)
                 raise
+
+    async def _connect(self) -> AsyncConnection:
+        """A new lock connection, holding this worker's own lock from its first moment."""
+        connection = await self._engine.connect()
+        try:
+            taken = await connection.scalar(_TRY, {"space": WORKER_SPACE, "game": self.worker_id})
+        except Exception:
+            await self._forget(connection)
+            raise
+        if not taken:
+            # Its old connection's session has not ended yet on the server: the lock follows.
+            log.warning("worker %d: its own lock is still held elsewhere", self.worker_id)
+        return connection
 
     async def _lose(self, connection: AsyncConnection) -> None:
         """Give up a connection whose state is unknown after an error: closing it releases

@@ -367,6 +367,8 @@ class GroupSend(Base):
     params: Mapped[dict[str, Any]]
     """The sendMessage parameters as JSON (Telegram objects tagged with their type)."""
     queued_at: Mapped[datetime]
+    owner: Mapped[int | None] = mapped_column(BigInteger)
+    """The worker whose outbox holds it (None: a process working alone, on SQLite)."""
 
 
 class GroupStamp(Base):

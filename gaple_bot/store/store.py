@@ -40,9 +40,12 @@ class Store:
 
     @classmethod
     async def start(cls, url: str, **engine_options: Any) -> Store:
-        """Upgrade the database at `url` to the newest schema, then open a store on it."""
+        """Upgrade the database at `url` to the newest schema, then open a store on it (on a
+        database workers share, this worker shows as live from then on)."""
         await upgrade_to_head(url)
-        return cls.open(url, **engine_options)
+        store = cls.open(url, **engine_options)
+        await store.game_locks.live_workers()
+        return store
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:

@@ -35,10 +35,13 @@ async def running_bot(
     seed: int = 1,
     clock: Callable[[], datetime] = utc_now,
     outbox_clock: OutboxClock | None = None,
+    poll: bool = True,
     **settings: str,
 ) -> AsyncIterator[GapleApplication]:
     """The bot, started as `gaple-bot` would start it but inside the test's event loop, with
-    its time taken from `clock`, on an SQLite file or on the database a URL names."""
+    its time taken from `clock`, on an SQLite file or on the database a URL names; without
+    `poll`, a worker beside the one polling (it gets no updates, as one behind a webhook
+    would get none it was not posted)."""
     values = {
         "TELEGRAM_BOT_TOKEN": fake.token,
         "TELEGRAM_API_BASE_URL": fake.base_url,
@@ -55,7 +58,7 @@ async def running_bot(
     app = build_application(
         settings_from(values), rng=random.Random(seed), clock=clock, outbox_clock=outbox_clock
     )
-    await start_application(app, poll_timeout=1)
+    await start_application(app, poll_timeout=1, poll=poll)
 
     def busy() -> bool:
         # An update being handled, or group messages queued, count as work in progress.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -17,17 +16,6 @@ DEADLINE = 30.0
 """Seconds a lock handed over may take to reach its waiter (generous: CI may be slow)."""
 WATCH = 0.3
 """Seconds a waiter is watched to be still waiting (it must never get through meanwhile)."""
-
-
-@pytest.fixture
-async def two_workers(postgres_url: str) -> AsyncIterator[tuple[Store, Store]]:
-    """Two stores on one migrated PostgreSQL database, each with its own lock connection."""
-    first, second = Store.open(postgres_url), Store.open(postgres_url)
-    try:
-        yield first, second
-    finally:
-        await first.close()
-        await second.close()
 
 
 async def _still_waiting(task: asyncio.Task[None]) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import ColumnElement, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import GroupSend, GroupStamp
@@ -35,12 +35,19 @@ class OutboxRepository:
         thread_id: int | None,
         params: dict[str, Any],
         *,
+        owner: int | None = None,
         now: datetime | None = None,
     ) -> int:
-        """Store a send waiting for Telegram; returns its id."""
+        """Store a send waiting for Telegram, held by worker `owner`; returns its id."""
         stmt = (
             insert(GroupSend)
-            .values(chat_id=chat_id, thread_id=thread_id, params=params, queued_at=now or utc_now())
+            .values(
+                chat_id=chat_id,
+                thread_id=thread_id,
+                params=params,
+                queued_at=now or utc_now(),
+                owner=owner,
+            )
             .returning(GroupSend.id)
         )
         return int((await self._session.execute(stmt)).scalar_one())
@@ -57,6 +64,21 @@ class OutboxRepository:
             )
         )
         return [QueuedSend(*row) for row in rows]
+
+    async def claim(self, owner: int | None, live: set[int]) -> list[QueuedSend]:
+        """Take for worker `owner` every stored send no live worker holds, oldest first."""
+        orphaned: ColumnElement[bool] = GroupSend.owner.is_(None)
+        if live:
+            orphaned = or_(orphaned, GroupSend.owner.not_in(live))
+        stmt = (
+            update(GroupSend)
+            .where(orphaned)
+            .values(owner=owner)
+            .returning(GroupSend.id, GroupSend.chat_id, GroupSend.thread_id, GroupSend.params)
+            .execution_options(synchronize_session=False)
+        )
+        rows = await self._session.execute(stmt)
+        return sorted((QueuedSend(*row) for row in rows), key=lambda send: send.id)
 
     async def stamp(self, chat_id: int, at: float) -> None:
         """Record a group request Telegram answered at `at`."""

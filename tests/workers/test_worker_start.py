@@ -1,0 +1,36 @@
+"""A worker that starts beside a live one: the games are the live worker's to show, so the
+newcomer posts nothing in the groups (after a restart of the only worker, it resumes them)."""
+
+from __future__ import annotations
+
+from tests.bot.harness import GROUP, GROUP_TITLE, lobby_message, running_bot
+from tests.fakes.telegram_server import GROUP_WRITE_METHODS, FakeTelegram, running_fake
+
+ANA = 1401
+
+
+async def test_a_second_worker_does_not_show_the_games_again(postgres_url: str) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(fake, postgres_url):
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake).message_id
+            writes = _attempts(fake)
+            async with running_bot(fake, postgres_url, seed=2, poll=False):
+                await fake.wait_idle()
+                assert _attempts(fake) == writes
+            assert lobby_message(fake).message_id == lobby
+        # The only worker starting again resumes the lobby: it edits its message.
+        async with running_bot(fake, postgres_url, seed=3):
+            await fake.wait_idle()
+            assert _attempts(fake) > writes
+            assert lobby_message(fake).message_id == lobby
+
+
+def _attempts(fake: FakeTelegram) -> int:
+    """The group sends and edits the bot asked for, accepted or not (an edit to what the
+    message shows already is refused, and still shows the bot tried to resume it)."""
+    return sum(1 for r in fake.requests if r.chat_id == GROUP and r.method in GROUP_WRITE_METHODS)
