@@ -9,7 +9,8 @@ import logging
 import time
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -370,22 +371,55 @@ class GroupOutbox:
             while queue:
                 if self._drop_unchanged(queue):
                     continue
-                if not await self._wait_for_budget(chat_id):
-                    return  # closed: what is stored goes out after the restart
-                if not queue:
-                    return  # emptied while waiting: the bot left the chat, or it moved
-                if self._drop_unchanged(queue):
-                    continue  # changed back while it waited for the budget
-                op = queue.popleft()
-                if op.kind == "edit":
-                    self._pending_edit.pop(op.handle, None)
-                if await self._run(op) and op.handle not in self._pending_edit:
-                    # The message is gone: this change goes out as a fresh message, in turn.
-                    if op.kind == "edit":
-                        self._pending_edit[op.handle] = op
-                    queue.appendleft(op)
+                async with self._turn(chat_id):
+                    if not await self._send_next(chat_id, queue):
+                        return  # closed: what is stored goes out after the restart
         finally:
             del self._workers[chat_id]
+
+    async def _send_next(self, chat_id: int, queue: deque[_Op]) -> bool:
+        """Send the queue's next item once the budget allows; False if the outbox closes
+        first."""
+        if not await self._wait_for_budget(chat_id):
+            return False
+        if not queue or self._drop_unchanged(queue):
+            # Emptied while waiting (the bot left the chat, or it moved), or changed back.
+            return True
+        op = queue.popleft()
+        if op.kind == "edit":
+            self._pending_edit.pop(op.handle, None)
+        if await self._run(op) and op.handle not in self._pending_edit:
+            # The message is gone: this change goes out as a fresh message, in turn.
+            if op.kind == "edit":
+                self._pending_edit[op.handle] = op
+            queue.appendleft(op)
+        return True
+
+    @asynccontextmanager
+    async def _turn(self, chat_id: int) -> AsyncIterator[None]:
+        """One request's turn at the group. Beside other workers it holds the group's lock,
+        with the budget read afresh (their requests count in it) and this request's time
+        stored before the next worker's turn; alone, nothing to wait for."""
+        ledger = self._ledger
+        if ledger is None or not ledger.shared:
+            yield
+            return
+        async with AsyncExitStack() as stack:
+            try:
+                await stack.enter_async_context(ledger.group_turn(chat_id))
+                await self._reload_budget(ledger, chat_id)
+            except Exception:
+                # The database does not answer: the group's messages still go, on this
+                # worker's own count of the budget.
+                log.exception("group %s: its turn could not be taken", chat_id)
+            yield
+            await self.flush()
+
+    async def _reload_budget(self, ledger: GroupLedger, chat_id: int) -> None:
+        sent = self._sent_at.setdefault(chat_id, deque())
+        recent = await ledger.recent(chat_id, self._clock.now() - _window())
+        sent.clear()
+        sent.extend(recent)
 
     def _drop_unchanged(self, queue: deque[_Op]) -> bool:
         """Drop the next item if it is an edit to what its message shows already (nothing of

@@ -3,9 +3,15 @@ when each group was last written to (its budget survives a restart)."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from ..store import QueuedSend, Store
+from ..store.game_locks import GROUP_SPACE, group_key
+
+log = logging.getLogger(__name__)
 
 
 class GroupLedger:
@@ -55,6 +61,30 @@ class GroupLedger:
                 await tx.outbox.prune_stamps(max(at for _, at in answers) - window)
             for send_id in done:
                 await tx.outbox.remove(send_id)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other workers write to the same groups (their budgets are one)."""
+        return self.store.game_locks.shared
+
+    @asynccontextmanager
+    async def group_turn(self, chat_id: int) -> AsyncIterator[None]:
+        """Be the only worker writing to the group for the block (nothing to wait for when
+        this process works alone)."""
+        locks = self.store.game_locks
+        if not locks.shared:
+            yield
+            return
+        key = group_key(chat_id)
+        hold = await locks.acquire(key, GROUP_SPACE)
+        try:
+            yield
+        finally:
+            try:
+                await locks.release(key, hold, GROUP_SPACE)
+            except Exception:
+                # The lock went with the connection that failed.
+                log.warning("group %s: its turn could not be given back", chat_id, exc_info=True)
 
     async def recent(self, chat_id: int, since: float) -> list[float]:
         """The chat's request times from `since` on, oldest first."""

@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 GAME_LOCK_SPACE = 0x67616D65
 """The first key of every game's advisory lock (the game id is the second), so they never
 meet another application's locks on the same server (nor the migration lock, a single key)."""
+GROUP_SPACE = 0x67727570
+"""The first key of a group's sending lock (the second: `group_key(chat_id)`)."""
 WORKER_SPACE = 0x776B6572
 """The first key of each worker's own lock (its id is the second): held for as long as the
 worker lives, so the others can tell which workers are alive."""
@@ -59,6 +61,13 @@ class Revision:
         return Revision(game, self.chat, self.people)
 
 
+def group_key(chat_id: int) -> int:
+    """A chat id folded into an advisory lock's 32-bit key (two chats that share one only
+    wait for each other now and then)."""
+    key = chat_id & 0xFFFFFFFF
+    return key - (1 << 32) if key >= 1 << 31 else key
+
+
 Hold = int
 """A token for a lock taken: the lock connection's generation it was taken on."""
 
@@ -71,16 +80,17 @@ class GameLocks:
     worker_id = 0
     """This process's id among the workers (0: it works alone)."""
 
-    async def acquire(self, game_id: int) -> Hold:
-        """Wait until no other process works on the game (a caller holds at most one task per
-        game at a time: this process's own tasks queue on an asyncio lock first)."""
+    async def acquire(self, game_id: int, space: int = GAME_LOCK_SPACE) -> Hold:
+        """Wait until no other process works on the game, or on the thing `game_id` names in
+        another `space` (a caller holds at most one task per thing at a time: this process's
+        own tasks queue on an asyncio lock first)."""
         return 0
 
     def holds(self, hold: Hold) -> bool:
         """Whether a lock taken with `hold` is still held (its connection did not go)."""
         return True
 
-    async def release(self, game_id: int, hold: Hold) -> None:
+    async def release(self, game_id: int, hold: Hold, space: int = GAME_LOCK_SPACE) -> None:
         """Let other processes work on the game."""
 
     async def revision(self, game_id: int) -> Revision | None:
@@ -119,15 +129,15 @@ class AdvisoryLocks(GameLocks):
         self._running: set[asyncio.Task[Any]] = set()
         """Statements under way, kept until done (a cancelled caller no longer awaits them)."""
 
-    async def acquire(self, game_id: int) -> Hold:
+    async def acquire(self, game_id: int, space: int = GAME_LOCK_SPACE) -> Hold:
         wait = FIRST_WAIT
         failures = 0
         while True:
-            asking = self._start(_TRY, space=GAME_LOCK_SPACE, game=game_id)
+            asking = self._start(_TRY, space=space, game=game_id)
             try:
                 taken, hold = await asyncio.shield(asking)
             except asyncio.CancelledError:
-                asking.add_done_callback(partial(self._give_back, game_id))
+                asking.add_done_callback(partial(self._give_back, space, game_id))
                 raise
             except Exception:
                 # The connection is gone, and with it any lock this try took: try on a new one.
@@ -143,14 +153,12 @@ class AdvisoryLocks(GameLocks):
     def holds(self, hold: Hold) -> bool:
         return hold == self._generation
 
-    async def release(self, game_id: int, hold: Hold) -> None:
+    async def release(self, game_id: int, hold: Hold, space: int = GAME_LOCK_SPACE) -> None:
         if not self.holds(hold):
             return  # the lock went with its connection
-        released, _ = await asyncio.shield(
-            self._start(_UNLOCK, space=GAME_LOCK_SPACE, game=game_id)
-        )
+        released, _ = await asyncio.shield(self._start(_UNLOCK, space=space, game=game_id))
         if not released:
-            log.warning("game %d was not locked on this worker's lock connection", game_id)
+            log.warning("lock %x/%d was not held on this worker's lock connection", space, game_id)
 
     async def revision(self, game_id: int) -> Revision | None:
         row, _ = await asyncio.shield(self._start(_REVISION, game=game_id, one_row=True))
@@ -177,13 +185,13 @@ class AdvisoryLocks(GameLocks):
             # Not back to the pool, which would keep the session (and any lock left) alive.
             await self._forget(connection)
 
-    def _give_back(self, game_id: int, asking: asyncio.Task[Any]) -> None:
+    def _give_back(self, space: int, game_id: int, asking: asyncio.Task[Any]) -> None:
         """After a try whose caller was cancelled: if it took the lock, release it."""
         if asking.cancelled() or asking.exception() is not None:
             return
         taken, hold = asking.result()
         if taken and self.holds(hold):
-            self._start(_UNLOCK, space=GAME_LOCK_SPACE, game=game_id)
+            self._start(_UNLOCK, space=space, game=game_id)
 
     def _start(
         self,
