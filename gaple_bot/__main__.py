@@ -7,9 +7,11 @@ import sys
 
 from .settings import SettingsError, load_settings
 
-USAGE = """usage: gaple-bot            run the bot (settings from the environment or .env;
-                         see .env.example)
-       gaple-bot arena      the computer players' arena (gaple-bot arena --help)"""
+USAGE = """usage: gaple-bot              run the bot (settings from the environment or .env;
+                           see .env.example)
+       gaple-bot --workers N  run N webhook workers on WEBHOOK_PORT (PostgreSQL, a fixed
+                           WEBHOOK_SECRET; see README, Running it for real)
+       gaple-bot arena        the computer players' arena (gaple-bot arena --help)"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,10 +31,31 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from telegram.error import InvalidToken, NetworkError
 
-    from .bot.app import run
+    from .bot.app import run, setup_logging
+    from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
 
+    worker: Worker | None = None
+    if args[:1] == ["--workers"]:
+        try:
+            count = int(args[1])
+        except (IndexError, ValueError):
+            print("gaple-bot: --workers takes a number (gaple-bot --help)", file=sys.stderr)
+            return 2
+        problem = refusal(settings, count)
+        if problem is not None:
+            print(f"gaple-bot: {problem}", file=sys.stderr)
+            return 2
+        if count > 1:
+            setup_logging(settings, settings.webhook_secret)
+            return Supervisor(count).run()
+        worker = None
+    elif args[:1] == [WORKER_FLAG] and len(args) == 2:
+        worker = Worker.parse(args[1])
+    elif args:
+        print(f"gaple-bot: unknown arguments {' '.join(args)} (gaple-bot --help)", file=sys.stderr)
+        return 2
     try:
-        run(settings)
+        run(settings, worker)
     except InvalidToken:
         print(
             f"gaple-bot: the Bot API at {settings.telegram_api_base_url} rejected "

@@ -29,6 +29,8 @@ LOGGER_FLOORS: dict[str, int] = {
     # INFO/DEBUG: every SQL statement with its parameters (names, deals).
     "sqlalchemy": logging.WARNING,
     "aiosqlite": logging.WARNING,
+    # INFO: two lines each time a job runs (the sweep: every few seconds on each worker).
+    "apscheduler.executors": logging.WARNING,
 }
 """The lowest level each library logger may log at."""
 

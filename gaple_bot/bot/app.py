@@ -55,6 +55,7 @@ from .painter import Painter
 from .present import Presenter
 from .resume import resume_games
 from .server import BotServer
+from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
 
 log = logging.getLogger(__name__)
@@ -296,14 +297,23 @@ def setup_logging(
     )
 
 
-def run(settings: Settings) -> None:
-    """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling."""
+def run(settings: Settings, worker: Worker | None = None) -> None:
+    """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling; as
+    one of several workers on one port when `worker` says so (the supervisor checked that
+    the settings allow it)."""
     # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
     secret = settings.webhook_secret or secrets.token_urlsafe(32)
     setup_logging(settings, secret)
+    if worker is not None:
+        settings = worker_share(settings, worker)
     app = build_application(settings, webhook_secret=secret)
     try:
-        if settings.webhook_url:
+        if worker is not None:
+            shared = worker.count > 1
+            asyncio.run(
+                serve_webhook(app, settings, secret, register=worker.index == 0, reuse_port=shared)
+            )
+        elif settings.webhook_url:
             asyncio.run(serve_webhook(app, settings, secret))
         else:
             app.run_polling(allowed_updates=Update.ALL_TYPES)
@@ -319,11 +329,12 @@ async def serve_webhook(
     secret: str,
     *,
     register: bool = True,
+    reuse_port: bool = False,
     stopped: asyncio.Event | None = None,
 ) -> None:
     """Webhook mode until SIGTERM or SIGINT (or `stopped` is set): start, register the
-    webhook (unless another worker does: `register`), serve WEBHOOK_PORT, then stop as
-    polling does."""
+    webhook (unless another worker does: `register`), serve WEBHOOK_PORT (beside other
+    workers on it: `reuse_port`), then stop as polling does."""
     stopped = stopped or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -339,7 +350,7 @@ async def serve_webhook(
         await app.start()
         server = app.bot_data[SERVER_KEY]
         assert isinstance(server, BotServer)
-        await server.start(settings.webhook_listen, settings.webhook_port)
+        await server.start(settings.webhook_listen, settings.webhook_port, reuse_port=reuse_port)
         await stopped.wait()
     finally:
         await stop_application(app)

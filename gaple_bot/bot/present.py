@@ -45,6 +45,10 @@ class TurnMessage:
     version: int
 
 
+RETIRED_TABLES_KEPT = 4096
+"""How many games' retired table messages are remembered (a bound on the memory)."""
+
+
 class Presenter:
     """Turns the service's results into Telegram messages; group ones go through the outbox."""
 
@@ -62,6 +66,9 @@ class Presenter:
         self.service = service
         self.clock = clock
         self._tables: dict[int, MessageHandle] = {}
+        self._table_retired: dict[int, None] = {}
+        """Games whose stored table message is not to be edited again (the next table goes
+        out as a fresh message: after a pause, the old one is far up the chat)."""
         self._lobbies: dict[int, MessageHandle] = {}
         self._turns: dict[int, TurnMessage] = {}
         self._join_links: set[int] = set()
@@ -87,8 +94,12 @@ class Presenter:
         return f"https://t.me/{bot_username}?start={JOIN_PREFIX}{lobby.join_token}"
 
     def show_lobby(self, lobby: LobbyView, rendered: Rendered, *, new: bool = False) -> None:
-        """Send (or edit) the lobby message in the group."""
+        """Send (or edit) the lobby message in the group (the stored one, if another worker
+        showed it)."""
         handle = None if new else self._lobbies.get(lobby.game_id)
+        if handle is None and not new and lobby.message_id is not None:
+            self.adopt_lobby(lobby.game_id, lobby.chat_id, lobby.message_id, lobby.thread_id)
+            handle = self._lobbies[lobby.game_id]
         kwargs = _message_kwargs(rendered)
         if handle is None:
             self._lobbies[lobby.game_id] = self.outbox.send(
@@ -115,7 +126,7 @@ class Presenter:
     def adopt_lobby(
         self, game_id: int, chat_id: int, message_id: int, thread_id: int | None = None
     ) -> None:
-        """After a restart: the lobby message sent earlier."""
+        """The lobby message sent earlier (before a restart, or by another worker)."""
         self._lobbies[game_id] = self.outbox.existing(
             chat_id, message_id, thread_id=thread_id, on_sent=self._remember(game_id)
         )
@@ -123,7 +134,7 @@ class Presenter:
     def adopt_table(
         self, game_id: int, chat_id: int, message_id: int, thread_id: int | None = None
     ) -> None:
-        """After a restart: the table message sent earlier."""
+        """The table message sent earlier (before a restart, or by another worker)."""
         self._tables[game_id] = self.outbox.existing(
             chat_id, message_id, thread_id=thread_id, on_sent=self._remember(game_id)
         )
@@ -249,6 +260,7 @@ class Presenter:
         )
 
     def _send_table(self, table: TableView[Any]) -> None:
+        self._table_retired.pop(table.game_id, None)
         rendered = self.render_table(table)
         self._tables[table.game_id] = self.outbox.send(
             table.chat_id,
@@ -258,8 +270,16 @@ class Presenter:
         )
 
     def edit_table(self, table: TableView[Any]) -> None:
-        """Edit the game's table message (or send one if it is not known)."""
+        """Edit the game's table message (the stored one, if another worker showed it), or
+        send one if there is none."""
         handle = self._tables.get(table.game_id)
+        if (
+            handle is None
+            and table.message_id is not None
+            and table.game_id not in self._table_retired
+        ):
+            self.adopt_table(table.game_id, table.chat_id, table.message_id, table.thread_id)
+            handle = self._tables[table.game_id]
         if handle is None:
             self._send_table(table)
             return
@@ -449,8 +469,13 @@ class Presenter:
             )
 
     def forget_table(self, game_id: int) -> None:
-        """The game is over: its table message will not be edited again."""
+        """Its table message will not be edited again (the game is over, or paused: a fresh
+        table is posted when it goes on)."""
         self._tables.pop(game_id, None)
+        self._table_retired[game_id] = None
+        if len(self._table_retired) > RETIRED_TABLES_KEPT:
+            # The oldest are of games long over (a paused game is rare and soon goes on).
+            del self._table_retired[next(iter(self._table_retired))]
 
     def forget_lobby(self, game_id: int) -> None:
         """The lobby message will not be edited again (the chat went away or moved)."""

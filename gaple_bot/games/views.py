@@ -74,6 +74,9 @@ class TableView(Generic[Board]):
     """The round on the table has ended (its result is on the board)."""
     pictures: bool = True
     """The chat wants round ends and standings drawn (its "pictures" option)."""
+    message_id: int | None = None
+    """The group message that shows the game, as stored (a worker that has not shown the
+    game yet edits that message rather than posting another)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,6 +83,7 @@ class Lobbies:
             status=live.status,
             language=live.chat.language,
             join_token=live.join_token,
+            message_id=live.message_id,
         )
 
     async def open(

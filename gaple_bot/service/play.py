@@ -70,6 +70,7 @@ class Tables:
             chat_title=live.chat.title or "",
             round_over=match.round_over,
             pictures=live.options["pictures"] == "on",
+            message_id=live.message_id,
         )
 
     def hand(

@@ -47,3 +47,6 @@ class LobbyView:
     """The chat's language (None: the bot's default)."""
     join_token: str | None = None
     """The secret of the lobby's join link (None: no link joins it)."""
+    message_id: int | None = None
+    """The lobby's group message, as stored (a worker that has not shown the lobby yet edits
+    that message rather than posting another)."""

@@ -1151,6 +1151,13 @@ class FakeTelegram:
         """Updates not yet confirmed by the bot (through getUpdates' offset)."""
         return len(self._updates)
 
+    def take_updates(self) -> list[JsonDict]:
+        """Hand the waiting updates to the test (which passes them to the worker it picks, as
+        a load balancer would) instead of to getUpdates."""
+        taken, self._updates[:] = list(self._updates), []
+        self._touch()
+        return taken
+
     # ================================================================== test-side: waiting
 
     async def wait_for(

@@ -3,10 +3,13 @@ newcomer posts nothing in the groups (after a restart of the only worker, it res
 
 from __future__ import annotations
 
+from telegram import Update
+
+from gaple_bot.bot.deps import GapleApplication
 from tests.bot.harness import GROUP, GROUP_TITLE, lobby_message, running_bot
 from tests.fakes.telegram_server import GROUP_WRITE_METHODS, FakeTelegram, running_fake
 
-ANA = 1401
+ANA, BUDI = 1401, 1402
 
 
 async def test_a_second_worker_does_not_show_the_games_again(postgres_url: str) -> None:
@@ -34,3 +37,34 @@ def _attempts(fake: FakeTelegram) -> int:
     """The group sends and edits the bot asked for, accepted or not (an edit to what the
     message shows already is refused, and still shows the bot tried to resume it)."""
     return sum(1 for r in fake.requests if r.chat_id == GROUP and r.method in GROUP_WRITE_METHODS)
+
+
+async def _hand_to(app: GapleApplication, fake: FakeTelegram) -> None:
+    """Give the worker the updates waiting at the fake, as the webhook's balancer would."""
+    for data in fake.take_updates():
+        update = Update.de_json(data, app.bot)
+        assert update is not None
+        await app.update_queue.put(update)
+    await fake.wait_idle()
+
+
+async def test_a_worker_that_did_not_post_the_lobby_edits_it(postgres_url: str) -> None:
+    """Budi's tap reaches the worker that never showed the lobby: it edits the stored lobby
+    message rather than posting a second one."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BUDI, "Budi", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with (
+            running_bot(fake, postgres_url, poll=False) as first,
+            running_bot(fake, postgres_url, seed=2, poll=False) as second,
+        ):
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await _hand_to(first, fake)
+            lobby = lobby_message(fake).message_id
+            await fake.start_private(BUDI)
+            await fake.press_button(BUDI, GROUP, lobby, "✋ Join")
+            await _hand_to(second, fake)
+            assert "Budi" in (fake.message(GROUP, lobby).text or "")
+            assert [m.message_id for m in fake.bot_messages(GROUP)] == [lobby]

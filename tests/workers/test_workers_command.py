@@ -1,0 +1,152 @@
+"""`gaple-bot --workers N` as an operator runs it: it refuses settings several workers cannot
+share, and on PostgreSQL behind one webhook port its workers play and stop together."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from gaple_bot.store import Store
+from tests.bot.test_webhook import WAIT, _output, _wait
+from tests.fakes.telegram_server import FakeTelegram, running_fake
+from tests.postgres import free_port
+
+GROUP = -1009876543001
+ANA, BUDI = 1501, 1502
+SECRET = "workers_secret-7"
+
+
+def _environment(fake: FakeTelegram | None, database_url: str, port: int) -> dict[str, str]:
+    return {
+        "PATH": "/usr/bin:/bin",
+        "TELEGRAM_BOT_TOKEN": fake.token if fake else "123:not-used",
+        "TELEGRAM_API_BASE_URL": fake.base_url if fake else "http://127.0.0.1:9",
+        "DATABASE_URL": database_url,
+        "COMPUTER_PROCESSES": "0",
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram",
+        "WEBHOOK_PORT": str(port),
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_SECRET": SECRET,
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"WEBHOOK_URL": ""}, "need WEBHOOK_URL"),
+        ({"WEBHOOK_SECRET": ""}, "need a fixed WEBHOOK_SECRET"),
+        ({"DATABASE_URL": "sqlite+aiosqlite:///gaple.sqlite3"}, "need PostgreSQL"),
+    ],
+)
+def test_several_workers_are_refused_without_what_they_must_share(
+    tmp_path: Path, change: dict[str, str], said: str
+) -> None:
+    environ = {**_environment(None, "postgresql+asyncpg://u@127.0.0.1:9/db", 8443), **change}
+    done = subprocess.run(
+        [sys.executable, "-m", "gaple_bot", "--workers", "3"],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr
+
+
+async def test_two_workers_on_one_port_play_and_stop_together(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    port = free_port()
+    log = tmp_path / "bot.log"
+    async with running_fake() as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BUDI, "Budi", language_code="en")
+        fake.add_group(GROUP, "Two workers", admins=(ANA,))
+        with log.open("wb") as output:
+            bot = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "gaple_bot",
+                "--workers",
+                "2",
+                cwd=tmp_path,
+                env=_environment(fake, postgres_url, port),
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            await _wait(lambda: fake.webhook is not None, bot, log)
+            await _wait(lambda: "worker 1/2 started" in _output(log), bot, log)
+            # Both workers are up: each holds its own lock on the database.
+            while len(await _live_workers(postgres_url)) < 2:
+                assert bot.returncode is None, _output(log)
+                await asyncio.sleep(0.1)
+            await fake.start_private(ANA)
+            await fake.start_private(BUDI)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await _deliver_until(fake, bot, log, lambda: _lobby(fake) is not None)
+            lobby = _lobby(fake)
+            assert lobby is not None
+            await fake.press_button(BUDI, GROUP, lobby, "✋ Join")
+            # Whichever worker takes the tap edits the lobby the other one may have posted.
+            await _deliver_until(
+                fake, bot, log, lambda: "Budi" in (fake.message(GROUP, lobby).text or "")
+            )
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(f"http://127.0.0.1:{port}/healthz") as health,
+            ):
+                assert health.status == 200
+            bot.send_signal(signal.SIGTERM)
+            code = await asyncio.wait_for(bot.wait(), WAIT)
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+        fake.assert_no_violations()
+    text = _output(log)
+    assert code == 0, text
+    assert "Traceback" not in text, text
+    assert len([m for m in fake.bot_messages(GROUP) if "✋ Join" in m.button_texts()]) == 1
+
+
+async def _live_workers(url: str) -> set[int]:
+    """The workers alive on the database, as one more worker sees them."""
+    looking = Store.open(url)
+    try:
+        return await looking.game_locks.live_workers() - {looking.game_locks.worker_id}
+    finally:
+        await looking.close()
+
+
+def _lobby(fake: FakeTelegram) -> int | None:
+    for message in fake.bot_messages(GROUP):
+        if "✋ Join" in message.button_texts():
+            return message.message_id
+    return None
+
+
+async def _deliver_until(
+    fake: FakeTelegram, bot: asyncio.subprocess.Process, log: Path, done: Callable[[], bool]
+) -> None:
+    """Post the waiting updates to the workers' port until `done` (a worker still starting
+    answers 503, and Telegram posts again)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not done():
+        assert bot.returncode is None, _output(log)
+        assert loop.time() < deadline, _output(log)
+        with contextlib.suppress(OSError):  # not listening yet
+            await fake.deliver_to_webhook()
+        await asyncio.sleep(0.1)
