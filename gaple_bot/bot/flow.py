@@ -262,6 +262,15 @@ async def turn_ran_out(
             await show_progress(deps, queue, progress)
 
 
+async def play_on(deps: Deps, queue: JobQueue[GapleContext], game_id: int) -> None:
+    """A game found waiting for nobody: the computers move on to the next person's turn,
+    unless another worker got there first (the game waits for someone then)."""
+    async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
+        progress = await deps.service.tables.play_on(game_id)
+        if progress is not None:
+            await show_progress(deps, queue, progress)
+
+
 def job_queue(context: GapleContext) -> JobQueue[GapleContext]:
     """The application's job queue (always present: the job-queue extra is a dependency)."""
     queue = context.application.job_queue

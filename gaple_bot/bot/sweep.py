@@ -1,6 +1,7 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
-on a worker that stopped or died are ended by a worker that is alive, which also takes over
-the group messages such a worker had not sent yet."""
+on a worker that stopped or died are ended by a worker that is alive, which also plays on a
+game left in the middle of its computers' moves and takes over the group messages such a
+worker had not sent yet."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from datetime import timedelta
 from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
-from .flow import job_queue, turn_ran_out
+from .flow import job_queue, play_on, turn_ran_out
 from .timers import expire_lobby
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,11 @@ async def sweep(context: GapleContext) -> None:
         except Exception:
             # One game's failure (its recovery is scheduled) must not stop the others' ends.
             log.exception("game %s: the sweep could not end its turn", game_id)
+    for game_id in await deps.service.stalled():
+        try:
+            await play_on(deps, job_queue(context), game_id)
+        except Exception:
+            log.exception("game %s: the sweep could not play it on", game_id)
     for game_id in lobbies:
         try:
             await expire_lobby(deps, game_id)

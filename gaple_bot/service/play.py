@@ -412,6 +412,17 @@ class Tables:
         if live is not None:
             live.seats[seat] = dataclasses.replace(live.seats[seat], hand_message_id=message_id)
 
+    async def play_on(self, game_id: int) -> Progress | None:
+        """A game that waits for nobody (its worker died while the computers moved): play
+        on to the next person's turn. None if it waits for someone after all (nothing to
+        show: the worker that moved it last shows it)."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.match is None or live.paused:
+            return None
+        if live.deadline is not None:
+            return None
+        return await self.resume(game_id)
+
     async def resume(self, game_id: int) -> Progress:
         """After a restart: finish any automatic moves the crash interrupted."""
         live = await self.cache.get(game_id)

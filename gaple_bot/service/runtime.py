@@ -91,6 +91,11 @@ class GameService:
             lobbies = await tx.games.lobbies_opened_before(lobbies_before)
         return turns, lobbies
 
+    async def stalled(self) -> list[int]:
+        """The running games that wait for nobody (see `games.without_deadline`)."""
+        async with self.store.read() as tx:
+            return await tx.games.without_deadline()
+
     async def running_games(self) -> int:
         """How many games are being played (not lobbies), on every worker."""
         async with self.store.read() as tx:

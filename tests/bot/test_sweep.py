@@ -3,18 +3,25 @@ of a worker that is alive (here the same bot, its own timers removed as a dead w
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
+from gaple_bot.bot import flow
+from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.flow import cancel_turn_timers
 from gaple_bot.bot.timers import cancel_lobby_expiry
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
+    legal_buttons,
     lobby_message,
     running_bot,
     seat_and_start,
     turn_message,
 )
-from tests.fakes.telegram_server import running_fake
+from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA = 401
 WAIT = 120.0
@@ -62,3 +69,55 @@ async def test_the_sweep_closes_a_lobby_nobody_times(postgres_url: str) -> None:
                 message="the sweep did not close the lobby",
             )
             assert await deps.service.active_game(GROUP, None) is None
+
+
+async def test_the_sweep_plays_on_a_game_left_in_the_computers_moves(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana's move is stored, then the worker dies before the computers after her have moved
+    (nothing retries it): the sweep of a live worker plays them, and Ana gets her turn."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(fake, postgres_url) as app:
+            deps = deps_of(app)
+            await seat_and_start(fake, ANA)
+            await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)
+            tables = deps.service.tables
+            died = asyncio.Event()
+
+            async def dies(live: object, seat: int) -> int:
+                del tables._computer_move  # the next decision is the method's again
+                died.set()
+                raise RuntimeError("the worker died here")
+
+            tables._computer_move = dies  # type: ignore[method-assign]
+            # A dead worker schedules no retry of its own.
+            monkeypatch.setattr(flow, "schedule_recovery", lambda queue, recovery: None)
+            first = turn_message(fake, ANA)
+            assert first is not None
+            await _tap_a_move(fake, first)
+            await asyncio.wait_for(died.wait(), WAIT)
+            await fake.wait_for(
+                lambda: (
+                    (turn := turn_message(fake, ANA)) is not None
+                    and turn.message_id != first.message_id
+                ),
+                timeout=WAIT,
+                message="the sweep did not play the game on",
+            )
+
+
+async def _tap_a_move(fake: FakeTelegram, message: FakeMessage) -> None:
+    """Ana taps a legal tile, and an end of the line if she is asked for one."""
+    _label, data = legal_buttons(message)[0]
+    await fake.wait_callback_answer(await fake.press(ANA, ANA, message.message_id, data))
+    if decode(data).action is Action.PICK:
+        await fake.wait_for(
+            lambda: any(
+                t.startswith("⬅️") for t, _ in fake.message(ANA, message.message_id).buttons()
+            ),
+            message="the end choice was not shown",
+        )
+        _label, end = legal_buttons(fake.message(ANA, message.message_id))[0]
+        await fake.press(ANA, ANA, message.message_id, end)

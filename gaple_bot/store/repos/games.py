@@ -173,6 +173,21 @@ class GameRepository:
         )
         return [(game_id, version) for game_id, version in await self._session.execute(stmt)]
 
+    async def without_deadline(self) -> list[int]:
+        """The ids of the running games, not paused, that wait for no person's move: between
+        two updates a game always waits for one, so such a game is one whose worker died
+        while it played the computers' moves."""
+        stmt = (
+            select(Game.id)
+            .where(
+                Game.status == GameStatus.RUNNING,
+                Game.paused.is_(False),
+                Game.turn_deadline.is_(None),
+            )
+            .order_by(Game.id)
+        )
+        return list((await self._session.scalars(stmt)).all())
+
     async def lobbies_opened_before(self, before: datetime) -> list[int]:
         """The ids of the lobbies opened before `before`."""
         stmt = (
