@@ -54,7 +54,7 @@ def _sampler(knowledge: Knowledge) -> Sampler:
     )
 
 
-def _knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
+def knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
     """What the seat knows and a sampler for it, dropping the C4 inference if it misleads."""
     knowledge = knowledge_of(view)
     try:
@@ -111,7 +111,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     me = view.seat
     rules = rules_of(view.config)
     value = MatchValue(view.scores, view.config.target)
-    knowledge, sampler = _knowledge_and_sampler(view)
+    knowledge, sampler = knowledge_and_sampler(view)
     left, right = view.ends if view.ends is not None else (-1, -1)
     base_hands = [0] * rules.seats
     base_discs = [0] * rules.seats
