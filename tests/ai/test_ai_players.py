@@ -10,8 +10,8 @@ from ai_positions import SETUPS, positions
 from gaple_bot.games.gaple.ai import Budget, Level
 from gaple_bot.games.gaple.ai.arena import play_arena
 from gaple_bot.games.gaple.ai.players import Player, play
-from gaple_bot.games.gaple.ai.playout import rules_of, to_bits
-from gaple_bot.games.gaple.ai.reference import random_rollout, round_margin
+from gaple_bot.games.gaple.ai.playout import random_rollout, rules_of, to_bits
+from gaple_bot.games.gaple.ai.reference import round_margin
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 SMALL_V1 = Budget(deals=2, per_move=True, exact_tiles=6, extra_deals=2, passed_over=0.5, keep=3)
@@ -75,3 +75,13 @@ def test_single_rounds_are_first_rounds_that_repeat_for_a_seed() -> None:
         reference = run.stats[Player.REFERENCE]
         assert reference.game_wins == reference.round_wins  # a single round is the game
     assert runs[0].stats[Player.REFERENCE].round_wins == runs[1].stats[Player.REFERENCE].round_wins
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_monte_carlo_with_random_rollouts_repeats_for_a_seed(config: GameConfig) -> None:
+    budget = Budget(deals=3, exact_tiles=6, random_rollouts=True, passed_over=0.5)
+    rng = random.Random(33)
+    for view, *_ in positions(config, rng, 60):
+        move = play(Player.HARD, view, 78, budget)
+        assert move in view.legal
+        assert play(Player.HARD, view, 78, budget) == move

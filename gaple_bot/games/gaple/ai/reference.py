@@ -7,69 +7,10 @@ import random
 from ..rules import Move, SeatView
 from .knowledge import PlaceKind
 from .montecarlo import knowledge_and_sampler
-from .playout import NUM, SUM, Rules, finish, move_parts, rules_of, step, to_bits
-from .sampler import bits_of
+from .playout import move_parts, random_rollout, rules_of, step, to_bits
 
 REFERENCE_DEALS = 50
 """Deals the reference player draws per decision; every legal move is judged on each."""
-
-
-def random_rollout(
-    rules: Rules,
-    hands: list[int],
-    discs: list[int],
-    left: int,
-    right: int,
-    seat: int,
-    rng: random.Random,
-) -> tuple[int, ...]:
-    """Play the round out with every seat making a uniformly random legal move (mutating
-    `hands`/`discs`); the points. The line must not be empty and the round not over."""
-    num = NUM
-    sums = SUM
-    seats = rules.seats
-    discards = rules.discards
-    draw = rng.random
-    in_hands = 0
-    for h in hands:
-        in_hands |= h
-    while True:
-        h = hands[seat]
-        at_left = num[left]
-        at_right = num[right]
-        fit = h & (at_left | at_right)
-        if fit:
-            # (bit, played at the left end): C7, one move when both ends show the same number.
-            options: list[tuple[int, bool]] = []
-            for b in bits_of(fit):
-                mask = 1 << b
-                if mask & at_right:
-                    options.append((b, False))
-                if mask & at_left and (left != right or not mask & at_right):
-                    options.append((b, True))
-            b, on_left = options[int(draw() * len(options))]
-            bit = 1 << b
-            if on_left:
-                left = sums[b] - left
-            else:
-                right = sums[b] - right
-            h ^= bit
-            hands[seat] = h
-            in_hands ^= bit
-            if not h:
-                return finish(rules, hands, discs, seat)
-            if not in_hands & (num[left] | num[right]):
-                return finish(rules, hands, discs, -1)
-        elif discards:
-            held = bits_of(h)
-            bit = 1 << held[int(draw() * len(held))]
-            h ^= bit
-            hands[seat] = h
-            discs[seat] |= bit
-            in_hands ^= bit
-            if not h:
-                return finish(rules, hands, discs, -1)
-        seat = seat + 1 if seat + 1 < seats else 0
 
 
 def round_margin(points: tuple[int, ...], seat: int) -> int:
