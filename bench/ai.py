@@ -1,83 +1,203 @@
-"""The computer levels against each other in the arena, checked against the issue's targets.
+"""The computer levels against the reference opponent on the same deals, with paired differences.
 
-Classic four-seat rounds, every pairing on the same seeded deals in every seat rotation, at
-least 2,000 rounds each (a benchmark, not a test: it takes a few minutes on one core).
+Every pairing seats one player against copies of another on the same seeded deals in every
+seat rotation. Single rounds (each deal a game's first round) pair up across runs by deal and
+seat, so two players' figures against the same opponents are compared on the same hands: the
+paired difference, with its 95% interval over deals. Whole games to the target pair up by game.
+`--quick` plays 100 rounds per pairing (a smoke run); the figures quoted take --rounds 3000.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from gaple_bot.games.gaple.ai.arena import format_table, run_arena
-from gaple_bot.games.gaple.ai.levels import Level
+from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
+from gaple_bot.games.gaple.ai.players import Player
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
-EASY, NORMAL, HARD = Level.EASY, Level.NORMAL, Level.HARD
-PAIRINGS: tuple[tuple[Level, Level, float, bool], ...] = (
-    # (level, its three opponents, round share it must reach, whether reaching it is enough)
-    (HARD, EASY, 0.45, True),
-    (HARD, NORMAL, 0.30, False),
-    (NORMAL, EASY, 0.38, True),
+EASY, NORMAL, HARD = Player.EASY, Player.NORMAL, Player.HARD
+REF, HARD_V1 = Player.REFERENCE, Player.HARD_V1
+TARGET_VS_REF, TARGET_VS_V1 = 0.30, 0.28
+HARD_MEDIAN_MS, HARD_P99_MS = 10.0, 50.0
+CLASSIC_4 = GameConfig(RuleSet.CLASSIC, 4)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table setup: its config, whether rounds are single first rounds, its pairings."""
+
+    name: str
+    config: GameConfig
+    single_rounds: bool
+    pairings: tuple[tuple[Player, Player], ...]
+    """(player, its opponents in every other seat)."""
+    compare: tuple[tuple[int, int], ...]
+    """Pairs of pairing indices on the same opponents whose paired difference is printed."""
+
+
+TABLES: tuple[Table, ...] = (
+    Table(
+        "classic, 4 seats, single rounds",
+        CLASSIC_4,
+        True,
+        ((HARD, REF), (HARD_V1, REF), (NORMAL, REF), (EASY, REF)),
+        ((0, 1), (0, 2), (2, 3)),
+    ),
+    Table(
+        "classic, 4 seats, single rounds, against today's hard",
+        CLASSIC_4,
+        True,
+        ((HARD, HARD_V1),),
+        (),
+    ),
+    Table(
+        "classic, 4 seats, whole games to 100",
+        CLASSIC_4,
+        False,
+        ((HARD, REF), (HARD_V1, REF)),
+        ((0, 1),),
+    ),
+    Table(
+        "discards, 4 seats, single rounds",
+        GameConfig(RuleSet.DISCARDS, 4),
+        True,
+        ((HARD, REF), (NORMAL, REF), (EASY, REF)),
+        ((0, 1), (1, 2)),
+    ),
+    Table(
+        "classic, 3 seats, single rounds",
+        GameConfig(RuleSet.CLASSIC, 3),
+        True,
+        ((HARD, REF), (NORMAL, REF), (EASY, REF)),
+        ((0, 1), (1, 2)),
+    ),
+    Table(
+        "classic, 2 seats, single rounds",
+        GameConfig(RuleSet.CLASSIC, 2),
+        True,
+        ((HARD, REF), (NORMAL, REF), (EASY, REF)),
+        ((0, 1), (1, 2)),
+    ),
 )
-HARD_MEDIAN_MS, HARD_P99_MS, NORMAL_MEDIAN_MS = 15.0, 100.0, 5.0
 
 
-def _verdict(ok: bool) -> str:
-    return "MET" if ok else "NOT MET"
+def _outcomes(run: ArenaRun, single_rounds: bool) -> list[int]:
+    """The first player's wins, one per round (single rounds) or per game, in play order."""
+    stats = run.stats[run.lineup[0]]
+    return stats.round_wins if single_rounds else stats.game_wins
+
+
+def paired_difference(
+    a: Sequence[int], b: Sequence[int], cluster: int
+) -> tuple[float, float, float]:
+    """The mean of a - b and its 95% interval, the pairs taken `cluster` at a time (the seat
+    rotations of one deal are not independent, so the deal is the unit of the interval)."""
+    if len(a) != len(b):
+        raise ValueError("paired runs must have the same number of outcomes")
+    per_deal = [
+        sum(x - y for x, y in zip(a[i : i + cluster], b[i : i + cluster], strict=True)) / cluster
+        for i in range(0, len(a), cluster)
+    ]
+    return mean_interval(per_deal)
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _line(run: ArenaRun, single_rounds: bool) -> tuple[str, float, float, float, float]:
+    """A pairing's printed line, its share, its interval's low end, median and p99 ms."""
+    player, opponent = run.lineup[0], run.lineup[1]
+    outcomes = _outcomes(run, single_rounds)
+    won = sum(outcomes) / len(outcomes)
+    low, high = wilson(sum(outcomes), len(outcomes))
+    times = run.stats[player].decision_seconds
+    median, p99 = 1000 * percentile(times, 0.5), 1000 * percentile(times, 0.99)
+    unit = "rounds" if single_rounds else "games"
+    text = (
+        f"  {player.value:8} vs {len(run.lineup) - 1} {opponent.value:9} "
+        f"{_pct(won):>6} of {len(outcomes)} {unit} (95% CI {_pct(low)}-{_pct(high)}), "
+        f"equal share {_pct(1 / len(run.lineup))}; "
+        f"ms/decision median {median:.2f}, p99 {p99:.2f} "
+        f"(opponents {1000 * percentile(run.stats[opponent].decision_seconds, 0.5):.2f}); "
+        f"{run.seconds:.0f} s"
+    )
+    return text, won, low, median, p99
 
 
 def main() -> None:
-    """Run every pairing, print its table, then one line per target."""
+    """Play every table's pairings, print them with paired differences, then the targets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2000, help="rounds per pairing (>= 2000)")
+    parser.add_argument("--rounds", type=int, default=3000, help="rounds (or games) per pairing")
+    parser.add_argument("--quick", action="store_true", help="100 per pairing: a smoke run")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
-        "--discards", action="store_true", help="also play the pairings under the discard rules"
+        "--tables",
+        default="",
+        help="comma-separated table numbers to play (1-based, in the order printed); all if empty",
     )
     args = parser.parse_args()
+    count = 100 if args.quick else args.rounds
+    chosen = {int(t) for t in args.tables.split(",") if t.strip()} or set(range(1, len(TABLES) + 1))
     started = time.perf_counter()
-    rule_sets = [RuleSet.CLASSIC, RuleSet.DISCARDS] if args.discards else [RuleSet.CLASSIC]
     verdicts: list[str] = []
-    times: dict[Level, list[tuple[float, float]]] = {HARD: [], NORMAL: []}
-    for rule_set in rule_sets:
-        config = GameConfig(rule_set, 4)
-        for level, opponents, share, at_least in PAIRINGS:
-            lineup = [level, opponents, opponents, opponents]
-            result = run_arena(config, lineup, args.rounds, args.seed)
-            print(format_table(result), end="\n\n", flush=True)
-            rows = result["levels"]
-            assert isinstance(rows, dict)
-            for timed in (level, opponents):
-                if timed in times and rule_set is RuleSet.CLASSIC:
-                    row = rows[timed.value]
-                    times[timed].append((row["decision_ms_median"], row["decision_ms_p99"]))
-            if rule_set is not RuleSet.CLASSIC:
-                continue
-            row = rows[level.value]
-            won, (low, high) = row["round_win_share"], row["round_win_ci"]
-            ok = won >= share if at_least else won > share
-            clear = low >= share if at_least else low > share
-            verdicts.append(
-                f"{level.value} vs 3 {opponents.value}: {100 * won:.1f}% of rounds "
-                f"(95% CI {100 * low:.1f}-{100 * high:.1f}), target "
-                f"{'>=' if at_least else '>'} {100 * share:.0f}%: {_verdict(ok)}"
-                + ("" if not ok else " (CI clear of it)" if clear else " (CI overlaps it)")
+    for number, table in enumerate(TABLES, 1):
+        if number not in chosen:
+            continue
+        seats = table.config.seats
+        # Whole games: a fixed number of games, so two runs pair up game by game.
+        games = None if table.single_rounds else max(seats, count // 4 // seats * seats)
+        print(f"{number}. {table.name} (seed {args.seed})", flush=True)
+        runs: list[ArenaRun] = []
+        for player, opponent in table.pairings:
+            lineup = [player] + [opponent] * (seats - 1)
+            run = play_arena(
+                table.config, lineup, count, args.seed, None, table.single_rounds, games
             )
-    hard_median = max(m for m, _ in times[HARD])
-    hard_p99 = max(p for _, p in times[HARD])
-    normal_median = max(m for m, _ in times[NORMAL])
-    verdicts.append(
-        f"hard ms/decision: worst median {hard_median:.2f} (target <= {HARD_MEDIAN_MS:.0f}): "
-        f"{_verdict(hard_median <= HARD_MEDIAN_MS)}; worst p99 {hard_p99:.2f} "
-        f"(target <= {HARD_P99_MS:.0f}): {_verdict(hard_p99 <= HARD_P99_MS)}"
-    )
-    verdicts.append(
-        f"normal ms/decision: worst median {normal_median:.2f} "
-        f"(target <= {NORMAL_MEDIAN_MS:.0f}): {_verdict(normal_median <= NORMAL_MEDIAN_MS)}"
-    )
-    print("Targets (classic, 4 seats):")
-    for line in verdicts:
+            runs.append(run)
+            text, won, low, median, p99 = _line(run, table.single_rounds)
+            print(text, flush=True)
+            if player is HARD and table.single_rounds and table.config == CLASSIC_4:
+                target = TARGET_VS_REF if opponent is REF else TARGET_VS_V1
+                verdicts.append(
+                    f"hard vs 3 {opponent.value}: {_pct(won)} (CI low {_pct(low)}), target >= "
+                    f"{_pct(target)}: {'MET' if won >= target else 'NOT MET'}"
+                )
+                if opponent is REF:
+                    # The time target is read off the run against the reference players.
+                    verdicts.append(
+                        f"hard ms/decision median {median:.2f} (target <= {HARD_MEDIAN_MS:.0f}), "
+                        f"p99 {p99:.2f} (target <= {HARD_P99_MS:.0f}): "
+                        f"{'MET' if median <= HARD_MEDIAN_MS and p99 <= HARD_P99_MS else 'NOT MET'}"
+                    )
+            if player is HARD and not table.single_rounds:
+                verdicts.append(
+                    f"hard's share of whole games vs 3 reference: {_pct(won)} (CI low {_pct(low)})"
+                )
+        for i, j in table.compare:
+            a, b = runs[i], runs[j]
+            mean, low, high = paired_difference(
+                _outcomes(a, table.single_rounds),
+                _outcomes(b, table.single_rounds),
+                seats if table.single_rounds else 1,
+            )
+            print(
+                f"  paired: {a.lineup[0].value} - {b.lineup[0].value} vs {a.lineup[1].value}: "
+                f"{100 * mean:+.1f} points (95% CI {100 * low:+.1f} to {100 * high:+.1f})",
+                flush=True,
+            )
+            # "No level weaker than the one below it": flag a negative paired difference.
+            if mean < 0:
+                verdicts.append(
+                    f"table {number}: {a.lineup[0].value} below {b.lineup[0].value} on average "
+                    f"({100 * mean:+.1f} points)"
+                )
+        print(flush=True)
+    print("Targets:")
+    for line in verdicts or ["(none in the tables played)"]:
         print("  " + line)
     print(f"total {time.perf_counter() - started:.0f} s", flush=True)
 

@@ -9,12 +9,12 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..rules import Deal, Game, GameConfig, RuleSet, StuckRule, deal_round
-from .levels import Level, choose_move
 from .montecarlo import Budget
+from .players import Player, play
 
 Z95 = 1.959964
 MAX_ROUNDS_PER_GAME = 200
@@ -32,6 +32,19 @@ class LevelStats:
     """Per round played: the level's points per seat."""
     game_wins: list[int] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
+    """Per real decision (more than one legal move; forced moves are answered at once)."""
+
+
+@dataclass
+class ArenaRun:
+    """An arena run's raw outcomes, in play order, so two runs on the same seed can be paired."""
+
+    config: GameConfig
+    lineup: list[Player]
+    stats: dict[Player, LevelStats]
+    rounds: int
+    games: int
+    seconds: float
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
@@ -69,13 +82,15 @@ def _deal(config: GameConfig, seed: int, game: int, number: int, leader: int | N
 
 def play_game(
     config: GameConfig,
-    lineup: Sequence[Level],
+    lineup: Sequence[Player],
     seed: int,
     game_index: int,
-    budgets: dict[Level, Budget],
-    stats: dict[Level, LevelStats],
+    budgets: Mapping[str, Budget],
+    stats: dict[Player, LevelStats],
+    single_round: bool = False,
 ) -> int:
-    """Play one whole game with `lineup[s]` in seat s; add to `stats`; return the rounds."""
+    """Play one whole game (or only its first round) with `lineup[s]` in seat s; add to
+    `stats`; return the rounds."""
     rng = random.Random(f"moves:{seed}:{game_index}:{','.join(lineup)}")
     game = Game(config, _deal(config, seed, game_index, 0, None))
     played = 0
@@ -85,9 +100,12 @@ def play_game(
             seat = current.to_move
             level = lineup[seat]
             view = game.seat_view(seat)
+            # One seed per decision, forced or not, as choose_move draws it.
+            move_seed = rng.getrandbits(64)
             started = time.perf_counter()
-            move = choose_move(level, view, rng, budgets.get(level))
-            stats[level].decision_seconds.append(time.perf_counter() - started)
+            move = play(level, view, move_seed, budgets.get(level))
+            if len(view.legal) > 1:
+                stats[level].decision_seconds.append(time.perf_counter() - started)
             game.apply(seat, move)
         result = current.result
         assert result is not None
@@ -96,50 +114,75 @@ def play_game(
             seats = [s for s, lv in enumerate(lineup) if lv is level]
             level_stats.round_wins.append(int(result.winner in seats))
             level_stats.round_points.append(sum(result.points[s] for s in seats) / len(seats))
-        if game.winner is not None or played >= MAX_ROUNDS_PER_GAME:
+        if single_round or game.winner is not None or played >= MAX_ROUNDS_PER_GAME:
             break
         game.start_round(_deal(config, seed, game_index, played, result.winner))
     for level, level_stats in stats.items():
-        level_stats.game_wins.append(int(game.winner is not None and lineup[game.winner] is level))
+        if single_round:
+            # A single round is a game to the first round's winner.
+            won = lineup[result.winner] is level
+        else:
+            won = game.winner is not None and lineup[game.winner] is level
+        level_stats.game_wins.append(int(won))
     return played
+
+
+def play_arena(
+    config: GameConfig,
+    lineup: Sequence[Player | str],
+    rounds: int,
+    seed: int = 0,
+    budgets: Mapping[str, Budget] | None = None,
+    single_rounds: bool = False,
+    games: int | None = None,
+) -> ArenaRun:
+    """Play games, each in every rotation of `lineup`, until `rounds` rounds (or, if given,
+    `games` games) are done.
+
+    Every game is played once per rotation of the lineup round the table, each time on the same
+    deals, so no level profits from a lucky seat. Games go to the target and all their rounds
+    count; with `single_rounds` every game is one first round (C4's lead, scores at 0), so
+    round i of two runs on the same seed is the same deal from the same seat.
+    """
+    seated_lineup = [Player(name) for name in lineup]
+    if len(seated_lineup) != config.seats:
+        raise ValueError(f"the lineup names {len(lineup)} levels for {config.seats} seats")
+    stats = {p: LevelStats(seats=seated_lineup.count(p)) for p in dict.fromkeys(seated_lineup)}
+    budgets = budgets or {}
+    played = done = 0
+    started = time.perf_counter()
+    while (played < rounds) if games is None else (done < games):
+        for rotation in range(config.seats):
+            seated = [seated_lineup[(s + rotation) % config.seats] for s in range(config.seats)]
+            index = done // config.seats
+            played += play_game(config, seated, seed, index, budgets, stats, single_rounds)
+            done += 1
+    return ArenaRun(config, seated_lineup, stats, played, done, time.perf_counter() - started)
 
 
 def run_arena(
     config: GameConfig,
-    lineup: Sequence[Level],
+    lineup: Sequence[Player | str],
     rounds: int,
     seed: int = 0,
-    budgets: dict[Level, Budget] | None = None,
+    budgets: Mapping[str, Budget] | None = None,
+    single_rounds: bool = False,
 ) -> dict[str, object]:
-    """Play whole games, each in every rotation of `lineup`, until `rounds` rounds are done.
-
-    Every game is played once per rotation of the lineup round the table, each time on the same
-    deals, so no level profits from a lucky seat. Games go to the target and all their rounds
-    count.
-    """
-    if len(lineup) != config.seats:
-        raise ValueError(f"the lineup names {len(lineup)} levels for {config.seats} seats")
-    stats = {level: LevelStats(seats=lineup.count(level)) for level in dict.fromkeys(lineup)}
-    budgets = budgets or {}
-    played = games = 0
-    started = time.perf_counter()
-    while played < rounds:
-        for rotation in range(config.seats):
-            seated = [lineup[(s + rotation) % config.seats] for s in range(config.seats)]
-            played += play_game(config, seated, seed, games // config.seats, budgets, stats)
-            games += 1
-    return report(config, lineup, stats, played, games, time.perf_counter() - started)
+    """`play_arena`'s figures as plain JSON values (see `report`)."""
+    run = play_arena(config, lineup, rounds, seed, budgets, single_rounds)
+    return report(run.config, run.lineup, run.stats, run.rounds, run.games, run.seconds)
 
 
 def report(
     config: GameConfig,
-    lineup: Sequence[Level],
-    stats: dict[Level, LevelStats],
+    lineup: Sequence[Player],
+    stats: dict[Player, LevelStats],
     rounds: int,
     games: int,
     seconds: float,
 ) -> dict[str, object]:
-    """The run's figures as plain JSON values (shares and points are per seat)."""
+    """The run's figures as plain JSON values (shares and points are per seat; decision times
+    are over real decisions only)."""
     levels: dict[str, object] = {}
     for level, s in stats.items():
         rounds_low, rounds_high = wilson(sum(s.round_wins), len(s.round_wins))
@@ -185,7 +228,7 @@ def format_table(result: dict[str, object]) -> str:
         f"{result['rounds']} rounds, {result['games']} games, {result['seconds']} s"
     )
     lines.append(
-        f"{'level':7} {'seats':>5}  {'rounds won (95% CI)':24} {'points/round (95% CI)':26} "
+        f"{'level':9} {'seats':>5}  {'rounds won (95% CI)':24} {'points/round (95% CI)':26} "
         f"{'games won (95% CI)':24} {'ms/decision median':>18} {'p99':>7}"
     )
     for name, row in levels.items():
@@ -194,7 +237,7 @@ def format_table(result: dict[str, object]) -> str:
         pl, ph = row["points_ci"]
         gl, gh = row["game_win_ci"]
         lines.append(
-            f"{name:7} {row['seats']:>5}  "
+            f"{name:9} {row['seats']:>5}  "
             f"{_pct(row['round_win_share'])} ({_pct(rl)}-{_pct(rh)})      "
             f"{row['points_per_round']:6.2f} ({pl:6.2f}-{ph:6.2f})      "
             f"{_pct(row['game_win_share'])} ({_pct(gl)}-{_pct(gh)})      "
@@ -218,7 +261,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--lineup",
         default="hard,easy,easy,easy",
-        help="one level per seat, comma-separated (easy, normal, hard)",
+        help="one player per seat, comma-separated ("
+        + ", ".join(p.value for p in Player)
+        + "; reference and hard-v1 are arena-only)",
+    )
+    parser.add_argument(
+        "--single-rounds",
+        action="store_true",
+        help="play every deal as a game's first round only (scores at 0), not whole games",
     )
     parser.add_argument("--rules", choices=[r.value for r in RuleSet], default="classic")
     parser.add_argument("--stuck", choices=[s.value for s in StuckRule], default="discard")
@@ -236,12 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = parse_args(argv)
     try:
-        lineup = [Level(name.strip()) for name in args.lineup.split(",")]
+        lineup = [Player(name.strip()) for name in args.lineup.split(",")]
         config = GameConfig(RuleSet(args.rules), len(lineup), args.target, StuckRule(args.stuck))
     except ValueError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
-    result = run_arena(config, lineup, args.rounds, args.seed)
+    result = run_arena(config, lineup, args.rounds, args.seed, single_rounds=args.single_rounds)
     print(json.dumps(result, indent=2) if args.json else format_table(result), flush=True)
     return 0
 

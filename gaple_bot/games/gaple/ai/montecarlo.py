@@ -11,7 +11,17 @@ from ..rules import Move, Played, SeatView
 from ..rules.tiles import TILE_COUNT
 from .exact import Solver
 from .knowledge import Knowledge, PlaceKind, knowledge_of
-from .playout import BIT_OF, NUM, keeping_rollout, move_parts, rollout, rules_of, step, to_bits
+from .playout import (
+    BIT_OF,
+    NUM,
+    keeping_rollout,
+    move_parts,
+    random_rollout,
+    rollout,
+    rules_of,
+    step,
+    to_bits,
+)
 from .sampler import Sampler, SamplerError
 from .value import MatchValue
 
@@ -41,6 +51,8 @@ class Budget:
     1.0 ignores how the opponents played."""
     keep: int = 0
     """Rollouts play `keeping_rollout` with this weight per tile kept playable (0: greedy)."""
+    random_rollouts: bool = False
+    """Rollouts play uniformly random legal moves (`random_rollout`) instead; `keep` unused."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -54,7 +66,7 @@ def _sampler(knowledge: Knowledge) -> Sampler:
     )
 
 
-def _knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
+def knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
     """What the seat knows and a sampler for it, dropping the C4 inference if it misleads."""
     knowledge = knowledge_of(view)
     try:
@@ -111,7 +123,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     me = view.seat
     rules = rules_of(view.config)
     value = MatchValue(view.scores, view.config.target)
-    knowledge, sampler = _knowledge_and_sampler(view)
+    knowledge, sampler = knowledge_and_sampler(view)
     left, right = view.ends if view.ends is not None else (-1, -1)
     base_hands = [0] * rules.seats
     base_discs = [0] * rules.seats
@@ -149,7 +161,9 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
                 h, d = list(hands), list(discs)
                 nxt = step(rules, h, d, left, right, me, kind, bit, side)
                 points = nxt.points
-                if points is None and budget.keep:
+                if points is None and budget.random_rollouts:
+                    points = random_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, rng)
+                elif points is None and budget.keep:
                     points = keeping_rollout(
                         rules, h, d, nxt.left, nxt.right, nxt.seat, budget.keep
                     )

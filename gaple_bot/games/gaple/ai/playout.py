@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 from ..rules import GameConfig, Move, MoveKind, RuleSet, Side
 from ..rules.tiles import HIGH, LOW, TILE_COUNT, WEIGHT, heaviness, lightness
+from .sampler import bits_of
 
 # Tiles are renumbered here so that bit order is greedy order (C4's weight, then higher end):
 # a hand's heaviest tile is then its highest set bit. `to_bits` and `to_tiles` convert from and
@@ -282,6 +284,64 @@ def keeping_rollout(
                 return finish(rules, hands, discs, -1)
         elif discards:
             bit = h & -h
+            h ^= bit
+            hands[seat] = h
+            discs[seat] |= bit
+            in_hands ^= bit
+            if not h:
+                return finish(rules, hands, discs, -1)
+        seat = seat + 1 if seat + 1 < seats else 0
+
+
+def random_rollout(
+    rules: Rules,
+    hands: list[int],
+    discs: list[int],
+    left: int,
+    right: int,
+    seat: int,
+    rng: random.Random,
+) -> tuple[int, ...]:
+    """Play the round out with every seat making a uniformly random legal move (mutating
+    `hands`/`discs`); the points. The line must not be empty and the round not over."""
+    num = NUM
+    sums = SUM
+    seats = rules.seats
+    discards = rules.discards
+    draw = rng.random
+    in_hands = 0
+    for h in hands:
+        in_hands |= h
+    while True:
+        h = hands[seat]
+        at_left = num[left]
+        at_right = num[right]
+        fit = h & (at_left | at_right)
+        if fit:
+            # (bit, played at the left end): C7, one move when both ends show the same number.
+            options: list[tuple[int, bool]] = []
+            for b in bits_of(fit):
+                mask = 1 << b
+                if mask & at_right:
+                    options.append((b, False))
+                if mask & at_left and (left != right or not mask & at_right):
+                    options.append((b, True))
+            b, on_left = options[int(draw() * len(options))]
+            bit = 1 << b
+            if on_left:
+                left = sums[b] - left
+            else:
+                right = sums[b] - right
+            h ^= bit
+            hands[seat] = h
+            in_hands ^= bit
+            if not h:
+                return finish(rules, hands, discs, seat)
+            if not in_hands & (num[left] | num[right]):
+                return finish(rules, hands, discs, -1)
+        elif discards:
+            held = bits_of(h)
+            bit = 1 << held[int(draw() * len(held))]
             h ^= bit
             hands[seat] = h
             discs[seat] |= bit

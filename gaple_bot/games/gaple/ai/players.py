@@ -1,0 +1,47 @@
+"""Every player the arena knows: the chat levels plus reference opponents no chat is offered."""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from ..rules import Move, SeatView
+from .levels import Level, decide
+from .montecarlo import Budget, monte_carlo_move
+from .reference import reference_move
+
+
+class Player(StrEnum):
+    """A computer player the arena can seat; the chat-selectable ones are `Level`'s."""
+
+    EASY = Level.EASY.value
+    NORMAL = Level.NORMAL.value
+    HARD = Level.HARD.value
+    HARD_V1 = "hard-v1"
+    """The hard level as issue 15 found it, frozen so later versions can be measured on it."""
+    REFERENCE = "reference"
+    """Plain flat Monte Carlo (`reference_move`): the fixed yardstick of bench/ai.py."""
+
+
+HARD_V1 = Budget(
+    deals=50,
+    per_move=True,
+    exact_tiles=14,
+    time_cap=0.060,
+    min_deals=8,
+    extra_deals=150,
+    passed_over=0.5,
+    keep=3,
+)
+"""The hard level's budget before issue 15."""
+
+
+def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
+    """The move `player` makes in `view`, its randomness drawn from `seed`; `budget` overrides
+    a Monte Carlo player's thinking (tests)."""
+    player = Player(player)
+    if player is Player.REFERENCE:
+        return reference_move(view, random.Random(seed))
+    if player is Player.HARD_V1:
+        return monte_carlo_move(view, random.Random(seed), budget or HARD_V1)
+    return decide(Level(player.value), view, seed, budget)
