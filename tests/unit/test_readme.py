@@ -34,7 +34,7 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
     }
     for script in scripts:
         assert (ROOT / script).is_file(), script
-    assert "`.venv/bin/gaple-bot arena --lineup hard,easy,easy,easy`" in README
+    assert "`.venv/bin/gaple-bot arena --lineup hard,reference,reference,reference`" in README
 
 
 def test_the_benchmark_runs_as_the_readme_writes_it() -> None:
@@ -87,7 +87,15 @@ def test_the_readme_shows_a_picture() -> None:
 def test_the_arena_runs_as_the_readme_writes_it() -> None:
     gaple_bot = Path(sys.executable).parent / "gaple-bot"
     done = subprocess.run(
-        [str(gaple_bot), "arena", "--lineup", "hard,easy,easy,easy", "--rounds", "1", "--json"],
+        [
+            str(gaple_bot),
+            "arena",
+            "--lineup",
+            "hard,reference,reference,reference",
+            "--rounds",
+            "1",
+            "--json",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
