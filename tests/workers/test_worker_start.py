@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from telegram import Update
 
+from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.deps import GapleApplication
-from tests.bot.harness import GROUP, GROUP_TITLE, lobby_message, running_bot
+from tests.bot.harness import (
+    GROUP,
+    GROUP_TITLE,
+    legal_buttons,
+    lobby_message,
+    running_bot,
+    turn_message,
+)
 from tests.fakes.telegram_server import GROUP_WRITE_METHODS, FakeTelegram, running_fake
 
 ANA, BUDI = 1401, 1402
@@ -68,3 +76,30 @@ async def test_a_worker_that_did_not_post_the_lobby_edits_it(postgres_url: str) 
             await _hand_to(second, fake)
             assert "Budi" in (fake.message(GROUP, lobby).text or "")
             assert [m.message_id for m in fake.bot_messages(GROUP)] == [lobby]
+
+
+async def test_a_worker_that_did_not_send_the_turn_message_retires_it(postgres_url: str) -> None:
+    """Ana's turn message came from one worker and her tap reaches the other: the message
+    tapped loses its buttons all the same, and her next turn comes as a new message."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with (
+            running_bot(fake, postgres_url, poll=False) as first,
+            running_bot(fake, postgres_url, seed=2, poll=False) as second,
+        ):
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await _hand_to(first, fake)
+            await fake.press_button(ANA, GROUP, lobby_message(fake).message_id, "▶️ Start")
+            await _hand_to(first, fake)
+            turn = turn_message(fake, ANA)
+            assert turn is not None
+            _label, data = legal_buttons(turn)[0]
+            await fake.press(ANA, ANA, turn.message_id, data)
+            await _hand_to(second, fake)
+            if decode(data).action is Action.PICK:  # she is asked which end: she picks one
+                _label, end = legal_buttons(fake.message(ANA, turn.message_id))[0]
+                await fake.press(ANA, ANA, turn.message_id, end)
+                await _hand_to(second, fake)
+            assert not fake.message(ANA, turn.message_id).buttons()
