@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import secrets
 import signal
@@ -60,6 +61,8 @@ from .sweep import arm_sweep
 
 log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0
+PARENT_CHECK_SECONDS = 2.0
+"""How often a supervised worker looks whether its supervisor is still there."""
 SERVER_KEY = "server"
 """bot_data key of the BotServer, once the services are up."""
 
@@ -309,10 +312,7 @@ def run(settings: Settings, worker: Worker | None = None) -> None:
     app = build_application(settings, webhook_secret=secret)
     try:
         if worker is not None:
-            shared = worker.count > 1
-            asyncio.run(
-                serve_webhook(app, settings, secret, register=worker.index == 0, reuse_port=shared)
-            )
+            asyncio.run(_serve_as_worker(app, settings, secret, worker))
         elif settings.webhook_url:
             asyncio.run(serve_webhook(app, settings, secret))
         else:
@@ -321,6 +321,34 @@ def run(settings: Settings, worker: Worker | None = None) -> None:
         # A start that failed (Telegram unreachable) leaves the HTTP sessions open: the
         # application shuts the bot down only once it has started.
         asyncio.run(app.bot.shutdown())
+
+
+async def _serve_as_worker(
+    app: GapleApplication, settings: Settings, secret: str, worker: Worker
+) -> None:
+    """Webhook mode as one of the supervisor's workers, until it stops them or goes away."""
+    stopped = asyncio.Event()
+    parent = os.getppid()
+
+    async def watch_parent() -> None:
+        # Polled: no event tells a process that its parent went.
+        while os.getppid() == parent:  # noqa: ASYNC110
+            await asyncio.sleep(PARENT_CHECK_SECONDS)
+        log.warning("worker %s: its supervisor is gone; stopping", worker)
+        stopped.set()
+
+    watching = asyncio.create_task(watch_parent())
+    try:
+        await serve_webhook(
+            app,
+            settings,
+            secret,
+            register=worker.index == 0,
+            reuse_port=worker.count > 1,
+            stopped=stopped,
+        )
+    finally:
+        watching.cancel()
 
 
 async def serve_webhook(

@@ -16,13 +16,12 @@ log = logging.getLogger(__name__)
 
 
 async def resume_games(deps: Deps, job_queue: JobQueue[GapleContext]) -> None:
-    """Rebuild each active game from the database and show it as it stands: after a restart
-    of the only worker. Beside live workers, which hold the games' messages and timers, there
-    is nothing to resume (the sweep ends the turns of a worker that died)."""
-    locks = deps.service.store.game_locks
-    others = await locks.live_workers() - {locks.worker_id}
-    if others:
-        log.info("%d other workers are live: the games are theirs to show", len(others))
+    """Rebuild each active game from the database and show it as it stands: by the senior
+    worker only (a process working alone is), so workers restarted together resume each game
+    once, and a worker started beside a live senior leaves the games to the live workers,
+    which hold their messages and timers (the sweep ends the turns of a worker that died)."""
+    if not await deps.service.store.game_locks.take_seniority():
+        log.info("a senior worker is live: the games are the live workers' to show")
         return
     for game_id in await deps.service.active_games():
         try:

@@ -78,8 +78,8 @@ def worker_share(settings: Settings, worker: Worker) -> Settings:
 
 
 class Supervisor:
-    """Starts the workers, starts again one that stops by itself, and passes SIGTERM and
-    SIGINT on to all of them."""
+    """Starts the workers, starts again one that stops by itself, and stops them all on
+    SIGTERM, SIGINT or SIGHUP (a worker whose supervisor is gone stops by itself)."""
 
     def __init__(self, count: int) -> None:
         self._count = count
@@ -90,7 +90,7 @@ class Supervisor:
 
     def run(self) -> int:
         """Run until told to stop (0), or until a worker finds its settings wrong (2)."""
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(signum, self._stop)
         for index in range(self._count):
             self._start(index)

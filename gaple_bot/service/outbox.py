@@ -4,7 +4,8 @@ when each group was last written to (its budget survives a restart)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -13,12 +14,19 @@ from ..store.game_locks import GROUP_SPACE, group_key
 
 log = logging.getLogger(__name__)
 
+DEAD_AFTER_SECONDS = 10.0
+"""How long a worker holding stored sends must be missing from the live ones before another
+worker takes its sends (two sweeps apart: a dropped lock connection is back by then)."""
+
 
 class GroupLedger:
     """Stores queued group sends until Telegram accepts them, and recent group request times."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self._clock = clock
+        self._missing_since: dict[int, float] = {}
+        """Owners of stored sends not among the live workers, and since when (seconds)."""
 
     async def queue(self, sends: list[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
         """Store sends (chat, topic, JSON parameters) in this order, as this worker's; returns
@@ -33,11 +41,26 @@ class GroupLedger:
     async def adopt(self) -> list[QueuedSend]:
         """Take every waiting send no live worker holds (all of them, for a process working
         alone), oldest first: the sends of a worker that stopped or died before Telegram
-        accepted them."""
+        accepted them. A worker missing from the live ones is taken for dead only once it has
+        been missing for DEAD_AFTER_SECONDS (a worker whose lock connection dropped shows as
+        missing until it reconnects)."""
         locks = self.store.game_locks
-        live = await locks.live_workers() if locks.shared else set()
+        if not locks.shared:
+            async with self.store.transaction() as tx:
+                return await tx.outbox.claim(None, set())
+        live = await locks.live_workers()
+        async with self.store.read() as tx:
+            owners = await tx.outbox.owners()
+        now = self._clock()
+        missing = owners - live - {locks.worker_id}
+        for owner in missing:
+            self._missing_since.setdefault(owner, now)
+        for owner in list(self._missing_since):
+            if owner not in missing:
+                del self._missing_since[owner]
+        dead = {o for o, since in self._missing_since.items() if now - since >= DEAD_AFTER_SECONDS}
         async with self.store.transaction() as tx:
-            return await tx.outbox.claim(self._owner(), live)
+            return await tx.outbox.claim(locks.worker_id, dead)
 
     def _owner(self) -> int | None:
         locks = self.store.game_locks

@@ -19,9 +19,15 @@ GAME_LOCK_SPACE = 0x67616D65
 meet another application's locks on the same server (nor the migration lock, a single key)."""
 GROUP_SPACE = 0x67727570
 """The first key of a group's sending lock (the second: `group_key(chat_id)`)."""
+SENIOR_SPACE = 0x73656E69
+"""The lock of the senior worker (second key 0): the one that resumes the games at start."""
 WORKER_SPACE = 0x776B6572
 """The first key of each worker's own lock (its id is the second): held for as long as the
 worker lives, so the others can tell which workers are alive."""
+OWN_LOCK_TRIES = 16
+OWN_LOCK_WAIT = 0.5
+"""On a new lock connection, how long the worker waits for its own lock while the session of
+its old connection ends on the server (until then the worker would look dead)."""
 FIRST_WAIT = 0.002
 LONGEST_WAIT = 0.05
 """Seconds between tries while another worker holds the lock (doubling from the first)."""
@@ -38,6 +44,8 @@ _UNLOCK_ALL = text("SELECT pg_advisory_unlock_all()")
 _LIVE = text(
     "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted"
     " AND classid = :space AND objsubid = 2"
+    # The server's locks of every database: only this one's workers count.
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
 _REVISION = text(
     "SELECT g.revision, c.revision, COALESCE(("
@@ -100,6 +108,11 @@ class GameLocks:
     async def live_workers(self) -> set[int]:
         """The ids of the workers alive now, this one among them."""
         return {self.worker_id}
+
+    async def take_seniority(self) -> bool:
+        """Become the senior worker, the one that resumes the games at start, unless a live
+        worker is already (a process working alone always is)."""
+        return True
 
     async def close(self) -> None:
         """Release every lock and close the connection."""
@@ -169,6 +182,10 @@ class AdvisoryLocks(GameLocks):
         ids, _ = await asyncio.shield(self._start(_LIVE, space=WORKER_SPACE, every_row=True))
         return {int(row[0]) for row in ids}
 
+    async def take_seniority(self) -> bool:
+        taken, _ = await asyncio.shield(self._start(_TRY, space=SENIOR_SPACE, game=0))
+        return bool(taken)
+
     async def close(self) -> None:
         if self._running:
             await asyncio.wait(set(self._running), timeout=STATEMENT_SECONDS)
@@ -232,13 +249,16 @@ class AdvisoryLocks(GameLocks):
         """A new lock connection, holding this worker's own lock from its first moment."""
         connection = await self._engine.connect()
         try:
-            taken = await connection.scalar(_TRY, {"space": WORKER_SPACE, "game": self.worker_id})
-        except Exception:
+            for _ in range(OWN_LOCK_TRIES):
+                key = {"space": WORKER_SPACE, "game": self.worker_id}
+                if await connection.scalar(_TRY, key):
+                    return connection
+                # The old connection's session has not ended on the server yet.
+                await asyncio.sleep(OWN_LOCK_WAIT)
+        except BaseException:
             await self._forget(connection)
             raise
-        if not taken:
-            # Its old connection's session has not ended yet on the server: the lock follows.
-            log.warning("worker %d: its own lock is still held elsewhere", self.worker_id)
+        log.error("worker %d: its own lock is held elsewhere; it may look dead", self.worker_id)
         return connection
 
     async def _lose(self, connection: AsyncConnection) -> None:

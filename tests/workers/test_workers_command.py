@@ -72,19 +72,7 @@ async def test_two_workers_on_one_port_play_and_stop_together(
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_user(BUDI, "Budi", language_code="en")
         fake.add_group(GROUP, "Two workers", admins=(ANA,))
-        with log.open("wb") as output:
-            bot = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "gaple_bot",
-                "--workers",
-                "2",
-                cwd=tmp_path,
-                env=_environment(fake, postgres_url, port),
-                stdin=subprocess.DEVNULL,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
+        bot = await _two_workers(_environment(fake, postgres_url, port), tmp_path, log)
         try:
             await _wait(lambda: fake.webhook is not None, bot, log)
             await _wait(lambda: "worker 1/2 started" in _output(log), bot, log)
@@ -98,6 +86,11 @@ async def test_two_workers_on_one_port_play_and_stop_together(
             await _deliver_until(fake, bot, log, lambda: _lobby(fake) is not None)
             lobby = _lobby(fake)
             assert lobby is not None
+            # The tap may reach the other worker: it finds the lobby's message once stored
+            # (one still in flight is not shared yet: README, Running it for real).
+            while not await _lobby_stored(postgres_url):
+                assert bot.returncode is None, _output(log)
+                await asyncio.sleep(0.05)
             await fake.press_button(BUDI, GROUP, lobby, "✋ Join")
             # Whichever worker takes the tap edits the lobby the other one may have posted.
             await _deliver_until(
@@ -121,11 +114,40 @@ async def test_two_workers_on_one_port_play_and_stop_together(
     assert len([m for m in fake.bot_messages(GROUP) if "✋ Join" in m.button_texts()]) == 1
 
 
+async def _two_workers(
+    environ: dict[str, str], directory: Path, log: Path
+) -> asyncio.subprocess.Process:
+    """`gaple-bot --workers 2` started as an operator would, its output in `log`."""
+    with log.open("wb") as output:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "gaple_bot",
+            "--workers",
+            "2",
+            cwd=directory,
+            env=environ,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+
+
 async def _live_workers(url: str) -> set[int]:
     """The workers alive on the database, as one more worker sees them."""
     looking = Store.open(url)
     try:
         return await looking.game_locks.live_workers() - {looking.game_locks.worker_id}
+    finally:
+        await looking.close()
+
+
+async def _lobby_stored(url: str) -> bool:
+    looking = Store.open(url)
+    try:
+        async with looking.read() as tx:
+            record = await tx.games.active(GROUP, None)
+        return record is not None and record.message_id is not None
     finally:
         await looking.close()
 
@@ -150,3 +172,31 @@ async def _deliver_until(
         with contextlib.suppress(OSError):  # not listening yet
             await fake.deliver_to_webhook()
         await asyncio.sleep(0.1)
+
+
+async def test_workers_stop_when_their_supervisor_is_killed(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Killed outright (no chance to pass a signal on), the supervisor leaves no worker behind
+    to serve the port with old code."""
+    port = free_port()
+    log = tmp_path / "bot.log"
+    async with running_fake() as fake:
+        bot = await _two_workers(_environment(fake, postgres_url, port), tmp_path, log)
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + WAIT
+            while len(await _live_workers(postgres_url)) < 2:
+                assert bot.returncode is None, _output(log)
+                assert loop.time() < deadline, _output(log)
+                await asyncio.sleep(0.1)
+            bot.kill()
+            await bot.wait()
+            while await _live_workers(postgres_url):
+                assert loop.time() < deadline, _output(log)
+                await asyncio.sleep(0.2)
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+    assert "its supervisor is gone; stopping" in _output(log)

@@ -65,11 +65,12 @@ class OutboxRepository:
         )
         return [QueuedSend(*row) for row in rows]
 
-    async def claim(self, owner: int | None, live: set[int]) -> list[QueuedSend]:
-        """Take for worker `owner` every stored send no live worker holds, oldest first."""
+    async def claim(self, owner: int | None, dead: set[int]) -> list[QueuedSend]:
+        """Take for worker `owner` every stored send of no worker (a process that worked
+        alone) or of a worker in `dead`, oldest first."""
         orphaned: ColumnElement[bool] = GroupSend.owner.is_(None)
-        if live:
-            orphaned = or_(orphaned, GroupSend.owner.not_in(live))
+        if dead:
+            orphaned = or_(orphaned, GroupSend.owner.in_(dead))
         stmt = (
             update(GroupSend)
             .where(orphaned)
@@ -79,6 +80,11 @@ class OutboxRepository:
         )
         rows = await self._session.execute(stmt)
         return sorted((QueuedSend(*row) for row in rows), key=lambda send: send.id)
+
+    async def owners(self) -> set[int]:
+        """The workers holding stored sends."""
+        stmt = select(GroupSend.owner).where(GroupSend.owner.is_not(None)).distinct()
+        return {int(owner) for owner in (await self._session.scalars(stmt)).all() if owner}
 
     async def stamp(self, chat_id: int, at: float) -> None:
         """Record a group request Telegram answered at `at`."""
