@@ -21,6 +21,7 @@ from gaple_bot.games.gaple.ai import (
     choose_move_async,
     decide,
 )
+from gaple_bot.games.gaple.ai.montecarlo import _survivors
 from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet
 
 SMALL = Budget(deals=2, per_move=True, exact_tiles=6)
@@ -163,3 +164,26 @@ def test_hard_refinements_give_legal_moves_that_repeat_for_a_seed(config: GameCo
         move = decide(Level.HARD, view, 77, budget)
         assert move in view.legal
         assert decide(Level.HARD, view, 77, budget) == move
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_pruned_decisions_give_legal_moves_that_repeat_for_a_seed(config: GameConfig) -> None:
+    # 10 deals per move reach the first pruning check (16 deals) whenever two moves are legal.
+    budget = Budget(deals=10, per_move=True, extra_deals=4, keep=3, prune=2.0)
+    rng = random.Random(9)
+    for view, *_ in positions(config, rng, 60):
+        move = decide(Level.HARD, view, 78, budget)
+        assert move in view.legal
+        assert decide(Level.HARD, view, 78, budget) == move
+
+
+def test_pruning_drops_only_moves_clearly_below_the_best() -> None:
+    best = [1.0, 0.0] * 10
+    close = [0.0, 1.0] * 9 + [0.0, 0.0]  # one point behind the best: within the noise
+    clearly_worse = [0.0] * 20  # behind on ten of twenty deals, never ahead
+    tied = [1.0, 0.0] * 10  # a tie with the best keeps both
+    scored = [close, best, clearly_worse, tied]
+    assert _survivors(range(4), scored, 2.0) == [0, 1, 3]
+    # With a huge threshold nothing is dropped; a single survivor is returned alone.
+    assert _survivors(range(4), scored, 100.0) == [0, 1, 2, 3]
+    assert _survivors([2], scored, 2.0) == [2]

@@ -20,9 +20,10 @@ class Level(StrEnum):
     NORMAL = "normal"
     """Determinised Monte Carlo with greedy rollouts: every legal move judged on 10 deals."""
     HARD = "hard"
-    """50 deals per legal move, each judging every move, with rollouts that keep tiles playable,
-    deals weighted by how the opponents played, more deals for a close call, solved exactly
-    once few tiles remain; time-capped."""
+    """50 deals per legal move, each judging every move still in the running (a move more than
+    two standard errors behind the best is dropped after 16, 32, 64 … deals), with rollouts
+    that keep tiles playable, deals weighted by how the opponents played, more deals for a
+    close call, solved exactly once few tiles remain; time-capped."""
 
 
 BUDGETS: dict[Level, Budget] = {
@@ -33,9 +34,10 @@ BUDGETS: dict[Level, Budget] = {
         exact_tiles=14,
         time_cap=0.060,
         min_deals=8,
-        extra_deals=150,
+        extra_deals=50,
         passed_over=0.5,
         keep=3,
+        prune=2.0,
     ),
 }
 """The thinking each Monte Carlo level gets.
@@ -54,7 +56,13 @@ the only thing that can make a decision depend on the machine rather than on the
 Issue 15 tried cheaper budgets against three reference players (bench/ai.py, seed 2024): 8
 deals per move with exact search from 12 tiles cost a tenth (2.35 ms median, 15.8 ms p99) but
 won 2.3 points fewer single rounds (95% CI -4.3 to -0.3) and 12 points fewer whole games
-(19.0% against 31.0% of 200, CI -20.4 to -3.6), so hard keeps this budget."""
+(19.0% against 31.0% of 200, CI -20.4 to -3.6), so hard keeps this budget.
+
+It then dropped moves more than two standard errors behind the best (`prune`, checked at 16,
+32, 64 … deals) and cut the close-call deals from 150 to 50: on 2,000 single rounds (seed
+2024, `bench/ai.py --rounds 2000 --tables 1`) hard won 28.2% (26.3-30.2) against hard-v1's
+27.3% (25.3-29.2), paired +0.9 points (CI -1.7 to +3.6), at a median of 13.37 ms per real
+decision against 24.10 (0.55 times; p99 61.40 against 61.82, both at the time cap)."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:

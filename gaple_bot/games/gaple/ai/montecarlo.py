@@ -53,6 +53,10 @@ class Budget:
     """Rollouts play `keeping_rollout` with this weight per tile kept playable (0: greedy)."""
     random_rollouts: bool = False
     """Rollouts play uniformly random legal moves (`random_rollout`) instead; `keep` unused."""
+    prune: float = 0.0
+    """After 16, 32, 64 … deals, stop judging every move whose paired difference from the
+    best move so far is more than `prune` standard errors below it, and stop drawing once one
+    move is left (0: judge every move on every deal). Cuts cost where one move dominates."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -101,6 +105,29 @@ def _close(a: Sequence[float], b: Sequence[float]) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean * mean * n <= var
+
+
+PRUNE_FIRST = 16
+"""Deals judged before the first pruning check; later checks come each time the count doubles."""
+
+
+def _survivors(active: Sequence[int], scored: Sequence[Sequence[float]], z: float) -> list[int]:
+    """The moves of `active` whose paired difference from the best of them (by total) is not
+    more than `z` standard errors below 0; the best first, the rest in their order."""
+    best = max(active, key=lambda j: (sum(scored[j]), -j))
+    n = len(scored[best])
+    if n < 2:
+        return list(active)
+    keep = [best]
+    for j in active:
+        if j == best:
+            continue
+        diffs = [x - y for x, y in zip(scored[best], scored[j], strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= 0 or mean * mean * n <= z * z * var:
+            keep.append(j)
+    return sorted(keep)
 
 
 def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move:
@@ -174,13 +201,20 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
             scored[j].append(weight * worth)
 
     everyone = range(len(legal))
+    active: Sequence[int] = everyone
+    check = PRUNE_FIRST
     for drawn in range(budget.deals_for(len(legal))):
-        judge(everyone)
+        judge(active)
         past_minimum = drawn + 1 >= budget.min_deals
         if deadline is not None and past_minimum and time.perf_counter() > deadline:
-            return legal[max(everyone, key=totals.__getitem__)]
-    if budget.extra_deals:
-        first, second = sorted(everyone, key=lambda j: (-totals[j], j))[:2]
+            return legal[max(active, key=totals.__getitem__)]
+        if budget.prune and drawn + 1 == check:
+            check *= 2
+            active = _survivors(active, scored, budget.prune)
+            if len(active) == 1:
+                return legal[active[0]]
+    if budget.extra_deals and len(active) > 1:
+        first, second = sorted(active, key=lambda j: (-totals[j], j))[:2]
         if _close(scored[first], scored[second]):
             pair = sorted((first, second))
             for _ in range(budget.extra_deals):
@@ -188,5 +222,5 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             return legal[max(pair, key=totals.__getitem__)]
-    best = max(everyone, key=totals.__getitem__)
+    best = max(active, key=totals.__getitem__)
     return legal[best]
