@@ -83,6 +83,39 @@ def knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
     return knowledge, sampler
 
 
+@dataclass(frozen=True, slots=True)
+class Dealer:
+    """Deals of the hidden tiles consistent with what one seat knows, around its own hand and
+    discards."""
+
+    knowledge: Knowledge
+    sampler: Sampler
+    hands: list[int]
+    """Each seat's hand in simulation bits, the seat's own filled in, the others empty."""
+    discs: list[int]
+    """Likewise the discards."""
+
+    @classmethod
+    def of(cls, view: SeatView, seats: int) -> Dealer:
+        """The dealer for the seat to move in `view`."""
+        knowledge, sampler = knowledge_and_sampler(view)
+        hands, discs = [0] * seats, [0] * seats
+        hands[view.seat] = to_bits(view.hand)
+        discs[view.seat] = to_bits(view.own_discards)
+        return cls(knowledge, sampler, hands, discs)
+
+    def deal(self, rng: random.Random) -> tuple[list[int], list[int], float]:
+        """One deal: every seat's hand and discards (fresh lists), and its weight."""
+        masks, weight = self.sampler.sample(rng)
+        hands, discs = list(self.hands), list(self.discs)
+        for place, mask in zip(self.knowledge.places, masks, strict=True):
+            if place.kind is PlaceKind.HAND:
+                hands[place.seat] = mask
+            elif place.kind is PlaceKind.DISCARDS:
+                discs[place.seat] |= mask
+        return hands, discs, weight
+
+
 def _passed_over(view: SeatView) -> list[tuple[int, int]]:
     """(seat, mask) for every play by another seat: the tiles, in simulation bits, heavier than
     the one it played that would have fitted the line then."""
@@ -150,12 +183,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     me = view.seat
     rules = rules_of(view.config)
     value = MatchValue(view.scores, view.config.target)
-    knowledge, sampler = knowledge_and_sampler(view)
+    dealer = Dealer.of(view, rules.seats)
     left, right = view.ends if view.ends is not None else (-1, -1)
-    base_hands = [0] * rules.seats
-    base_discs = [0] * rules.seats
-    base_hands[me] = to_bits(view.hand)
-    base_discs[me] = to_bits(view.own_discards)
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
     totals = [0.0] * len(legal)
@@ -165,13 +194,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     passed = _passed_over(view) if budget.passed_over != 1.0 else []
 
     def deal() -> tuple[list[int], list[int], float]:
-        masks, weight = sampler.sample(rng)
-        hands, discs = list(base_hands), list(base_discs)
-        for place, mask in zip(knowledge.places, masks, strict=True):
-            if place.kind is PlaceKind.HAND:
-                hands[place.seat] = mask
-            elif place.kind is PlaceKind.DISCARDS:
-                discs[place.seat] |= mask
+        hands, discs, weight = dealer.deal(rng)
         if passed:
             skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
             weight *= budget.passed_over**skipped

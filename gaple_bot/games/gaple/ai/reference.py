@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 
 from ..rules import Move, SeatView
-from .knowledge import PlaceKind
-from .montecarlo import knowledge_and_sampler
-from .playout import move_parts, random_rollout, rules_of, step, to_bits
+from .montecarlo import Dealer
+from .playout import move_parts, random_rollout, rules_of, step
 
 REFERENCE_DEALS = 50
 """Deals the reference player draws per decision; every legal move is judged on each."""
@@ -33,22 +32,12 @@ def reference_move(view: SeatView, rng: random.Random, deals: int = REFERENCE_DE
         return legal[0]
     me = view.seat
     rules = rules_of(view.config)
-    knowledge, sampler = knowledge_and_sampler(view)
+    dealer = Dealer.of(view, rules.seats)
     left, right = view.ends if view.ends is not None else (-1, -1)
-    base_hands = [0] * rules.seats
-    base_discs = [0] * rules.seats
-    base_hands[me] = to_bits(view.hand)
-    base_discs[me] = to_bits(view.own_discards)
     moves = [move_parts(move) for move in legal]
     totals = [0.0] * len(legal)
     for _ in range(deals):
-        masks, weight = sampler.sample(rng)
-        hands, discs = list(base_hands), list(base_discs)
-        for place, mask in zip(knowledge.places, masks, strict=True):
-            if place.kind is PlaceKind.HAND:
-                hands[place.seat] = mask
-            elif place.kind is PlaceKind.DISCARDS:
-                discs[place.seat] |= mask
+        hands, discs, weight = dealer.deal(rng)
         for j, (kind, bit, side) in enumerate(moves):
             h, d = list(hands), list(discs)
             nxt = step(rules, h, d, left, right, me, kind, bit, side)
