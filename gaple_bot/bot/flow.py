@@ -19,6 +19,7 @@ from ..service.progress import Progress
 from ..service.views import SeatInfo, TableView
 from ..store import GameStatus
 from .deps import Deps, GapleContext
+from .present import TurnMessage
 from .render.common import Rendered
 
 log = logging.getLogger(__name__)
@@ -257,6 +258,14 @@ async def turn_ran_out(
     """The turn the game was at `version` ran out: the computer moves for the person, unless
     the game moved on since (then nothing happens, so a second timer for one turn is harmless)."""
     async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
+        stored = await deps.service.tables.stored_turn(game_id, version)
+        if stored is not None:
+            # The worker that sent the turn's message may be another one, or gone: its
+            # buttons go as if this worker had sent it.
+            seat, user_id, message_id = stored
+            deps.presenter.adopt_turn_message(
+                game_id, TurnMessage(seat, user_id, message_id, version)
+            )
         progress = await deps.service.tables.timeout(game_id, version)
         if progress is not None:
             await show_progress(deps, queue, progress)

@@ -493,6 +493,14 @@ class Presenter:
         """Record a message that holds live buttons (after a restart)."""
         self._turns[game_id] = turn
 
+    def adopt_turn_message(self, game_id: int, turn: TurnMessage) -> None:
+        """The message that holds this turn's live buttons, as the database or a tap shows
+        it: kept in place of one remembered for another turn (shown on another worker since,
+        its buttons already gone), but not of this worker's own for the same turn."""
+        known = self._turns.get(game_id)
+        if known is None or (known.seat, known.version) != (turn.seat, turn.version):
+            self._turns[game_id] = turn
+
     def take_back_markup(self, t: Translator, game_id: int) -> InlineKeyboardMarkup:
         """The one button that gives a person their seat back from the computer."""
         button = InlineKeyboardButton(

@@ -168,6 +168,21 @@ class Tables:
             raise PickHasNoMove(f"pick {step} has no legal move")
         return view, codes
 
+    async def stored_turn(self, game_id: int, version: int) -> tuple[int, int, int] | None:
+        """(seat, user, message) of the stored hand message of the person whose turn the game
+        is at `version` (any worker may have sent it), or None: no person's turn then, or no
+        message stored."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.match is None or live.version != version:
+            return None
+        seat = live.match.to_move
+        if seat is None or live.computer_moves(seat):
+            return None
+        record = live.seats[seat]
+        if record.user_id is None or record.hand_message_id is None:
+            return None
+        return seat, record.user_id, record.hand_message_id
+
     async def timeout(self, game_id: int, version: int) -> Progress | None:
         """The turn ran out: the computer moves for the seat; two in a row hand it over.
 

@@ -2106,6 +2106,25 @@ class FakeTelegram:
         self._touch()
         return statuses
 
+    def waiting_updates(self) -> list[JsonDict]:
+        """The updates not delivered yet, oldest first (for a test that posts them itself,
+        as Telegram does to several workers behind one webhook)."""
+        return list(self._updates)
+
+    async def post_update(self, session: aiohttp.ClientSession, update: JsonDict, url: str) -> int:
+        """POST one waiting update to `url` with the secret the bot set, as Telegram posts to
+        one worker of several behind the webhook; answered 200, it is delivered (a second post
+        of a delivered one is a retry whose answer was missed). Returns the HTTP status."""
+        assert self.webhook is not None, "the bot set no webhook"
+        header = self.webhook.get("secret_token")
+        headers = {"X-Telegram-Bot-Api-Secret-Token": str(header)} if header else {}
+        async with session.post(url, json=update, headers=headers) as response:
+            status = response.status
+        if status == 200 and update in self._updates:
+            self._updates.remove(update)
+        self._touch()
+        return status
+
     def _queue_update(self, kind: str, payload: JsonDict) -> None:
         update = {"update_id": self._next_update_id, kind: payload}
         self._next_update_id += 1

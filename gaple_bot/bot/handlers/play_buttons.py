@@ -53,16 +53,15 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 view, choices = tables.step_view(live, user.id, version, callback.field("step"))
                 code = choices[0] if len(choices) == 1 else None
             if code is not None:
-                unknown_turn = deps.presenter.turn_message(game_id) is None
                 # Told once the move is stored, before the computers' moves that follow it.
                 told = _answer_quietly(query, partial(deps.presenter.you_moved, t, kind, code))
                 progress = await tables.play(game_id, user.id, version, code, committed=told)
                 seat = live.seat_of(user.id)
-                if unknown_turn and seat is not None:
+                if seat is not None:
                     # The move was the turn's, so the message tapped is the turn message
-                    # (another worker sent it, or this one before a restart): it loses its
-                    # buttons once the move is shown, as one this worker sent would.
-                    deps.presenter.remember_turn(
+                    # (another worker may have sent it, or this one before a restart): it
+                    # loses its buttons once the move is shown, as one this worker sent would.
+                    deps.presenter.adopt_turn_message(
                         game_id, TurnMessage(seat.seat, user.id, query.message.message_id, version)
                     )
                 await show_progress(deps, job_queue(context), progress)
