@@ -25,7 +25,8 @@ from telegram.error import (
 )
 
 from ..games.pictures import Picture, plain
-from ..service.outbox import GroupLedger
+from ..service.outbox import GroupLedger, GroupRequest
+from ..store import QueuedSend
 from .outbox_json import params_from_json, params_to_json
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,9 @@ class MessageHandle:
     chat_id: int
     message_id: int | None = None
     thread_id: int | None = None
+    game_id: int | None = None
+    """The game whose lobby or table this is: beside other workers an edit goes to the
+    game's message as stored when the edit's turn comes."""
     failed: bool = False
     on_sent: Callable[[Message], Awaitable[None]] | None = None
     """Called once the message exists (to remember its id), and again if it is sent afresh."""
@@ -97,6 +101,9 @@ class _Op:
     """The last request sent it as a photo (a refusal then sends its caption as text)."""
     text_only: bool = False
     """Telegram refused the photo: the caption goes as a text message."""
+    outcome: str = ""
+    """How its last request ended: delivered, refused (for good), migrated (the group moved
+    on), or empty (no answer, or the outbox closed)."""
 
 
 class GroupOutbox:
@@ -110,7 +117,14 @@ class GroupOutbox:
     when its answer arrives and stored, so a restarted outbox knows the group's budget.
     `on_unwritable(chat_id)` runs (in its own task) when the bot may not write in a group, once
     until a request there succeeds again; `on_migrated(old, new)` when Telegram answers that a
-    group became a supergroup (its stored sends then go to the new chat)."""
+    group became a supergroup (its stored sends then go to the new chat).
+
+    Beside other workers (a shared ledger) every send and edit waits in the database instead,
+    one queue per group for all workers, and whichever worker holds the group's turn sends
+    what waits there in order, merging the edits of one message: so a group sees its messages
+    in the order the games made them, each edit reaches the message it is meant for (a
+    game's lobby or table as stored when its turn comes), and no worker's backlog keeps
+    another's messages waiting."""
 
     def __init__(
         self,
@@ -148,21 +162,48 @@ class GroupOutbox:
         go as text for NO_PHOTOS_SECONDS, then a photo is tried again (admins change rights)."""
         self._hooks: set[asyncio.Task[None]] = set()
         self._closed = asyncio.Event()
+        self._drainers: dict[int, asyncio.Task[None]] = {}
+        """Beside other workers: the groups whose stored queue this worker is sending (or
+        waiting for the turn to send)."""
+        self._again: set[int] = set()
+        """Groups given more to send while their drainer was already at work."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether the groups' queues are in the database, shared with other workers."""
+        return self._ledger is not None and self._ledger.shared
 
     def queued(self) -> tuple[int, int]:
         """Group messages waiting their turn: in all, and in the longest queue (for /metrics)."""
         lengths = [len(queue) for queue in self._queues.values()]
         return sum(lengths), max(lengths, default=0)
 
+    async def queued_now(self) -> tuple[int, int]:
+        """As `queued`, but beside other workers the shared queues in the database (all
+        workers' messages: each worker's /metrics shows the same)."""
+        if not self.shared:
+            return self.queued()
+        assert self._ledger is not None
+        lengths = await self._ledger.waiting_counts()
+        return sum(lengths), max(lengths, default=0)
+
     def send(
         self,
         chat_id: int,
         on_sent: Callable[[Message], Awaitable[None]] | None = None,
+        *,
+        game_id: int | None = None,
         **kwargs: Any,
     ) -> MessageHandle:
-        """Queue a sendMessage; the handle learns the message id when it goes out."""
-        handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
+        """Queue a sendMessage; the handle learns the message id when it goes out (beside
+        other workers, the message of `game_id` is stored on the game instead)."""
+        handle = MessageHandle(
+            chat_id, thread_id=kwargs.get("message_thread_id"), game_id=game_id, on_sent=on_sent
+        )
         op = _Op(handle, "send", {"chat_id": chat_id, **kwargs})
+        if self.shared:
+            self._store(op)
+            return handle
         if on_sent is None and self._ledger is not None:
             self._store(op)
         self._push(op)
@@ -184,6 +225,10 @@ class GroupOutbox:
         handle = MessageHandle(chat_id, thread_id=kwargs.get("message_thread_id"), on_sent=on_sent)
         params = {"chat_id": chat_id, "picture": picture, "text": caption, **kwargs}
         op = _Op(handle, "send", params)
+        if self.shared:
+            # Drawn by whichever worker sends it, when its turn comes.
+            self._store(op)
+            return handle
         op.drawing = self._draw_soon(chat_id, picture, caption)
         if on_sent is None and self._ledger is not None:
             self._store(op)
@@ -200,6 +245,9 @@ class GroupOutbox:
 
     def edit(self, handle: MessageHandle, **kwargs: Any) -> None:
         """Queue an edit of the handle's message; an edit still waiting is replaced instead."""
+        if self.shared:
+            self._store(_Op(handle, "edit", kwargs))
+            return
         waiting = self._pending_edit.get(handle)
         if waiting is not None:
             waiting.kwargs = kwargs
@@ -214,7 +262,7 @@ class GroupOutbox:
     @property
     def busy(self) -> bool:
         """Whether any group message is still waiting to go out (or to be stored)."""
-        return bool(self._workers) or self._writing or bool(self._hooks)
+        return bool(self._workers) or self._writing or bool(self._hooks) or bool(self._drainers)
 
     def existing(
         self,
@@ -223,9 +271,14 @@ class GroupOutbox:
         *,
         thread_id: int | None = None,
         on_sent: Callable[[Message], Awaitable[None]] | None = None,
+        game_id: int | None = None,
     ) -> MessageHandle:
         """A handle for a message sent earlier (for instance before a restart); `on_sent` runs
-        if the message is gone and an edit sends it afresh."""
+        if the message is gone and an edit sends it afresh. `game_id`: the message shows that
+        game's lobby or table (beside other workers an edit goes to the game's message as
+        stored when its turn comes)."""
+        if self.shared and game_id is not None:
+            return self.game_message(chat_id, game_id, thread_id=thread_id)
         known = self._existing.get((chat_id, message_id))
         if known is not None and known.message_id == message_id:
             # The same handle while it lives: its edits merge, and it knows what it shows.
@@ -237,11 +290,27 @@ class GroupOutbox:
         self._existing[(chat_id, message_id)] = handle
         return handle
 
+    def game_message(
+        self, chat_id: int, game_id: int, *, thread_id: int | None = None
+    ) -> MessageHandle:
+        """Beside other workers: a handle on the game's lobby or table message, whichever
+        message the game stores when an edit's turn comes (none: the edit is sent afresh)."""
+        handle = MessageHandle(chat_id, thread_id=thread_id, game_id=game_id)
+        handle.settled.set()
+        return handle
+
     async def restore(self) -> int:
         """Queue again, in order, the stored sends Telegram has not accepted yet and no live
         worker holds (at start, before games resume, and from time to time beside other
         workers: a worker that died leaves its sends to the others); returns how many."""
         if self._ledger is None:
+            return 0
+        if self.shared:
+            # Whoever holds a group's turn sends every worker's waiting messages: a group
+            # with some waiting and no drainer here gets one (it waits for the turn).
+            for chat_id in await self._ledger.chats_waiting():
+                if chat_id not in self._drainers:
+                    self._kick(chat_id)
             return 0
         pending = await self._ledger.adopt()
         for stored in pending:
@@ -253,8 +322,8 @@ class GroupOutbox:
 
     async def drain(self) -> None:
         """Wait until every queue is empty (or, once closed, has stopped at the budget)."""
-        while self._workers or self._writing:
-            tasks: list[asyncio.Task[None]] = list(self._workers.values())
+        while self._workers or self._writing or self._drainers:
+            tasks: list[asyncio.Task[None]] = [*self._workers.values(), *self._drainers.values()]
             if self._writer is not None:
                 tasks.append(self._writer)
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -266,11 +335,13 @@ class GroupOutbox:
         self._closed.set()
         try:
             async with asyncio.timeout(timeout):
-                while self._workers or self._hooks:
-                    await asyncio.wait([*self._workers.values(), *self._hooks])
+                while self._workers or self._hooks or self._drainers:
+                    await asyncio.wait(
+                        [*self._workers.values(), *self._hooks, *self._drainers.values()]
+                    )
         except TimeoutError:
             log.warning("group requests still in flight at shutdown were cut off")
-            tasks = [*self._workers.values(), *self._hooks]
+            tasks = [*self._workers.values(), *self._hooks, *self._drainers.values()]
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -299,6 +370,8 @@ class GroupOutbox:
             await self._ledger.move_chat(old_chat_id, new_chat_id)
         for op in moving:
             self._repoint(op, new_chat_id)
+        if self.shared:
+            self._kick(new_chat_id)
 
     async def flush(self) -> None:
         """Wait until the database holds every send and request time this outbox knows."""
@@ -338,23 +411,131 @@ class GroupOutbox:
 
     async def _write_sends(self, ledger: GroupLedger) -> None:
         batch, self._unsaved = self._unsaved, []
-        rows: list[tuple[int, int | None, dict[str, Any]]] = []
+        rows: list[GroupRequest] = []
         storable: list[_Op] = []
         for op in batch:
             params = {k: v for k, v in op.kwargs.items() if k != "chat_id"}
+            handle = op.handle
             try:
-                rows.append((op.handle.chat_id, op.handle.thread_id, params_to_json(params)))
+                rows.append(
+                    GroupRequest(
+                        handle.chat_id,
+                        handle.thread_id,
+                        params_to_json(params),
+                        kind=op.kind,
+                        game_id=handle.game_id,
+                        message_id=handle.message_id if handle.game_id is None else None,
+                    )
+                )
                 storable.append(op)
             except TypeError:
-                log.exception("group %s: a message could not be stored", op.handle.chat_id)
+                log.exception("group %s: a message could not be stored", handle.chat_id)
         try:
-            ids = await ledger.queue(rows)
+            ids = await ledger.queue_requests(rows)
         except Exception:
             # The messages still go out; only a restart before then would lose them.
             log.exception("group messages could not be stored")
+            if self.shared:
+                # On this worker's own, in its order (the database does not answer).
+                for op in storable:
+                    op.stored = False
+                    self._push(op)
             return
         for op, row_id in zip(storable, ids, strict=True):
             op.row_id = row_id
+        if self.shared:
+            for chat_id in dict.fromkeys(op.handle.chat_id for op in storable):
+                self._kick(chat_id)
+
+    # The shared queue -------------------------------------------------------------------
+    # Beside other workers: one queue per group in the database, sent by whichever worker
+    # holds the group's turn.
+
+    def _kick(self, chat_id: int) -> None:
+        """See that the group's stored queue gets sent: start a drainer, or tell the one at
+        work that there is more."""
+        if chat_id in self._drainers:
+            self._again.add(chat_id)
+            return
+        if self._closed.is_set():
+            return
+        self._drainers[chat_id] = asyncio.create_task(self._drain(chat_id))
+
+    async def _drain(self, chat_id: int) -> None:
+        ledger = self._ledger
+        assert ledger is not None
+        try:
+            while True:
+                self._again.discard(chat_id)
+                await self._drain_turn(ledger, chat_id)
+                if chat_id not in self._again or self._closed.is_set():
+                    return
+        except Exception:
+            # What waits stays stored: the sweep kicks the group again.
+            log.exception("group %s: its waiting messages could not be sent", chat_id)
+        finally:
+            del self._drainers[chat_id]
+
+    async def _drain_turn(self, ledger: GroupLedger, chat_id: int) -> None:
+        """Hold the group's turn and send what waits for it, every worker's, in order, until
+        nothing does (or the outbox closes, or a request gets no answer: then it waits for
+        the next kick)."""
+        async with ledger.group_turn(chat_id):
+            await self._reload_budget(ledger, chat_id)
+            while not self._closed.is_set():
+                if not await ledger.waiting(chat_id):
+                    return
+                if not await self._wait_for_budget(chat_id):
+                    return
+                # Read again once the budget allows: edits queued meanwhile merge in.
+                rows = await ledger.waiting(chat_id)
+                if not rows:
+                    return
+                op, covered = await self._next_stored(ledger, rows)
+                if await self._run(op):
+                    # The message is gone: the change goes out as a fresh message.
+                    if not await self._wait_for_budget(chat_id):
+                        return
+                    await self._run(op)
+                # Request times stored before the next worker's turn reads them.
+                await self.flush()
+                if op.outcome not in ("delivered", "refused"):
+                    return
+                await ledger.finish(covered)
+
+    async def _next_stored(
+        self, ledger: GroupLedger, rows: list[QueuedSend]
+    ) -> tuple[_Op, list[int]]:
+        """The request the queue's head makes, and the rows it covers: an edit carries the
+        newest content of the edits of its message waiting after it (up to a fresh send of
+        the same game's message, which later edits are for)."""
+        head = rows[0]
+        covered = [head.id]
+        params = head.params
+        if head.kind == "edit":
+            for row in rows[1:]:
+                if head.game_id is not None and row.game_id == head.game_id and row.kind == "send":
+                    break
+                if (row.kind, row.game_id, row.message_id) == (
+                    "edit",
+                    head.game_id,
+                    head.message_id,
+                ):
+                    covered.append(row.id)
+                    params = row.params
+        message_id = head.message_id
+        if head.kind == "edit" and head.game_id is not None:
+            message_id = await ledger.game_message(head.game_id)
+        handle = MessageHandle(
+            head.chat_id, message_id, thread_id=head.thread_id, game_id=head.game_id
+        )
+        handle.settled.set()
+        if head.game_id is not None:
+            handle.on_sent = _store_game_message(ledger, head.game_id)
+        kwargs = params_from_json(params)
+        if head.kind == "send":
+            kwargs["chat_id"] = head.chat_id
+        return _Op(handle, head.kind, kwargs), covered
 
     # Sending ------------------------------------------------------------------------------
 
@@ -525,6 +706,7 @@ class GroupOutbox:
                 continue
             except ChatMigrated as exc:
                 self._answered(handle.chat_id)
+                op.outcome = "migrated"
                 if self._follow_migration(op, exc.new_chat_id):
                     return False
                 refused = True
@@ -535,6 +717,7 @@ class GroupOutbox:
                 refused = True
                 break
             self._answered(handle.chat_id, op)
+            op.outcome = "delivered"
             self._unwritable.discard(handle.chat_id)
             handle.shown = _content(op.kwargs) if not op.photo_tried else None
             if message is not None:
@@ -544,6 +727,8 @@ class GroupOutbox:
                 if handle.on_sent is not None:
                     await handle.on_sent(message)
             return False
+        if refused and op.outcome != "migrated":
+            op.outcome = "refused"
         if refused and op.stored:
             # Refused for good; a send that never got an answer stays stored for a restart.
             self._finished.append(op)
@@ -688,6 +873,15 @@ class GroupOutbox:
             await hook(chat_id)
         except Exception:
             log.exception("group %s: the unwritable hook failed", chat_id)
+
+
+def _store_game_message(ledger: GroupLedger, game_id: int) -> Callable[[Message], Awaitable[None]]:
+    """Store a new lobby or table message on its game, for the edits that follow it."""
+
+    async def store(message: Message) -> None:
+        await ledger.game_message_sent(game_id, message.message_id)
+
+    return store
 
 
 def _content(kwargs: dict[str, Any]) -> str | None:

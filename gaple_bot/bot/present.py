@@ -97,7 +97,7 @@ class Presenter:
         """Send (or edit) the lobby message in the group (the stored one, if another worker
         showed it)."""
         handle = None if new else self._lobbies.get(lobby.game_id)
-        if handle is None and not new and lobby.message_id is not None:
+        if handle is None and not new and (lobby.message_id is not None or self.outbox.shared):
             self.adopt_lobby(lobby.game_id, lobby.chat_id, lobby.message_id, lobby.thread_id)
             handle = self._lobbies[lobby.game_id]
         kwargs = _message_kwargs(rendered)
@@ -105,6 +105,7 @@ class Presenter:
             self._lobbies[lobby.game_id] = self.outbox.send(
                 lobby.chat_id,
                 on_sent=self._remember(lobby.game_id),
+                game_id=lobby.game_id,
                 message_thread_id=lobby.thread_id,
                 **kwargs,
             )
@@ -124,18 +125,25 @@ class Presenter:
         return game_id in self._join_links
 
     def adopt_lobby(
-        self, game_id: int, chat_id: int, message_id: int, thread_id: int | None = None
+        self, game_id: int, chat_id: int, message_id: int | None, thread_id: int | None = None
     ) -> None:
         """The lobby message sent earlier (before a restart, or by another worker)."""
-        self._lobbies[game_id] = self.outbox.existing(
-            chat_id, message_id, thread_id=thread_id, on_sent=self._remember(game_id)
-        )
+        self._lobbies[game_id] = self._game_message(game_id, chat_id, message_id, thread_id)
 
     def adopt_table(
-        self, game_id: int, chat_id: int, message_id: int, thread_id: int | None = None
+        self, game_id: int, chat_id: int, message_id: int | None, thread_id: int | None = None
     ) -> None:
         """The table message sent earlier (before a restart, or by another worker)."""
-        self._tables[game_id] = self.outbox.existing(
+        self._tables[game_id] = self._game_message(game_id, chat_id, message_id, thread_id)
+
+    def _game_message(
+        self, game_id: int, chat_id: int, message_id: int | None, thread_id: int | None
+    ) -> MessageHandle:
+        """The game's lobby or table message: the one with this id, or beside other workers
+        whichever the game stores when an edit's turn comes (perhaps one being sent now)."""
+        if self.outbox.shared or message_id is None:
+            return self.outbox.game_message(chat_id, game_id, thread_id=thread_id)
+        return self.outbox.existing(
             chat_id, message_id, thread_id=thread_id, on_sent=self._remember(game_id)
         )
 
@@ -265,6 +273,7 @@ class Presenter:
         self._tables[table.game_id] = self.outbox.send(
             table.chat_id,
             on_sent=self._remember(table.game_id),
+            game_id=table.game_id,
             message_thread_id=table.thread_id,
             **_message_kwargs(rendered),
         )
@@ -275,7 +284,7 @@ class Presenter:
         handle = self._tables.get(table.game_id)
         if (
             handle is None
-            and table.message_id is not None
+            and (table.message_id is not None or self.outbox.shared)
             and table.game_id not in self._table_retired
         ):
             self.adopt_table(table.game_id, table.chat_id, table.message_id, table.thread_id)

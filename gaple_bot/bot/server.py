@@ -113,6 +113,7 @@ class BotServer:
             return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE, text="starting\n")
         try:
             running = await deps.service.running_games()
+            group_queue = await deps.outbox.queued_now()
         except Exception:
             log.warning("metrics: the database does not answer", exc_info=True)
             return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE, text="no database\n")
@@ -120,6 +121,6 @@ class BotServer:
             running_games=running,
             tally=deps.service.tally,
             telegram_failures=self._request.failures,
-            group_queue=deps.outbox.queued(),
+            group_queue=group_queue,
         )
         return web.Response(body=body.encode(), headers={"Content-Type": CONTENT_TYPE})

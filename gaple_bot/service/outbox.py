@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
-from ..store import QueuedSend, Store
+from ..store import GameNotFound, QueuedSend, Store
 from ..store.game_locks import GROUP_SPACE, group_key
 
 log = logging.getLogger(__name__)
@@ -17,6 +18,19 @@ log = logging.getLogger(__name__)
 DEAD_AFTER_SECONDS = 10.0
 """How long a worker holding stored sends must be missing from the live ones before another
 worker takes its sends (two sweeps apart: a dropped lock connection is back by then)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupRequest:
+    """A group send or edit to store: its chat, topic and JSON parameters, and the message it
+    changes (a game's lobby or table, or a message by id)."""
+
+    chat_id: int
+    thread_id: int | None
+    params: dict[str, Any]
+    kind: str = "send"
+    game_id: int | None = None
+    message_id: int | None = None
 
 
 class GroupLedger:
@@ -28,15 +42,63 @@ class GroupLedger:
         self._missing_since: dict[int, float] = {}
         """Owners of stored sends not among the live workers, and since when (seconds)."""
 
-    async def queue(self, sends: list[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
+    async def queue(self, sends: Sequence[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
         """Store sends (chat, topic, JSON parameters) in this order, as this worker's; returns
         their ids."""
+        return await self.queue_requests([GroupRequest(*send) for send in sends])
+
+    async def queue_requests(self, requests: Sequence[GroupRequest]) -> list[int]:
+        """Store sends and edits in this order, as this worker's; returns their ids."""
         owner = self._owner()
         async with self.store.transaction() as tx:
             return [
-                await tx.outbox.add(chat, thread, params, owner=owner)
-                for chat, thread, params in sends
+                await tx.outbox.add(
+                    request.chat_id,
+                    request.thread_id,
+                    request.params,
+                    owner=owner,
+                    kind=request.kind,
+                    game_id=request.game_id,
+                    message_id=request.message_id,
+                )
+                for request in requests
             ]
+
+    async def waiting(self, chat_id: int) -> list[QueuedSend]:
+        """The group's stored sends and edits, in their order."""
+        async with self.store.read() as tx:
+            return await tx.outbox.waiting(chat_id)
+
+    async def chats_waiting(self) -> list[int]:
+        """The groups with sends or edits waiting."""
+        async with self.store.read() as tx:
+            return await tx.outbox.chats_waiting()
+
+    async def waiting_counts(self) -> list[int]:
+        """How many sends and edits wait for each group that has some."""
+        async with self.store.read() as tx:
+            return await tx.outbox.counts()
+
+    async def finish(self, send_ids: list[int]) -> None:
+        """Forget stored sends and edits: delivered, merged into a later one, or refused."""
+        async with self.store.transaction() as tx:
+            await tx.outbox.remove_all(send_ids)
+
+    async def game_message(self, game_id: int) -> int | None:
+        """The group message that shows the game's lobby or table now, if there is one."""
+        async with self.store.read() as tx:
+            try:
+                return (await tx.games.get(game_id)).message_id
+            except GameNotFound:
+                return None
+
+    async def game_message_sent(self, game_id: int, message_id: int) -> None:
+        """A new message shows the game's lobby or table: later edits go to it."""
+        async with self.store.transaction() as tx:
+            try:
+                await tx.games.set_message(game_id, message_id)
+            except GameNotFound:
+                log.info("game %s is gone: its message %s is not kept", game_id, message_id)
 
     async def adopt(self) -> list[QueuedSend]:
         """Take every waiting send no live worker holds (all of them, for a process working

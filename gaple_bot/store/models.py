@@ -369,6 +369,12 @@ class GroupSend(Base):
     queued_at: Mapped[datetime]
     owner: Mapped[int | None] = mapped_column(BigInteger)
     """The worker whose outbox holds it (None: a process working alone, on SQLite)."""
+    kind: Mapped[str] = mapped_column(String(8), server_default="send")
+    """send, or edit (beside other workers, where every group request waits here)."""
+    game_id: Mapped[int | None] = mapped_column(Integer)
+    """The game whose lobby or table this sends or edits (its stored message_id)."""
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The message an edit of no game's message changes."""
 
 
 class GroupStamp(Base):

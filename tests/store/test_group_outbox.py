@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gaple_bot.service.outbox import GroupLedger
+from gaple_bot.service.outbox import GroupLedger, GroupRequest
 from gaple_bot.store import QueuedSend, Store
 
 CHAT, OTHER, NEW = -1001, -1002, -1003
@@ -44,3 +44,44 @@ async def test_a_chat_that_moves_or_goes_takes_its_queue_and_budget_along(store:
     await ledger.forget_chat(NEW)
     assert [s.chat_id for s in await ledger.pending()] == [OTHER]
     assert await ledger.recent(NEW, 0.0) == []
+
+
+async def test_sends_and_edits_of_every_worker_wait_in_one_queue_per_group(store: Store) -> None:
+    """Beside other workers edits wait too, each naming its message or its game's."""
+    ledger = GroupLedger(store)
+    ids = await ledger.queue_requests(
+        [
+            GroupRequest(CHAT, None, {"text": "table"}, game_id=5),
+            GroupRequest(OTHER, 3, {"text": "notice"}),
+            GroupRequest(CHAT, None, {"text": "table, later"}, kind="edit", game_id=5),
+            GroupRequest(CHAT, None, {"text": "menu"}, kind="edit", message_id=77),
+        ]
+    )
+    assert await ledger.waiting(CHAT) == [
+        QueuedSend(ids[0], CHAT, None, {"text": "table"}, "send", 5, None),
+        QueuedSend(ids[2], CHAT, None, {"text": "table, later"}, "edit", 5, None),
+        QueuedSend(ids[3], CHAT, None, {"text": "menu"}, "edit", None, 77),
+    ]
+    assert sorted(await ledger.chats_waiting()) == sorted([CHAT, OTHER])
+    await ledger.finish([ids[0], ids[2]])
+    assert [s.id for s in await ledger.waiting(CHAT)] == [ids[3]]
+    await ledger.finish([ids[3]])
+    assert await ledger.chats_waiting() == [OTHER]
+
+
+async def test_a_group_that_moves_keeps_its_plain_sends_but_not_its_old_messages(
+    store: Store,
+) -> None:
+    """Edits, lobbies and tables are of the old chat's messages: the new chat gets fresh
+    ones, so only the results and notices move with it."""
+    ledger = GroupLedger(store)
+    await ledger.queue_requests(
+        [
+            GroupRequest(CHAT, None, {"text": "table"}, game_id=5),
+            GroupRequest(CHAT, None, {"text": "result"}),
+            GroupRequest(CHAT, None, {"text": "table, later"}, kind="edit", game_id=5),
+            GroupRequest(CHAT, None, {"text": "menu"}, kind="edit", message_id=77),
+        ]
+    )
+    await ledger.move_chat(CHAT, NEW)
+    assert [(s.chat_id, s.params["text"]) for s in await ledger.pending()] == [(NEW, "result")]

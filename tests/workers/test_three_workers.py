@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -291,8 +292,36 @@ async def _assert_game_right(
     assert_player_saw_only_their_own(fake, BUDI, 1, secrets)
     # One lobby, whichever worker took each tap.
     assert len([m for m in fake.bot_messages(GROUP) if _ever_offered(m, "✋ Join")]) == 1
+    assert _group_story(fake) == _expected_story(len(game.rounds))
     assert fake.limit_hits["group"] == 0
     fake.assert_no_violations()
+
+
+TABLE = re.compile(r"Gaple · round (\d+) ")
+ROUND_END = re.compile(r"🏁 Round (\d+):")
+
+
+def _group_story(fake: FakeTelegram) -> list[tuple[str, int]]:
+    """The group's tables, round ends and final standings in the order they were posted,
+    each table with the one round every version of it showed (a worker editing another
+    round's table would show two)."""
+    story: list[tuple[str, int]] = []
+    for message in fake.bot_messages(GROUP):
+        table = TABLE.match(message.versions[0].text)
+        if table is not None:
+            shown = {match.group(1) for v in message.versions if (match := TABLE.match(v.text))}
+            story.append(("table", int(table.group(1)) if len(shown) == 1 else -len(shown)))
+        elif (end := ROUND_END.match(message.text)) is not None:
+            story.append(("round end", int(end.group(1))))
+        elif "wins the game" in message.text:
+            story.append(("standings", 0))
+    return story
+
+
+def _expected_story(rounds: int) -> list[tuple[str, int]]:
+    """Each round's own table, then its end; the standings last."""
+    story = [step for n in range(1, rounds + 1) for step in (("table", n), ("round end", n))]
+    return [*story, ("standings", 0)]
 
 
 def _ever_offered(message: FakeMessage, label: str) -> bool:

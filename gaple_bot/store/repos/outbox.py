@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, insert, or_, select, update
+from sqlalchemy import ColumnElement, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import GroupSend, GroupStamp
@@ -21,6 +21,12 @@ class QueuedSend:
     chat_id: int
     thread_id: int | None
     params: dict[str, Any]
+    kind: str = "send"
+    """send or edit."""
+    game_id: int | None = None
+    """The game whose lobby or table message it sends or edits."""
+    message_id: int | None = None
+    """The message an edit changes, when it is no game's."""
 
 
 class OutboxRepository:
@@ -37,8 +43,12 @@ class OutboxRepository:
         *,
         owner: int | None = None,
         now: datetime | None = None,
+        kind: str = "send",
+        game_id: int | None = None,
+        message_id: int | None = None,
     ) -> int:
-        """Store a send waiting for Telegram, held by worker `owner`; returns its id."""
+        """Store a send (or an edit) waiting for Telegram, held by worker `owner`; returns
+        its id."""
         stmt = (
             insert(GroupSend)
             .values(
@@ -47,6 +57,9 @@ class OutboxRepository:
                 params=params,
                 queued_at=now or utc_now(),
                 owner=owner,
+                kind=kind,
+                game_id=game_id,
+                message_id=message_id,
             )
             .returning(GroupSend.id)
         )
@@ -55,6 +68,40 @@ class OutboxRepository:
     async def remove(self, send_id: int) -> None:
         """Forget a send (delivered, or refused for good)."""
         await self._session.execute(delete(GroupSend).where(GroupSend.id == send_id))
+
+    async def remove_all(self, send_ids: list[int]) -> None:
+        """Forget several sends and edits (delivered, merged, or refused for good)."""
+        if send_ids:
+            await self._session.execute(delete(GroupSend).where(GroupSend.id.in_(send_ids)))
+
+    async def waiting(self, chat_id: int) -> list[QueuedSend]:
+        """The chat's sends and edits, in their order."""
+        rows = await self._session.execute(
+            select(
+                GroupSend.id,
+                GroupSend.chat_id,
+                GroupSend.thread_id,
+                GroupSend.params,
+                GroupSend.kind,
+                GroupSend.game_id,
+                GroupSend.message_id,
+            )
+            .where(GroupSend.chat_id == chat_id)
+            .order_by(GroupSend.id)
+        )
+        return [QueuedSend(*row) for row in rows]
+
+    async def chats_waiting(self) -> list[int]:
+        """The chats with sends or edits waiting."""
+        return [
+            int(chat)
+            for chat in (await self._session.scalars(select(GroupSend.chat_id).distinct())).all()
+        ]
+
+    async def counts(self) -> list[int]:
+        """How many sends and edits wait for each chat that has some."""
+        stmt = select(func.count()).select_from(GroupSend).group_by(GroupSend.chat_id)
+        return [int(count) for count in (await self._session.scalars(stmt)).all()]
 
     async def pending(self) -> list[QueuedSend]:
         """Every stored send, oldest first."""
@@ -104,7 +151,15 @@ class OutboxRepository:
         await self._session.execute(delete(GroupStamp).where(GroupStamp.at < before))
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: its queue and budget follow it."""
+        """A group became a supergroup: its queue and budget follow it, but for the lobbies'
+        and tables' messages and the edits (the old chat's messages), which are dropped:
+        lobbies and tables are posted afresh in the new chat."""
+        await self._session.execute(
+            delete(GroupSend).where(
+                GroupSend.chat_id == old_chat_id,
+                or_(GroupSend.kind != "send", GroupSend.game_id.is_not(None)),
+            )
+        )
         for model in (GroupSend, GroupStamp):
             await self._session.execute(
                 update(model).where(model.chat_id == old_chat_id).values(chat_id=new_chat_id)

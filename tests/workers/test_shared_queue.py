@@ -1,0 +1,146 @@
+"""Beside other workers a group's messages and edits wait in one queue in the database: they
+reach the group in the order the workers queued them, each edit reaches the message of its
+game as stored when its turn comes, and a worker that stops leaves its part to the others."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from gaple_bot.bot.outbox import GroupOutbox
+from gaple_bot.service.outbox import GroupLedger
+from gaple_bot.service.runtime import GameService
+from gaple_bot.service.views import Person
+from gaple_bot.store import Store
+from tests.bot.outbox_kit import assert_window_holds, outbox_clock
+from tests.fakes.clock import ManualClock
+from tests.fakes.telegram_server import FakeTelegram, running_fake
+
+GROUP = -1004
+ANA = Person(1, "Ana", "id")
+
+
+async def _settle(fake: FakeTelegram, clock: ManualClock, *outboxes: GroupOutbox) -> None:
+    """Wait until every outbox has sent all it may now: idle, or asleep on the clock."""
+    await fake.wait_for(
+        lambda: (
+            fake.requests_in_flight == 0
+            and (clock.next_wake is not None or not any(outbox.busy for outbox in outboxes))
+        ),
+        timeout=30,
+        message="the outboxes did not settle",
+    )
+
+
+@pytest.fixture
+async def game_id(two_workers: tuple[Store, Store]) -> AsyncIterator[int]:
+    """A game whose lobby or table the workers show in GROUP."""
+    service = GameService(two_workers[0], rng=random.Random(1))
+    await service.players.private_chat_opened(ANA)
+    lobby = await service.lobbies.open(service.registry.get("gaple"), GROUP, "Group", None, ANA)
+    yield lobby.game_id
+
+
+async def test_each_edit_reaches_the_table_of_its_round_whichever_worker_posted_it(
+    two_workers: tuple[Store, Store], game_id: int
+) -> None:
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_group(GROUP, "Shared")
+        first, second = (
+            GroupOutbox(bot, 100, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            for store in two_workers
+        )
+        # As under the game's lock: each worker's part is stored before the next one's.
+        first.send(GROUP, game_id=game_id, text="round 1")
+        await first.flush()
+        second.edit(second.game_message(GROUP, game_id), text="round 1, a move")
+        await second.flush()
+        second.send(GROUP, game_id=game_id, text="round 2")
+        await second.flush()
+        # The first worker's own handle is on round 1's message; the edit goes to the game's.
+        first.edit(first.game_message(GROUP, game_id), text="round 2, a move")
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        shown = [[v.text for v in m.versions] for m in fake.bot_messages(GROUP)]
+        assert shown == [["round 1", "round 1, a move"], ["round 2", "round 2, a move"]]
+        async with two_workers[1].read() as tx:
+            stored = (await tx.games.get(game_id)).message_id
+        assert stored == fake.bot_messages(GROUP)[-1].message_id
+        for outbox in (first, second):
+            await outbox.close(10)
+        fake.assert_no_violations()
+
+
+async def test_edits_of_one_message_waiting_for_the_budget_go_as_one(
+    two_workers: tuple[Store, Store], game_id: int
+) -> None:
+    clock = ManualClock()
+    per_minute = 2
+    async with (
+        running_fake(group_limit_per_minute=per_minute, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_group(GROUP, "Shared")
+        first, second = (
+            GroupOutbox(bot, per_minute, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            for store in two_workers
+        )
+        first.send(GROUP, text="notice 1")
+        first.send(GROUP, game_id=game_id, text="table")
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        for n, outbox in enumerate((second, first, second, first)):
+            outbox.edit(outbox.game_message(GROUP, game_id), text=f"table, move {n}")
+            await outbox.flush()
+        second.send(GROUP, text="notice 2")
+        await second.flush()
+        await _settle(fake, clock, first, second)
+        # Each worker's /metrics counts the group's whole queue, the others' part too.
+        assert await first.queued_now() == await second.queued_now() == (5, 5)
+        for _ in range(5):
+            clock.advance(61.0)
+            await _settle(fake, clock, first, second)
+        messages = fake.bot_messages(GROUP)
+        assert [m.text for m in messages] == ["notice 1", "table, move 3", "notice 2"]
+        # Four edits waited behind the budget: one request carried the last.
+        assert [v.text for v in messages[1].versions] == ["table", "table, move 3"]
+        assert_window_holds(fake, GROUP, per_minute)
+        async with two_workers[0].read() as tx:
+            assert await tx.outbox.waiting(GROUP) == []
+        for outbox in (first, second):
+            await outbox.close(10)
+
+
+async def test_what_a_stopped_worker_left_waiting_is_sent_by_another(
+    two_workers: tuple[Store, Store],
+) -> None:
+    clock = ManualClock()
+    per_minute = 2
+    async with (
+        running_fake(group_limit_per_minute=per_minute, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_group(GROUP, "Shared")
+        first, second = (
+            GroupOutbox(bot, per_minute, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            for store in two_workers
+        )
+        for n in range(4):
+            first.send(GROUP, text=f"result {n}")
+        await first.flush()
+        await _settle(fake, clock, first)
+        assert [m.text for m in fake.bot_messages(GROUP)] == ["result 0", "result 1"]
+        await first.close(10)  # it stops at the budget with two waiting
+        await second.restore()
+        for _ in range(3):
+            clock.advance(61.0)
+            await _settle(fake, clock, second)
+        assert [m.text for m in fake.bot_messages(GROUP)] == [f"result {n}" for n in range(4)]
+        assert_window_holds(fake, GROUP, per_minute)
+        await second.close(10)
