@@ -37,7 +37,7 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
         async with deps.service.cache.lock(game_id):
             cancel_game_jobs(job_queue, game_id)
             live = await changes.end(game_id)
-            deps.presenter.forget_table(game_id)
+            deps.presenter.forget_table(game_id, chat_id)
             deps.presenter.forget_lobby(game_id)
             turn = deps.presenter.forget_turn(game_id)
             if live is None:
@@ -69,7 +69,7 @@ async def chat_muted(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int
                 continue
             cancel_turn_timers(job_queue, game_id)
             # The table is posted afresh on resuming: the old one may be far up by then.
-            deps.presenter.forget_table(game_id)
+            deps.presenter.forget_table(game_id, chat_id)
             log.info("game %s paused: the bot may not write in chat %s", game_id, chat_id)
             await _tell_people(deps, live, paused=True)
 
@@ -86,7 +86,7 @@ async def chat_writable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: 
                 continue
             if progress is None:
                 continue
-            deps.presenter.forget_table(game_id)
+            deps.presenter.forget_table(game_id, chat_id)
             log.info("game %s resumed in chat %s", game_id, chat_id)
             await _tell_people(deps, await deps.service.cache.get(game_id), paused=False)
             await show_progress(deps, job_queue, progress)
@@ -123,7 +123,7 @@ async def chat_migrated(
         await deps.outbox.move_chat(old_id, new_id)
         for game_id in moved:
             # Message ids do not carry over to the new chat: post the lobby or table afresh.
-            deps.presenter.forget_table(game_id)
+            deps.presenter.forget_table(game_id, new_id)
             deps.presenter.forget_lobby(game_id)
             try:
                 await _show_moved(deps, job_queue, await deps.service.cache.get(game_id))

@@ -30,6 +30,8 @@ from ..store import QueuedSend
 from .outbox_json import params_from_json, params_to_json
 
 log = logging.getLogger(__name__)
+FORGET = "forget"
+"""A stored queue's mark that the game's message is not to be edited again."""
 WINDOW_SECONDS = 60.0
 """Telegram's window: at most `per_minute` group messages and edits in any 60 seconds."""
 MARGIN_SECONDS = 1.0
@@ -299,6 +301,14 @@ class GroupOutbox:
         handle.settled.set()
         return handle
 
+    def forget_game_message(self, chat_id: int, game_id: int) -> None:
+        """Beside other workers: the game's message is not edited again once what is queued
+        before now has gone out; the next edit of the game's message posts a fresh one (after
+        a pause the old one may be far up the chat)."""
+        if self.shared:
+            handle = MessageHandle(chat_id, game_id=game_id)
+            self._store(_Op(handle, FORGET, {}))
+
     async def restore(self) -> int:
         """Queue again, in order, the stored sends Telegram has not accepted yet and no live
         worker holds (at start, before games resume, and from time to time beside other
@@ -491,6 +501,11 @@ class GroupOutbox:
                 rows = await ledger.waiting(chat_id)
                 if not rows:
                     return
+                head = rows[0]
+                if head.kind == FORGET and head.game_id is not None:
+                    await ledger.game_message_sent(head.game_id, None)
+                    await ledger.finish([head.id])
+                    continue
                 op, covered = await self._next_stored(ledger, rows)
                 if await self._run(op):
                     # The message is gone: the change goes out as a fresh message.
@@ -514,7 +529,8 @@ class GroupOutbox:
         params = head.params
         if head.kind == "edit":
             for row in rows[1:]:
-                if head.game_id is not None and row.game_id == head.game_id and row.kind == "send":
+                if head.game_id is not None and row.game_id == head.game_id and row.kind != "edit":
+                    # A fresh message of the game (or none): later edits are for that one.
                     break
                 if (row.kind, row.game_id, row.message_id) == (
                     "edit",

@@ -477,9 +477,10 @@ class Presenter:
                 hand.seat, seat.user_id, message.message_id, hand.version
             )
 
-    def forget_table(self, game_id: int) -> None:
+    def forget_table(self, game_id: int, chat_id: int) -> None:
         """Its table message will not be edited again (the game is over, or paused: a fresh
-        table is posted when it goes on)."""
+        table is posted when it goes on), by any worker."""
+        self.outbox.forget_game_message(chat_id, game_id)
         self._tables.pop(game_id, None)
         self._table_retired[game_id] = None
         if len(self._table_retired) > RETIRED_TABLES_KEPT:

@@ -54,6 +54,6 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
             await presenter.adopt_turn(turn, record.hand_message_id)
     if live.paused:
         # The bot may not write in the group: no table edit, no timer until it may again.
-        presenter.forget_table(game_id)
+        presenter.forget_table(game_id, live.chat_id)
         return
     await show_progress(deps, job_queue, progress)

@@ -1,7 +1,7 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
 on a worker that stopped or died are ended by a worker that is alive, which also plays on a
-game left in the middle of its computers' moves and takes over the group messages such a
-worker had not sent yet."""
+game left in the middle of its computers' moves and sends the group messages such a worker
+left waiting."""
 
 from __future__ import annotations
 
@@ -54,9 +54,7 @@ async def sweep(context: GapleContext) -> None:
         except Exception:
             log.exception("game %s: the sweep could not close its lobby", game_id)
     try:
-        adopted = await deps.outbox.restore()
+        # A group whose queue waits with no worker sending it (its worker stopped) gets one.
+        await deps.outbox.restore()
     except Exception:
-        log.exception("the sweep could not take over the group messages of stopped workers")
-    else:
-        if adopted:
-            log.info("took over %d group messages of workers that stopped", adopted)
+        log.exception("the sweep could not look for group messages left waiting")

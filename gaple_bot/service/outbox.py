@@ -4,8 +4,7 @@ when each group was last written to (its budget survives a restart)."""
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -14,10 +13,6 @@ from ..store import GameNotFound, QueuedSend, Store
 from ..store.game_locks import GROUP_SPACE, group_key
 
 log = logging.getLogger(__name__)
-
-DEAD_AFTER_SECONDS = 10.0
-"""How long a worker holding stored sends must be missing from the live ones before another
-worker takes its sends (two sweeps apart: a dropped lock connection is back by then)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +31,8 @@ class GroupRequest:
 class GroupLedger:
     """Stores queued group sends until Telegram accepts them, and recent group request times."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self._clock = clock
-        self._missing_since: dict[int, float] = {}
-        """Owners of stored sends not among the live workers, and since when (seconds)."""
 
     async def queue(self, sends: Sequence[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
         """Store sends (chat, topic, JSON parameters) in this order, as this worker's; returns
@@ -92,8 +84,9 @@ class GroupLedger:
             except GameNotFound:
                 return None
 
-    async def game_message_sent(self, game_id: int, message_id: int) -> None:
-        """A new message shows the game's lobby or table: later edits go to it."""
+    async def game_message_sent(self, game_id: int, message_id: int | None) -> None:
+        """A new message shows the game's lobby or table: later edits go to it (None: no
+        message does; the next edit posts one)."""
         async with self.store.transaction() as tx:
             try:
                 await tx.games.set_message(game_id, message_id)
@@ -101,28 +94,11 @@ class GroupLedger:
                 log.info("game %s is gone: its message %s is not kept", game_id, message_id)
 
     async def adopt(self) -> list[QueuedSend]:
-        """Take every waiting send no live worker holds (all of them, for a process working
-        alone), oldest first: the sends of a worker that stopped or died before Telegram
-        accepted them. A worker missing from the live ones is taken for dead only once it has
-        been missing for DEAD_AFTER_SECONDS (a worker whose lock connection dropped shows as
-        missing until it reconnects)."""
-        locks = self.store.game_locks
-        if not locks.shared:
-            async with self.store.transaction() as tx:
-                return await tx.outbox.claim(None, set())
-        live = await locks.live_workers()
-        async with self.store.read() as tx:
-            owners = await tx.outbox.owners()
-        now = self._clock()
-        missing = owners - live - {locks.worker_id}
-        for owner in missing:
-            self._missing_since.setdefault(owner, now)
-        for owner in list(self._missing_since):
-            if owner not in missing:
-                del self._missing_since[owner]
-        dead = {o for o, since in self._missing_since.items() if now - since >= DEAD_AFTER_SECONDS}
+        """Every waiting send, oldest first, for a process working alone after a restart
+        (beside other workers the groups' queues are shared and never adopted: whoever
+        holds a group's turn sends what waits for it)."""
         async with self.store.transaction() as tx:
-            return await tx.outbox.claim(locks.worker_id, dead)
+            return await tx.outbox.claim()
 
     def _owner(self) -> int | None:
         locks = self.store.game_locks

@@ -368,9 +368,11 @@ class GroupSend(Base):
     """The sendMessage parameters as JSON (Telegram objects tagged with their type)."""
     queued_at: Mapped[datetime]
     owner: Mapped[int | None] = mapped_column(BigInteger)
-    """The worker whose outbox holds it (None: a process working alone, on SQLite)."""
+    """The worker that queued it (None: a process working alone, on SQLite, whose restart
+    sends it; beside other workers any of them sends it in its group's turn)."""
     kind: Mapped[str] = mapped_column(String(8), server_default="send")
-    """send, or edit (beside other workers, where every group request waits here)."""
+    """send, edit (beside other workers, where every group request waits here), or forget:
+    the game's message is not edited again (its next edit posts a fresh one)."""
     game_id: Mapped[int | None] = mapped_column(Integer)
     """The game whose lobby or table this sends or edits (its stored message_id)."""
     message_id: Mapped[int | None] = mapped_column(BigInteger)

@@ -144,3 +144,33 @@ async def test_what_a_stopped_worker_left_waiting_is_sent_by_another(
         assert [m.text for m in fake.bot_messages(GROUP)] == [f"result {n}" for n in range(4)]
         assert_window_holds(fake, GROUP, per_minute)
         await second.close(10)
+
+
+async def test_a_forgotten_table_is_not_edited_again_by_any_worker(
+    two_workers: tuple[Store, Store], game_id: int
+) -> None:
+    """A paused game's table is left where it is: once the game goes on, the next edit from
+    whichever worker posts a fresh one, and the edits after it go there."""
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_group(GROUP, "Shared")
+        first, second = (
+            GroupOutbox(bot, 100, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            for store in two_workers
+        )
+        first.send(GROUP, game_id=game_id, text="table")
+        first.edit(first.game_message(GROUP, game_id), text="table, paused")
+        first.forget_game_message(GROUP, game_id)
+        await first.flush()
+        for n, outbox in enumerate((second, first)):
+            outbox.edit(outbox.game_message(GROUP, game_id), text=f"going on {n}")
+            await outbox.flush()
+        await _settle(fake, clock, first, second)
+        shown = [[v.text for v in m.versions] for m in fake.bot_messages(GROUP)]
+        assert shown[0] == ["table", "table, paused"]
+        assert shown[1][-1] == "going on 1" and len(shown) == 2
+        for outbox in (first, second):
+            await outbox.close(10)

@@ -202,7 +202,7 @@ async def stop(update: Update, context: GapleContext) -> None:
             presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
         else:
             presenter.edit_table(table)
-            presenter.forget_table(game_id)
+            presenter.forget_table(game_id, table.chat_id)
             turn = presenter.forget_turn(game_id)
             if turn is not None:
                 seat = table.seats[turn.seat]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import GroupSend, GroupStamp
@@ -22,7 +22,7 @@ class QueuedSend:
     thread_id: int | None
     params: dict[str, Any]
     kind: str = "send"
-    """send or edit."""
+    """send, edit, or forget (the game's message is not edited again)."""
     game_id: int | None = None
     """The game whose lobby or table message it sends or edits."""
     message_id: int | None = None
@@ -112,26 +112,14 @@ class OutboxRepository:
         )
         return [QueuedSend(*row) for row in rows]
 
-    async def claim(self, owner: int | None, dead: set[int]) -> list[QueuedSend]:
-        """Take for worker `owner` every stored send of no worker (a process that worked
-        alone) or of a worker in `dead`, oldest first."""
-        orphaned: ColumnElement[bool] = GroupSend.owner.is_(None)
-        if dead:
-            orphaned = or_(orphaned, GroupSend.owner.in_(dead))
+    async def claim(self) -> list[QueuedSend]:
+        """Every stored send of a process that worked alone (no owner), oldest first."""
         stmt = (
-            update(GroupSend)
-            .where(orphaned)
-            .values(owner=owner)
-            .returning(GroupSend.id, GroupSend.chat_id, GroupSend.thread_id, GroupSend.params)
-            .execution_options(synchronize_session=False)
+            select(GroupSend.id, GroupSend.chat_id, GroupSend.thread_id, GroupSend.params)
+            .where(GroupSend.owner.is_(None))
+            .order_by(GroupSend.id)
         )
-        rows = await self._session.execute(stmt)
-        return sorted((QueuedSend(*row) for row in rows), key=lambda send: send.id)
-
-    async def owners(self) -> set[int]:
-        """The workers holding stored sends."""
-        stmt = select(GroupSend.owner).where(GroupSend.owner.is_not(None)).distinct()
-        return {int(owner) for owner in (await self._session.scalars(stmt)).all() if owner}
+        return [QueuedSend(*row) for row in await self._session.execute(stmt)]
 
     async def stamp(self, chat_id: int, at: float) -> None:
         """Record a group request Telegram answered at `at`."""
