@@ -37,13 +37,23 @@ bot's own limits are raised, so only the machine binds.
 
 `--database postgresql` runs the bot on a database of a throwaway PostgreSQL server started
 from Debian's binaries (tests/postgres.py) instead of SQLite; the server's own processes are
-not the bot's children, so their CPU is not in the figures (`both`: each run on each).
+not the bot's children; their CPU is read from /proc and shown apart, as "db" in the CPU
+column (`both`: each run on each).
+
+`--workers N` (a comma list) runs the bot as N webhook worker processes (`python -m gaple_bot
+--worker I/N`, each on a port of its own, one database; more than one needs PostgreSQL)
+instead of in the run's own process with long polling (`--workers 0`, the default): the fake
+posts every update to the next worker in turn, up to 40 posts at once as Telegram does, and
+each worker paces itself to its share of BOT_MESSAGES_PER_SECOND. Their CPU (and their pools')
+is read from /proc, their memory from each one's peak; the event-loop stall is not measured
+there ("-").
 
 Run from the repository with the venv's python:
 
     .venv/bin/python bench/load.py                      # the default matrix, below
     .venv/bin/python bench/load.py --groups 10,50,200,500 --limits both --think realistic,fast
     .venv/bin/python bench/load.py --groups 2 --limits off --think fast --seconds 120  # smoke
+    .venv/bin/python bench/load.py --groups 50 --limits off --database postgresql --workers 1,2
 
 Default matrix: N = 10 and 50, limits on and off, fast think, normal level (four runs, about
 five minutes on this two-core machine). Realistic think is bounded by the think time itself
@@ -85,12 +95,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.load_workers import Poster, WorkerBots, postmaster_pid, tree_cpu  # noqa: E402
 from gaple_bot.bot.app import build_application, start_application, stop_application  # noqa: E402
 from gaple_bot.bot.callback_data import Action, decode, encode  # noqa: E402
 from gaple_bot.bot.render.settings import choices, menu_options  # noqa: E402
 from gaple_bot.games.registry import default_registry  # noqa: E402
 from gaple_bot.settings import settings_from  # noqa: E402
-from gaple_bot.store import GameStatus  # noqa: E402
+from gaple_bot.store import GameStatus, Store  # noqa: E402
 from tests.bot.harness import deps_of, legal_buttons, load_engine_game  # noqa: E402
 from tests.fakes.telegram_server import (  # noqa: E402
     DEFAULT_TOKEN,
@@ -138,13 +149,16 @@ class RunConfig:
     """A file for cProfile's figures of the bot's process (its event-loop thread), if any."""
     database: str = "sqlite"
     """"sqlite" (a file in a temporary folder) or "postgresql" (a throwaway server)."""
+    workers: int = 0
+    """0: the bot in the run's own process, long polling; N: N webhook worker processes
+    (`gaple_bot --worker I/N`), the fake posting each update to the next one in turn."""
 
     @property
     def label(self) -> str:
         limits = "on" if self.limits else "off"
         return (
             f"N={self.groups} limits={limits} think={self.think} level={self.level} "
-            f"db={self.database}"
+            f"db={self.database} workers={self.workers}"
         )
 
 
@@ -576,7 +590,9 @@ async def people_side(connection: Connection, config: RunConfig) -> None:
     connection.send(fake.base_url)
     if not await loop.run_in_executor(None, connection.poll, SETUP_SECONDS):
         raise RuntimeError("the bot never said go")
-    connection.recv()
+    worker_urls: list[str] = connection.recv()
+    poster = Poster(fake, worker_urls)
+    posting = loop.create_task(poster.run()) if worker_urls else None
     started = time.monotonic()
     gap = min(0.1, SPREAD_SECONDS / max(config.groups, 1))
     for table in tables:
@@ -586,11 +602,17 @@ async def people_side(connection: Connection, config: RunConfig) -> None:
     crowd.stopping = True
     ended = time.monotonic()
     report = crowd.report(started, ended)
+    report["webhook_posts"] = poster.posted
+    report["webhook_posts_again"] = poster.retried
     for task in list(crowd.tasks):
         task.cancel()
     connection.send(report)
     # Serve the bot while it stops (its last long poll, the outbox's drain), then go.
     await loop.run_in_executor(None, connection.poll, SETUP_SECONDS)
+    if posting is not None:
+        posting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await posting
     await fake.stop()
 
 
@@ -640,15 +662,19 @@ async def watch_stalls(longest: list[float]) -> None:
         longest[0] = max(longest[0], loop.time() - before - STALL_TICK)
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def pools_cpu(people_pid: int | None) -> float:
+    """CPU seconds so far of this process's children other than the people's (the computer
+    players' pool, which also draws the pictures), read as for workers (bench/load_workers)."""
+    return sum(
+        sum(tree_cpu(child.pid))
+        for child in multiprocessing.active_children()
+        if child.pid is not None and child.pid != people_pid
+    )
 
 
-async def verify(app: Any, game_ids: Sequence[int]) -> JsonDict:
+async def verify(store: Store, game_ids: Sequence[int]) -> JsonDict:
     """Every finished game: FINISHED in the store, its results' points equal to the scores
     replayed from its stored moves."""
-    store = deps_of(app).service.store
     matched = 0
     problems: list[str] = []
     rounds = stored_moves = 0
@@ -676,19 +702,170 @@ async def verify(app: Any, game_ids: Sequence[int]) -> JsonDict:
 
 
 @contextlib.asynccontextmanager
-async def database_for(database: str, folder: Path) -> AsyncIterator[str]:
+async def database_for(database: str, folder: Path) -> AsyncIterator[tuple[str, int | None]]:
     """The URL of the run's empty database: an SQLite file in `folder`, or a database on a
-    throwaway PostgreSQL server (tests/postgres.py) stopped when the run ends. The bot
-    migrates it as it starts."""
+    throwaway PostgreSQL server (tests/postgres.py) stopped when the run ends; and the
+    server's main process id (None for SQLite). The bot migrates it as it starts."""
     if database == "sqlite":
-        yield f"sqlite+aiosqlite:///{folder}/gaple.sqlite3"
+        yield f"sqlite+aiosqlite:///{folder}/gaple.sqlite3", None
         return
     server = PostgresServer.start()
     try:
         name = await server.new_database(migrated=False)
-        yield server.url(name)
+        yield server.url(name), postmaster_pid(server.data)
     finally:
         server.stop()
+
+
+def bot_environ(config: RunConfig, base_url: str, database_url: str) -> dict[str, str]:
+    """The bot's settings for a run (the same in its own process and in each worker)."""
+    return {
+        "TELEGRAM_BOT_TOKEN": DEFAULT_TOKEN,
+        "TELEGRAM_API_BASE_URL": base_url,
+        "DATABASE_URL": database_url,
+        "COMPUTER_PROCESSES": "1",
+        "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
+        # Off: a bot whose limits were raised, so only the CPU binds. Each of several
+        # workers paces itself to its share of BOT_MESSAGES_PER_SECOND.
+        "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
+        "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
+        "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
+        "LOBBY_TIMEOUT_SECONDS": str(TURN_SECONDS),
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def database_cpu(server_pid: int | None) -> float:
+    """CPU seconds of the PostgreSQL server's processes so far (0 for SQLite, whose work is
+    the bot's own)."""
+    if server_pid is None:
+        return 0.0
+    own, below = tree_cpu(server_pid)
+    return own + below
+
+
+@dataclass
+class Measured:
+    """What one run's bot side saw between "go" and the people's report."""
+
+    people: JsonDict
+    checked: JsonDict
+    bot_cpu: float
+    workers_cpu: float
+    database_cpu: float
+    rss_started_kb: int
+    rss_peak_kb: int
+    longest_stall: float | None
+    load_after: float
+    bot_log: dict[str, int]
+    bot_log_samples: list[str]
+    rate_limit_retries: int | None
+
+
+async def wait_for_people(connection: Connection, config: RunConfig) -> JsonDict:
+    """The people's report, once they are done (or the run's cap is past)."""
+    loop = asyncio.get_running_loop()
+    if not await loop.run_in_executor(None, connection.poll, config.seconds + GRACE_SECONDS):
+        raise RuntimeError("the people never reported")
+    people: JsonDict = connection.recv()
+    return people
+
+
+async def in_process(
+    config: RunConfig,
+    environ: dict[str, str],
+    connection: Connection,
+    server_pid: int | None,
+    counter: LogCounter,
+    people_pid: int | None,
+) -> Measured:
+    """The bot in this process, long polling: its CPU, memory and event-loop stalls."""
+    loop = asyncio.get_running_loop()
+    app = build_application(settings_from(environ), rng=random.Random(config.seed))
+    await start_application(app)
+    try:
+        rss_started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        longest = [0.0]
+        watcher = loop.create_task(watch_stalls(longest))
+        cpu_before = time.process_time()
+        pools_before = pools_cpu(people_pid)
+        database_before = database_cpu(server_pid)
+        connection.send([])
+        people = await wait_for_people(connection, config)
+        bot_cpu = time.process_time() - cpu_before
+        pools_used = pools_cpu(people_pid) - pools_before
+        database_used = database_cpu(server_pid) - database_before
+        load_after = os.getloadavg()[0]
+        watcher.cancel()
+        rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        checked = await verify(deps_of(app).service.store, people["game_ids"])
+    finally:
+        await stop_application(app)
+    return Measured(
+        people,
+        checked,
+        bot_cpu,
+        pools_used,
+        database_used,
+        rss_started,
+        rss_peak,
+        longest[0],
+        load_after,
+        dict(counter.counts),
+        counter.samples,
+        counter.rate_limit_retries,
+    )
+
+
+async def as_workers(
+    config: RunConfig,
+    environ: dict[str, str],
+    connection: Connection,
+    server_pid: int | None,
+    folder: Path,
+) -> Measured:
+    """The bot as `config.workers` webhook worker processes on one database: their CPU (and
+    their computer players' pools'), their memory, their logs' warnings."""
+    environ = {**environ, "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    workers = WorkerBots(config.workers, folder, environ)
+    try:
+        await workers.start(SETUP_SECONDS)
+        rss_started = workers.rss_kb("VmRSS")
+        own_before, pools_before = workers.cpu()
+        database_before = database_cpu(server_pid)
+        connection.send(workers.urls())
+        people = await wait_for_people(connection, config)
+        own_after, pools_after = workers.cpu()
+        database_used = database_cpu(server_pid) - database_before
+        load_after = os.getloadavg()[0]
+        rss_peak = workers.rss_kb("VmHWM")
+        stopped = workers.stopped_early()
+        if stopped:
+            people["table_errors"].append(f"workers {stopped} stopped during the run")
+        store = Store.open(environ["DATABASE_URL"])
+        try:
+            checked = await verify(store, people["game_ids"])
+        finally:
+            await store.close()
+    finally:
+        codes = await workers.stop(SETUP_SECONDS)
+    log_levels = workers.log_levels()
+    if any(code != 0 for code in codes):
+        log_levels["bad exit codes"] = sum(1 for code in codes if code != 0)
+    return Measured(
+        people,
+        checked,
+        own_after - own_before,
+        pools_after - pools_before,
+        database_used,
+        rss_started,
+        rss_peak,
+        None,
+        load_after,
+        log_levels,
+        workers.log_samples(),
+        None,
+    )
 
 
 async def bot_side(config: RunConfig) -> JsonDict:
@@ -703,7 +880,6 @@ async def bot_side(config: RunConfig) -> JsonDict:
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     child = context.Process(target=child_main, args=(theirs, config), daemon=True)
-    workers_before = children_cpu()
     # Another job on the machine shows in every figure: the load average says how busy it was.
     load_before = os.getloadavg()[0]
     child.start()
@@ -712,74 +888,43 @@ async def bot_side(config: RunConfig) -> JsonDict:
             raise RuntimeError("the fake Bot API did not start")
         base_url = ours.recv()
         with tempfile.TemporaryDirectory(prefix="gaple-load-") as folder:
-            async with database_for(config.database, Path(folder)) as database_url:
-                settings = settings_from(
-                    {
-                        "TELEGRAM_BOT_TOKEN": DEFAULT_TOKEN,
-                        "TELEGRAM_API_BASE_URL": base_url,
-                        "DATABASE_URL": database_url,
-                        "COMPUTER_PROCESSES": "1",
-                        "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
-                        # Off: a bot whose limits were raised, so only the CPU binds.
-                        "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
-                        "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
-                        "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
-                        "LOBBY_TIMEOUT_SECONDS": str(TURN_SECONDS),
-                        "LOG_LEVEL": "WARNING",
-                    }
-                )
-                app = build_application(settings, rng=random.Random(config.seed))
-                await start_application(app)
-                try:
-                    rss_started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                    longest = [0.0]
-                    watcher = loop.create_task(watch_stalls(longest))
-                    cpu_before = time.process_time()
-                    ours.send("go")
-                    if not await loop.run_in_executor(
-                        None, ours.poll, config.seconds + GRACE_SECONDS
-                    ):
-                        raise RuntimeError("the people never reported")
-                    people: JsonDict = ours.recv()
-                    bot_cpu = time.process_time() - cpu_before
-                    load_after = os.getloadavg()[0]
-                    watcher.cancel()
-                    rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                    checked = await verify(app, people["game_ids"])
-                finally:
-                    await stop_application(app)
-        # The pool was shut down without waiting: reap its workers so their CPU is counted.
-        for _ in range(600):
-            if all(process is child for process in multiprocessing.active_children()):
-                break
-            await asyncio.sleep(0.05)
-        workers_cpu = children_cpu() - workers_before
+            async with database_for(config.database, Path(folder)) as (database_url, server):
+                environ = bot_environ(config, base_url, database_url)
+                if config.workers:
+                    run = await as_workers(config, environ, ours, server, Path(folder))
+                else:
+                    run = await in_process(config, environ, ours, server, counter, child.pid)
         ours.send("stop")
     finally:
         child.join(30)
         if child.is_alive():
             child.terminate()
+    people = run.people
     moves = max(int(people["human_moves"]), 1)
     live = max(int(people["most_games_at_once"]), 1)
     return {
         "config": asdict(config),
         **{k: v for k, v in people.items() if k != "game_ids"},
-        **checked,
-        "bot_cpu_seconds": round(bot_cpu, 2),
-        "workers_cpu_seconds": round(workers_cpu, 2),
-        "bot_cpu_ms_per_move": round(bot_cpu / moves * 1000, 2),
-        "workers_cpu_ms_per_move": round(workers_cpu / moves * 1000, 2),
-        "bot_rss_started_mb": round(rss_started / 1024, 1),
-        "bot_rss_peak_mb": round(rss_peak / 1024, 1),
-        "mb_per_live_game": round((rss_peak - rss_started) / 1024 / live, 3),
-        "longest_stall_ms": round(longest[0] * 1000, 1),
-        "machine_load_average": [round(load_before, 2), round(load_after, 2)],
-        "bot_log": dict(counter.counts),
-        "bot_log_samples": counter.samples,
-        "bot_rate_limit_retries": counter.rate_limit_retries,
+        **run.checked,
+        "bot_cpu_seconds": round(run.bot_cpu, 2),
+        "workers_cpu_seconds": round(run.workers_cpu, 2),
+        "database_cpu_seconds": round(run.database_cpu, 2),
+        "bot_cpu_ms_per_move": round(run.bot_cpu / moves * 1000, 2),
+        "workers_cpu_ms_per_move": round(run.workers_cpu / moves * 1000, 2),
+        "database_cpu_ms_per_move": round(run.database_cpu / moves * 1000, 2),
+        "bot_rss_started_mb": round(run.rss_started_kb / 1024, 1),
+        "bot_rss_peak_mb": round(run.rss_peak_kb / 1024, 1),
+        "mb_per_live_game": round((run.rss_peak_kb - run.rss_started_kb) / 1024 / live, 3),
+        "longest_stall_ms": (
+            None if run.longest_stall is None else round(run.longest_stall * 1000, 1)
+        ),
+        "machine_load_average": [round(load_before, 2), round(run.load_after, 2)],
+        "bot_log": run.bot_log,
+        "bot_log_samples": run.bot_log_samples,
+        "bot_rate_limit_retries": run.rate_limit_retries,
         "all_finished_and_verified": (
             people["games_finished"] == config.groups
-            and checked["games_verified"] == config.groups
+            and run.checked["games_verified"] == config.groups
             and not people["table_errors"]
             and people["violations"] == 0
         ),
@@ -825,6 +970,7 @@ def run_in_subprocess(config: RunConfig) -> JsonDict:
 
 COLUMNS = (
     ("db", 10),
+    ("workers", 7),
     ("N", 4),
     ("limits", 6),
     ("think", 9),
@@ -836,7 +982,7 @@ COLUMNS = (
     ("cnt/mv", 6),
     ("429s", 5),
     ("max grp/min prv/s all/s", 23),
-    ("cpu ms/mv bot/wrk", 17),
+    ("cpu ms/mv bot/wrk/db", 20),
     ("MB/game", 7),
     ("stall ms", 8),
 )
@@ -845,8 +991,10 @@ COLUMNS = (
 def row(result: JsonDict) -> str:
     """One line of the table for a run."""
     config = result["config"]
+    workers = config.get("workers", 0)
     head = [
         config.get("database", "sqlite"),
+        str(workers) if workers else "-",
         str(config["groups"]),
         "on" if config["limits"] else "off",
         config["think"],
@@ -872,9 +1020,10 @@ def row(result: JsonDict) -> str:
         f"{result['counted_per_human_move']:.2f}",
         str(result["status_429"]),
         f"{rates['group_per_minute']} {rates['private_per_second']} {rates['all_per_second']}",
-        f"{result['bot_cpu_ms_per_move']:.1f}/{result['workers_cpu_ms_per_move']:.1f}",
+        f"{result['bot_cpu_ms_per_move']:.1f}/{result['workers_cpu_ms_per_move']:.1f}"
+        f"/{result['database_cpu_ms_per_move']:.1f}",
         f"{result['mb_per_live_game']:.2f}",
-        f"{result['longest_stall_ms']:.0f}",
+        "-" if result["longest_stall_ms"] is None else f"{result['longest_stall_ms']:.0f}",
     ]
     return "  ".join(cell.ljust(width) for cell, (_, width) in zip(cells, COLUMNS, strict=True))
 
@@ -917,6 +1066,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--database", default="sqlite", help="sqlite, postgresql or both (default sqlite)"
     )
+    parser.add_argument(
+        "--workers",
+        default="0",
+        help="comma list: 0 runs the bot in the run's process (long polling), N as N webhook "
+        "worker processes (more than one needs postgresql; default 0)",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one run, JSON on stdout
     args = parser.parse_args(argv)
     if args.one:
@@ -928,8 +1083,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         thinks = choices_of(args.think, ("realistic", "fast"), ("realistic", "fast"))
         levels = choices_of(args.level, ("normal", "hard"), ("normal", "hard"))
         databases = choices_of(args.database, ("sqlite", "postgresql"), ("sqlite", "postgresql"))
+        worker_counts = list(dict.fromkeys(int(n) for n in args.workers.split(",")))
+        if any(n < 0 for n in worker_counts):
+            raise ValueError("--workers takes counts from 0 up")
     except (ValueError, argparse.ArgumentTypeError) as error:
         parser.error(str(error))
+    if databases == ["sqlite"] and max(worker_counts) > 1:
+        parser.error("several workers need --database postgresql (an SQLite file serves one)")
 
     def profile_file(n: int, limit: str, think: str, level: str) -> str:
         if args.profile is None:
@@ -945,10 +1105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             level,
             args.seconds,
             args.seed,
-            profile_file(n, limit, think, level),
+            profile_file(n, limit, think, level) if not workers else "",
             database,
+            workers,
         )
         for database in databases
+        for workers in worker_counts
+        # An SQLite file serves one process: several workers are a PostgreSQL run only.
+        if database == "postgresql" or workers <= 1
         for level in levels
         for think in thinks
         for limit in limits
