@@ -228,22 +228,27 @@ def _timer(context: GapleContext) -> TurnTimer:
 async def remind(context: GapleContext) -> None:
     """Half the turn is gone: nudge the person privately, and show the time left on the table."""
     timer = _timer(context)
-    deps = context.deps
-    async with deps.service.cache.lock(timer.game_id):
-        turn = deps.presenter.turn_message(timer.game_id)
-        live = deps.service.cache.games.get(timer.game_id)
-        if turn is None or live is None or live.version != timer.version:
+    await remind_turn(context.deps, timer.game_id, timer.version)
+
+
+async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
+    """The reminder of the turn the game is at `version`, unless another worker (or an
+    earlier timer of this one) sent it, or the game moved on."""
+    async with deps.service.cache.lock(game_id):
+        due = await deps.service.tables.take_reminder(game_id, version)
+        if due is None:
             return
-        if live.match is None or live.deadline is None:
-            return
+        live, seat = due
+        user_id = live.seats[seat].user_id
+        assert live.deadline is not None and user_id is not None
         # One table edit; the outbox merges it with others if the group is busy.
         deps.presenter.edit_table(deps.service.tables.table(live))
-        t = deps.presenter.private_t(live.seat_infos()[timer.seat], live.chat.language)
+        t = deps.presenter.private_t(live.seat_infos()[seat], live.chat.language)
         left = max(1, round((live.deadline - deps.presenter.clock()).total_seconds()))
         text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
             chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
         )
-        await deps.presenter.send_private(turn.user_id, Rendered(text))
+        await deps.presenter.send_private(user_id, Rendered(text))
 
 
 async def time_up(context: GapleContext) -> None:

@@ -1,7 +1,7 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
-on a worker that stopped or died are ended by a worker that is alive, which also plays on a
-game left in the middle of its computers' moves and sends the group messages such a worker
-left waiting."""
+on a worker that stopped or died are ended by a worker that is alive, which also sends their
+half-time reminders, plays on a game left in the middle of its computers' moves and sends the
+group messages such a worker left waiting."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from datetime import timedelta
 from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
-from .flow import job_queue, play_on, turn_ran_out
+from .flow import job_queue, play_on, remind_turn, turn_ran_out
 from .timers import expire_lobby
 
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 5.0
-"""How often a worker looks for turns and lobbies nobody ended."""
+"""How often a worker looks for turns and lobbies nobody ended, and reminders nobody sent."""
 GRACE = timedelta(seconds=3)
 """How long past its time a turn or lobby is left to the timer of the worker that armed it."""
 SWEEP_JOB = "sweep"
@@ -37,6 +37,11 @@ async def sweep(context: GapleContext) -> None:
     now = deps.presenter.clock()
     lobby_age = timedelta(seconds=deps.settings.lobby_timeout_seconds)
     turns, lobbies = await deps.service.overdue(now - GRACE, now - GRACE - lobby_age)
+    for game_id, version in await deps.service.reminders_due(now - GRACE):
+        try:
+            await remind_turn(deps, game_id, version)
+        except Exception:
+            log.exception("game %s: the sweep could not send its reminder", game_id)
     for game_id, version in turns:
         try:
             await turn_ran_out(deps, job_queue(context), game_id, version)

@@ -244,7 +244,10 @@ class Lobbies:
                 started.match = match
                 deadline = self.tables._deadline(started)
                 started.version = await tx.games.bump_version(
-                    game_id, started.version, turn_deadline=deadline
+                    game_id,
+                    started.version,
+                    turn_deadline=deadline,
+                    remind_at=self.tables.remind_at(started, deadline),
                 )
                 started.deadline = deadline
         except BaseException:

@@ -25,6 +25,9 @@ from .progress import GameOver, Progress, RoundOver, RoundStarted
 from .tally import Tally
 from .views import HandView, RoundReveal, TableView
 
+REMINDER_MIN_SECONDS = 2
+"""A turn this short or shorter gets no half-time reminder."""
+
 
 class Tables:
     """The use cases of a running game. Callers hold `cache.lock(game_id)` around each call."""
@@ -183,6 +186,24 @@ class Tables:
             return None
         return seat, record.user_id, record.hand_message_id
 
+    async def take_reminder(self, game_id: int, version: int) -> tuple[LiveGame, int] | None:
+        """The game and the seat of the person whose turn the game is at `version`, once they
+        are due their half-time reminder, with the reminder taken in the database so that one
+        worker sends it; None if it was taken already, or the game moved on or is paused."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
+            return None
+        match = live.match
+        if match is None or live.deadline is None:
+            return None
+        seat = match.to_move
+        if seat is None or live.computer_moves(seat) or live.seats[seat].user_id is None:
+            return None
+        async with self.store.transaction() as tx:
+            if not await tx.games.claim_reminder(game_id, version):
+                return None
+        return live, seat
+
     async def timeout(self, game_id: int, version: int) -> Progress | None:
         """The turn ran out: the computer moves for the seat; two in a row hand it over.
 
@@ -271,12 +292,23 @@ class Tables:
             return None
         return self.clock() + timedelta(seconds=live.turn_seconds)
 
+    @staticmethod
+    def remind_at(live: LiveGame, deadline: datetime | None) -> datetime | None:
+        """When the person whose turn runs out at `deadline` is reminded: at half time (none
+        for a turn of two seconds or less)."""
+        if deadline is None or live.turn_seconds <= REMINDER_MIN_SECONDS:
+            return None
+        return deadline - timedelta(seconds=live.turn_seconds / 2)
+
     async def _set_deadline(self, live: LiveGame) -> None:
         deadline = self._deadline(live)
         try:
             async with self.store.transaction() as tx:
                 live.version = await tx.games.bump_version(
-                    live.game_id, live.version, turn_deadline=deadline
+                    live.game_id,
+                    live.version,
+                    turn_deadline=deadline,
+                    remind_at=self.remind_at(live, deadline),
                 )
         except BaseException:
             self.cache.drop(live.game_id)
@@ -319,6 +351,7 @@ class Tables:
                     seat,
                     code,
                     turn_deadline=deadline,
+                    remind_at=self.remind_at(live, deadline),
                 )
                 if timeouts is not None:
                     await tx.seats.set_timeouts(live.game_id, seat, timeouts)
@@ -362,7 +395,10 @@ class Tables:
         try:
             async with self.store.transaction() as tx:
                 version = await tx.games.bump_version(
-                    live.game_id, live.version, turn_deadline=deadline
+                    live.game_id,
+                    live.version,
+                    turn_deadline=deadline,
+                    remind_at=self.remind_at(live, deadline),
                 )
                 await tx.rounds.add(live.game_id, match.round_number, deal, leader)
         except BaseException:

@@ -91,6 +91,12 @@ class GameService:
             lobbies = await tx.games.lobbies_opened_before(lobbies_before)
         return turns, lobbies
 
+    async def reminders_due(self, before: datetime) -> list[tuple[int, int]]:
+        """(game id, version) of the turns whose half-time reminder was due before `before`
+        and not sent, and that still run."""
+        async with self.store.read() as tx:
+            return await tx.games.reminders_due(before, self.clock())
+
     async def stalled(self) -> list[int]:
         """The running games that wait for nobody (see `games.without_deadline`)."""
         async with self.store.read() as tx:

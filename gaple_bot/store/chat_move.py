@@ -78,7 +78,12 @@ async def _move_games(session: AsyncSession, old_id: int, new_id: int, now: date
             await session.execute(
                 update(Game)
                 .where(Game.id == game_id)
-                .values(status=GameStatus.ABORTED, finished_at=now, turn_deadline=None)
+                .values(
+                    status=GameStatus.ABORTED,
+                    finished_at=now,
+                    turn_deadline=None,
+                    turn_remind_at=None,
+                )
             )
     await session.execute(update(Game).where(Game.chat_id == old_id).values(chat_id=new_id))
     return moved

@@ -148,6 +148,9 @@ class Game(Base):
     join_token: Mapped[str | None] = mapped_column(String(32))
     """The unguessable part of the lobby's join link (only honoured while it is a lobby)."""
     turn_deadline: Mapped[datetime | None]
+    turn_remind_at: Mapped[datetime | None]
+    """When the person to move is due their half-time reminder; cleared once it is sent (or
+    the turn ends), so it goes once whichever worker sends it (migration 0014)."""
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]

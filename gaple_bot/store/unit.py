@@ -67,13 +67,15 @@ class Transaction:
         code: int,
         *,
         turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
+        remind_at: datetime | None = None,
         now: datetime | None = None,
     ) -> int:
         """Append a move if the game is still at `expected_version` (else VersionConflict and
-        nothing is written), optionally setting the next turn's deadline. Returns the new
-        version. Store a round's result, the next deal or the game's end in the same unit."""
+        nothing is written), optionally setting the next turn's deadline and reminder time.
+        Returns the new version. Store a round's result, the next deal or the game's end in the
+        same unit."""
         version = await self.games.bump_version(
-            game_id, expected_version, turn_deadline=turn_deadline
+            game_id, expected_version, turn_deadline=turn_deadline, remind_at=remind_at
         )
         await self.moves.append(game_id, round_number, ply, seat, code, now=now)
         return version

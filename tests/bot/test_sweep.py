@@ -1,5 +1,6 @@
 """On PostgreSQL, a turn or lobby whose timer was on a worker that died is ended by the sweep
-of a worker that is alive (here the same bot, its own timers removed as a dead worker's go)."""
+of a worker that is alive (here the same bot, its own timers removed as a dead worker's go),
+which also sends the turn's half-time reminder, once."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from gaple_bot.bot import flow
 from gaple_bot.bot.callback_data import Action, decode
-from gaple_bot.bot.flow import cancel_turn_timers
+from gaple_bot.bot.flow import cancel_turn_timers, remind_turn
 from gaple_bot.bot.timers import cancel_lobby_expiry
 from tests.bot.harness import (
     GROUP,
@@ -48,6 +49,62 @@ async def test_the_sweep_ends_a_turn_nobody_times(postgres_url: str) -> None:
                 timeout=WAIT,
                 message="the sweep did not end Ana's turn",
             )
+
+
+def _reminders(fake: FakeTelegram) -> list[FakeMessage]:
+    return [m for m in fake.bot_messages(ANA) if m.text.startswith("⏳ Your move in")]
+
+
+def _sent_at(fake: FakeTelegram, chat_id: int, part: str) -> list[float]:
+    """When the fake took each message or edit in `chat_id` whose text holds `part`."""
+    return [
+        r.time
+        for r in fake.requests
+        if r.method in ("sendMessage", "editMessageText")
+        and r.status == 200
+        and r.chat_id == chat_id
+        and part in str(r.params.get("text", ""))
+    ]
+
+
+async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str) -> None:
+    """Ana's timers are gone with their worker: the sweep sends her half-time reminder, and
+    neither its later looks nor another timer of the same turn send it again."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        # Half time at 20 s, then the grace and a sweep period: well before the turn's end.
+        async with running_bot(fake, postgres_url, DEFAULT_TURN_SECONDS="40") as app:
+            deps = deps_of(app)
+            await seat_and_start(fake, ANA)
+            await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None and app.job_queue is not None
+            cancel_turn_timers(app.job_queue, game_id)
+            version = deps.service.cache.games[game_id].version
+            await fake.wait_for(
+                lambda: bool(_reminders(fake)),
+                timeout=WAIT,
+                message="the sweep did not remind Ana",
+            )
+            assert f"Your move in {GROUP_TITLE}" in _reminders(fake)[0].text
+            # A timer of a worker that armed the same turn comes too late: it was sent.
+            await remind_turn(deps, game_id, version)
+            # The sweep ends the turn after looking several times more: still one reminder.
+            await fake.wait_for(
+                lambda: any(
+                    "Ana ran out of time: the computer played" in m.text
+                    for m in fake.bot_messages(GROUP)
+                ),
+                timeout=WAIT,
+                message="the sweep did not end Ana's turn",
+            )
+            assert len(_reminders(fake)) == 1
+            # It was the reminder of the turn whose timers went (sent before that turn ended),
+            # not one a later turn's own timer sent.
+            (reminded,) = _sent_at(fake, ANA, "⏳ Your move in")
+            ended, *_ = _sent_at(fake, GROUP, "Ana ran out of time")
+            assert reminded < ended
 
 
 async def test_the_sweep_closes_a_lobby_nobody_times(postgres_url: str) -> None:

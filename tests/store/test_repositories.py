@@ -225,6 +225,47 @@ async def test_game_life_and_status_guards(store: Store) -> None:
     )
 
 
+async def test_a_turn_s_reminder_is_taken_once_and_only_while_its_turn_runs(
+    store: Store,
+) -> None:
+    lobby = await _lobby(store)
+    deadline, half_time = NOW + timedelta(seconds=60), NOW + timedelta(seconds=30)
+    async with store.transaction() as tx:
+        await tx.games.start(lobby.id, now=NOW)
+        version = await tx.games.bump_version(
+            lobby.id, lobby.version, turn_deadline=deadline, remind_at=half_time
+        )
+    async with store.read() as tx:
+        # Due once half time is past, while the turn still runs.
+        assert await tx.games.reminders_due(half_time, NOW) == []
+        due = await tx.games.reminders_due(half_time + timedelta(seconds=1), NOW)
+        assert due == [(lobby.id, version)]
+        assert await tx.games.reminders_due(deadline + timedelta(seconds=1), deadline) == []
+    async with store.transaction() as tx:
+        assert not await tx.games.claim_reminder(lobby.id, version - 1)
+        assert await tx.games.claim_reminder(lobby.id, version)
+        assert not await tx.games.claim_reminder(lobby.id, version)
+    async with store.read() as tx:
+        assert await tx.games.reminders_due(deadline, NOW) == []
+
+    # The next turn has a reminder of its own; a turn set without one has none to take.
+    async with store.transaction() as tx:
+        version = await tx.games.bump_version(
+            lobby.id, version, turn_deadline=deadline, remind_at=half_time
+        )
+        assert await tx.games.claim_reminder(lobby.id, version)
+        version = await tx.games.bump_version(lobby.id, version, turn_deadline=deadline)
+        assert not await tx.games.claim_reminder(lobby.id, version)
+        version = await tx.games.bump_version(
+            lobby.id, version, turn_deadline=deadline, remind_at=half_time
+        )
+        # A paused game (its deadline cleared) and a finished one remind nobody.
+        await tx.games.set_deadline(lobby.id, None)
+        assert not await tx.games.claim_reminder(lobby.id, version)
+    async with store.read() as tx:
+        assert await tx.games.reminders_due(deadline, NOW) == []
+
+
 async def test_seats(store: Store) -> None:
     lobby = await _lobby(store)
     async with store.transaction() as tx:

@@ -63,7 +63,18 @@ _BUMP = (
     .values(version=_GAMES.c.version + 1)
 )
 """The compare-and-set, built once (it runs for every move)."""
-_BUMP_AND_SET_DEADLINE = _BUMP.values(turn_deadline=bindparam("turn_deadline"))
+_BUMP_AND_SET_DEADLINE = _BUMP.values(
+    turn_deadline=bindparam("turn_deadline"), turn_remind_at=bindparam("turn_remind_at")
+)
+_CLAIM_REMINDER = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("game_id"),
+        _GAMES.c.version == bindparam("at_version"),
+        _GAMES.c.turn_remind_at.is_not(None),
+    )
+    .values(turn_remind_at=None)
+)
 
 
 def _record(row: Sequence[Any]) -> GameRecord:
@@ -223,14 +234,17 @@ class GameRepository:
         expected: int,
         *,
         turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
+        remind_at: datetime | None = None,
     ) -> int:
         """Compare-and-set: move the game from version `expected` to the next one, or raise
         VersionConflict (nothing changed) if another writer got there first. Optionally set the
-        turn deadline in the same statement. Returns the new version."""
+        turn deadline in the same statement, with the new turn's reminder time (`remind_at`,
+        None for no reminder). Returns the new version."""
         params: dict[str, object] = {"game_id": game_id, "expected": expected}
         stmt = _BUMP
         if turn_deadline is not KEEP:
-            stmt, params["turn_deadline"] = _BUMP_AND_SET_DEADLINE, turn_deadline
+            stmt = _BUMP_AND_SET_DEADLINE
+            params["turn_deadline"], params["turn_remind_at"] = turn_deadline, remind_at
         if not await rowcount(self._session, stmt, params):
             raise VersionConflict(game_id, expected)
         return expected + 1
@@ -248,8 +262,36 @@ class GameRepository:
         await self._change(game_id, (GameStatus.RUNNING,), paused=paused)
 
     async def set_deadline(self, game_id: int, turn_deadline: datetime | None) -> None:
-        """Set (or clear) when the current turn runs out."""
-        await self._change(game_id, ACTIVE_STATUSES, turn_deadline=turn_deadline)
+        """Set (or clear) when the current turn runs out (its reminder is not sent then)."""
+        await self._change(
+            game_id, ACTIVE_STATUSES, turn_deadline=turn_deadline, turn_remind_at=None
+        )
+
+    async def claim_reminder(self, game_id: int, version: int) -> bool:
+        """Take the half-time reminder of the turn the game is at `version`: True once, for
+        whoever asks first; False if it was taken, the turn has none, or the game moved on."""
+        return bool(
+            await rowcount(
+                self._session, _CLAIM_REMINDER, {"game_id": game_id, "at_version": version}
+            )
+        )
+
+    async def reminders_due(
+        self, before: datetime, running_after: datetime
+    ) -> list[tuple[int, int]]:
+        """(id, version) of each running game, not paused, whose reminder was due before
+        `before` and not sent, with its turn still running after `running_after`."""
+        stmt = (
+            select(Game.id, Game.version)
+            .where(
+                Game.status == GameStatus.RUNNING,
+                Game.paused.is_(False),
+                Game.turn_remind_at < before,
+                Game.turn_deadline > running_after,
+            )
+            .order_by(Game.id)
+        )
+        return [(game_id, version) for game_id, version in await self._session.execute(stmt)]
 
     async def start(self, game_id: int, *, now: datetime | None = None) -> None:
         """Lobby to running (deal the first round with `RoundRepository.add`)."""
@@ -266,6 +308,7 @@ class GameRepository:
             status=GameStatus.FINISHED,
             finished_at=now,
             turn_deadline=None,
+            turn_remind_at=None,
         )
         return now
 
@@ -277,6 +320,7 @@ class GameRepository:
             status=GameStatus.ABORTED,
             finished_at=now or utc_now(),
             turn_deadline=None,
+            turn_remind_at=None,
         )
 
     async def _change(self, game_id: int, allowed: Sequence[GameStatus], **values: object) -> None:
