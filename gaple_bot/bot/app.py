@@ -114,6 +114,8 @@ def build_application(
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         store = await Store.start(settings.database_url)
+        if store.private_paces is not None:
+            rate_limiter.share_private_pace(store.private_paces)
         executor: Executor | None = (
             process_pool(settings.computer_processes) if settings.computer_processes else None
         )

@@ -9,9 +9,9 @@ import heapq
 import itertools
 import logging
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
@@ -41,6 +41,18 @@ AGED_SECONDS = 3.0
 """A request that has waited this long goes before every newer one, whatever its kind: under
 more demand than the limits allow, nothing starves (a new group's lobby behind the hands of
 running games), and the queue turns first come, first served."""
+
+
+class SharedPace(Protocol):
+    """Each private chat's pace as every worker sees it (a database they share)."""
+
+    async def reserve(self, chat_id: int, spacing: float) -> float:
+        """Seconds to wait before the chat's next message starts."""
+        ...
+
+    async def answered(self, chat_id: int, spacing: float) -> None:
+        """That message's answer came now."""
+        ...
 
 
 @dataclass(order=True)
@@ -84,6 +96,12 @@ class Pacer(BaseRateLimiter[int]):
         self._timer: asyncio.Task[None] | None = None
         self._timer_at: float | None = None
         self._held_until = 0.0
+        self._shared: SharedPace | None = None
+
+    def share_private_pace(self, shared: SharedPace) -> None:
+        """Beside other workers: each private chat's pace is also kept in `shared`, so that
+        together they send no more than `private_per_second` to one chat."""
+        self._shared = shared
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -112,7 +130,8 @@ class Pacer(BaseRateLimiter[int]):
         for attempt in range(retries + 1):
             await self._acquire(chat_id, _priority(chat_id, endpoint))
             try:
-                return await callback(*args, **kwargs)
+                async with self._shared_turn(chat_id):
+                    return await callback(*args, **kwargs)
             except RetryAfter as exc:
                 if attempt == retries:
                     raise
@@ -122,6 +141,34 @@ class Pacer(BaseRateLimiter[int]):
             finally:
                 self._release(chat_id)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    @contextlib.asynccontextmanager
+    async def _shared_turn(self, chat_id: int) -> AsyncIterator[None]:
+        """Beside other workers, a private chat's message waits for its moment in the shared
+        pace, and its answer moves that pace on (this worker's own pace is kept already)."""
+        shared = self._shared
+        if shared is None or chat_id <= 0:
+            yield
+            return
+        spacing = WINDOW_SECONDS / self._private_per_second + MARGIN_SECONDS
+        wait: float | None = None
+        try:
+            wait = await shared.reserve(chat_id, spacing)
+        except Exception:
+            # The database does not answer: the message goes on this worker's pace alone.
+            log.exception("private chat %s: its shared pace could not be read", chat_id)
+        if wait is None:
+            yield
+            return
+        if wait > 0:
+            await asyncio.sleep(wait)  # on the database's clock, which is real time
+        try:
+            yield
+        finally:
+            try:
+                await shared.answered(chat_id, spacing)
+            except Exception:
+                log.exception("private chat %s: its shared pace could not be stored", chat_id)
 
     # The queue -------------------------------------------------------------------------------
 

@@ -58,6 +58,12 @@ async def sweep(context: GapleContext) -> None:
             await expire_lobby(deps, game_id)
         except Exception:
             log.exception("game %s: the sweep could not close its lobby", game_id)
+    paces = deps.service.store.private_paces
+    try:
+        if paces is not None:
+            await paces.forget_old()
+    except Exception:
+        log.exception("the sweep could not forget the private chats' old paces")
     try:
         # A group whose queue waits with no worker sending it (its worker stopped) gets one.
         await deps.outbox.restore()

@@ -407,3 +407,15 @@ class ReceivedUpdate(Base):
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     received_at: Mapped[datetime]
+
+
+class PrivatePace(Base):
+    """When the next message to a private chat may start, on the database server's clock:
+    shared by the workers so that together they keep Telegram's pace in one person's chat
+    (rows older than a minute are deleted)."""
+
+    __tablename__ = "private_paces"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    free_at: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch."""

@@ -14,6 +14,7 @@ from .database import make_engine, snapshot_engine, write_engine
 from .game_locks import GameLocks, game_locks
 from .migrate import upgrade_to_head
 from .play_state import load_play
+from .private_paces import PrivatePaces
 from .rating import new_model
 from .records import StoredPlay
 from .unit import Transaction
@@ -32,6 +33,10 @@ class Store:
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self.game_locks: GameLocks = game_locks(engine)
         """Serialise the work on a game across the processes sharing this database."""
+        self.private_paces: PrivatePaces | None = (
+            PrivatePaces(engine) if self.game_locks.shared else None
+        )
+        """Each private chat's pace across the workers (None: this process is alone)."""
 
     @classmethod
     def open(cls, url: str, **engine_options: Any) -> Store:
