@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from .bot.app import run, setup_logging
     from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
+    from .logs import REDACTED, token_secrets
+    from .store import DatabaseUnavailable
 
     worker: Worker | None = None
     if args[:1] == ["--workers"]:
@@ -50,7 +52,15 @@ def main(argv: list[str] | None = None) -> int:
             return Supervisor(count).run()
         worker = None
     elif args[:1] == [WORKER_FLAG] and len(args) == 2:
-        worker = Worker.parse(args[1])
+        try:
+            worker = Worker.parse(args[1])
+        except ValueError:
+            print(
+                f"gaple-bot: {WORKER_FLAG} is internal (I/N); did you mean --workers N? "
+                "(gaple-bot --help)",
+                file=sys.stderr,
+            )
+            return 2
     elif args:
         print(f"gaple-bot: unknown arguments {' '.join(args)} (gaple-bot --help)", file=sys.stderr)
         return 2
@@ -64,10 +74,17 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     except NetworkError as exc:
+        reason = str(exc)
+        # The request's URL carries the token: it never leaves in a message.
+        for secret in token_secrets(settings.telegram_bot_token):
+            reason = reason.replace(secret, REDACTED)
         print(
-            f"gaple-bot: cannot reach the Bot API at {settings.telegram_api_base_url}: {exc}",
+            f"gaple-bot: cannot reach the Bot API at {settings.telegram_api_base_url}: {reason}",
             file=sys.stderr,
         )
+        return 1
+    except DatabaseUnavailable as exc:
+        print(f"gaple-bot: {exc} (DATABASE_URL)", file=sys.stderr)
         return 1
     return 0
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from sqlalchemy.engine import make_url
@@ -71,15 +73,60 @@ def _int(values: Mapping[str, str | None], name: str, default: int, minimum: int
     return value
 
 
+ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+"""The databases the bot runs on, each with the async driver it needs."""
+DATABASE_EXAMPLES = "sqlite+aiosqlite:///gaple.sqlite3 or postgresql+asyncpg://user:pass@host/db"
+
+
 def _database_url(raw: str) -> str:
-    """`raw` if SQLAlchemy can parse it and load its dialect (nothing connects yet)."""
+    """`raw` if it names SQLite or PostgreSQL with its async driver (a URL without a driver,
+    `sqlite:///…` or `postgresql://…`, gets it), its dialect loads and, for PostgreSQL, the
+    postgres extra is installed (nothing connects yet)."""
+    problem = (
+        f"DATABASE_URL must be a database URL SQLAlchemy knows, such as {DATABASE_EXAMPLES}, "
+        f"not {raw!r}"
+    )
     try:
-        make_url(raw).get_dialect()
-    except (ArgumentError, NoSuchModuleError, ImportError, ValueError):
+        url = make_url(raw)
+    except (ArgumentError, ValueError):
+        raise SettingsError(problem) from None
+    backend = "postgresql" if url.drivername.split("+")[0] == "postgres" else None
+    backend = backend or url.get_backend_name()
+    driver = ASYNC_DRIVERS.get(backend)
+    if driver is None:
+        raise SettingsError(problem)
+    if "+" not in url.drivername:
+        url = url.set(drivername=f"{backend}+{driver}")
+        raw = url.render_as_string(hide_password=False)
+    elif url.get_driver_name() != driver:
         raise SettingsError(
-            "DATABASE_URL must be a database URL SQLAlchemy knows, such as "
-            f"sqlite+aiosqlite:///gaple.sqlite3, not {raw!r}"
-        ) from None
+            f"DATABASE_URL must use the {driver} driver ({backend}+{driver}://…), "
+            f"not {url.get_driver_name()!r}"
+        )
+    try:
+        url.get_dialect()
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError):
+        raise SettingsError(problem) from None
+    if backend == "postgresql" and importlib.util.find_spec("asyncpg") is None:
+        raise SettingsError(
+            "DATABASE_URL names PostgreSQL: install the postgres extra first "
+            "(.venv/bin/pip install -e '.[postgres]')"
+        )
+    return raw
+
+
+def _api_base_url(raw: str) -> str:
+    """`raw` if it is an http or https address with a host."""
+    try:
+        parts = urlsplit(raw)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 - raises for a port that is not a number
+    except ValueError:
+        usable = False
+    if not usable:
+        raise SettingsError(
+            f"TELEGRAM_API_BASE_URL must be an http:// or https:// address, not {raw!r}"
+        )
     return raw
 
 
@@ -113,7 +160,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
     return Settings(
         telegram_bot_token=token,
         database_url=_database_url(text("DATABASE_URL", DEFAULT_DATABASE_URL)),
-        telegram_api_base_url=text("TELEGRAM_API_BASE_URL", DEFAULT_API_BASE_URL),
+        telegram_api_base_url=_api_base_url(text("TELEGRAM_API_BASE_URL", DEFAULT_API_BASE_URL)),
         log_level=_choice("LOG_LEVEL", text("LOG_LEVEL", "INFO").upper(), LOG_LEVELS),
         webhook_url=text("WEBHOOK_URL", ""),
         webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1),

@@ -46,12 +46,12 @@ running games), and the queue turns first come, first served."""
 class SharedPace(Protocol):
     """Each private chat's pace as every worker sees it (a database they share)."""
 
-    async def reserve(self, chat_id: int, spacing: float) -> float:
-        """Seconds to wait before the chat's next message starts."""
+    async def take(self, chat_id: int) -> float:
+        """0 if the chat's next message may go now (one at a time); else seconds to wait."""
         ...
 
     async def answered(self, chat_id: int, spacing: float) -> None:
-        """That message's answer came now."""
+        """That message's answer came now: the next one waits `spacing` from now."""
         ...
 
 
@@ -144,24 +144,26 @@ class Pacer(BaseRateLimiter[int]):
 
     @contextlib.asynccontextmanager
     async def _shared_turn(self, chat_id: int) -> AsyncIterator[None]:
-        """Beside other workers, a private chat's message waits for its moment in the shared
-        pace, and its answer moves that pace on (this worker's own pace is kept already)."""
+        """Beside other workers, a private chat's message waits until no other worker's is in
+        flight there and the last one's answer is its spacing ago; its own answer moves the
+        chat's pace on (this worker's own pace is kept already)."""
         shared = self._shared
         if shared is None or chat_id <= 0:
             yield
             return
         spacing = WINDOW_SECONDS / self._private_per_second + MARGIN_SECONDS
-        wait: float | None = None
+        taken = False
         try:
-            wait = await shared.reserve(chat_id, spacing)
+            # Polled: another worker's answer reaches this one only through the database.
+            while (wait := await shared.take(chat_id)) > 0:  # noqa: ASYNC110
+                await asyncio.sleep(wait)  # on the database's clock, which is real time
+            taken = True
         except Exception:
             # The database does not answer: the message goes on this worker's pace alone.
             log.exception("private chat %s: its shared pace could not be read", chat_id)
-        if wait is None:
+        if not taken:
             yield
             return
-        if wait > 0:
-            await asyncio.sleep(wait)  # on the database's clock, which is real time
         try:
             yield
         finally:

@@ -21,6 +21,7 @@ from .enums import (
 from .errors import (
     ChatNotFound,
     CorruptGame,
+    DatabaseUnavailable,
     GameAlreadyActive,
     GameNotFound,
     GameNotStarted,
@@ -65,6 +66,7 @@ __all__ = [
     "ChatSettings",
     "ComputerLevel",
     "CorruptGame",
+    "DatabaseUnavailable",
     "GameAlreadyActive",
     "GameNotFound",
     "GameNotStarted",

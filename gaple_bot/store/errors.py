@@ -7,6 +7,11 @@ class StoreError(Exception):
     """Base class of every error the store raises on purpose."""
 
 
+class DatabaseUnavailable(StoreError):
+    """The database could not be reached or opened at start (the message names it without its
+    password, and says why)."""
+
+
 class VersionConflict(StoreError):
     """The game changed since the caller read it: its version is no longer the expected one."""
 

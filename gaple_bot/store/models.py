@@ -410,12 +410,15 @@ class ReceivedUpdate(Base):
 
 
 class PrivatePace(Base):
-    """When the next message to a private chat may start, on the database server's clock:
-    shared by the workers so that together they keep Telegram's pace in one person's chat
-    (rows older than a minute are deleted)."""
+    """When the next message to a private chat may start, and whether one is in flight, on the
+    database server's clock: shared by the workers so that together they keep Telegram's pace
+    in one person's chat (rows older than a minute are deleted)."""
 
     __tablename__ = "private_paces"
 
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     free_at: Mapped[float] = mapped_column(Float)
-    """Seconds since the epoch."""
+    """Seconds since the epoch: the next message may start then (its spacing after the last
+    one's answer)."""
+    busy_until: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch: a message is in flight until its answer, or until then."""

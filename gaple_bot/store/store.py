@@ -8,9 +8,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from .database import make_engine, snapshot_engine, write_engine
+from .errors import DatabaseUnavailable
 from .game_locks import GameLocks, game_locks
 from .migrate import upgrade_to_head
 from .play_state import load_play
@@ -47,8 +50,13 @@ class Store:
     async def start(cls, url: str, **engine_options: Any) -> Store:
         """Upgrade the database at `url` to the newest schema, then open a store on it (on a
         database workers share, this worker shows as live from then on)."""
-        await upgrade_to_head(url)
-        store = cls.open(url, **engine_options)
+        try:
+            await upgrade_to_head(url)
+            store = cls.open(url, **engine_options)
+        except (OSError, DBAPIError, TimeoutError) as exc:
+            shown = make_url(url).render_as_string(hide_password=True)
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise DatabaseUnavailable(f"cannot open the database at {shown}: {reason}") from exc
         await store.game_locks.live_workers()
         return store
 

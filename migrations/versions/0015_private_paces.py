@@ -1,4 +1,5 @@
-"""private_paces: when the next message to each private chat may start, shared by the workers.
+"""private_paces: when the next message to each private chat may start, and until when one is
+in flight, shared by the workers.
 
 Rows live for a minute after their moment (the sweep drops older ones); one process on SQLite
 keeps each chat's pace in memory and leaves the table empty.
@@ -27,6 +28,7 @@ def upgrade() -> None:
         "private_paces",
         sa.Column("chat_id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("free_at", sa.Float(), nullable=False),
+        sa.Column("busy_until", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("chat_id", name=op.f("pk_private_paces")),
     )
 

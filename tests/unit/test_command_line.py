@@ -3,14 +3,18 @@ exit code 2; an unreachable Bot API with one clear line and exit code 1."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from telegram.error import NetworkError
 
 from gaple_bot.__main__ import main
+from gaple_bot.bot import app
+from tests.fakes.telegram_server import running_fake
 
 
 def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: Path) -> None:
@@ -68,6 +72,8 @@ def test_unreachable_bot_api_is_one_line_and_exit_code_1(tmp_path: Path) -> None
         ("WEBHOOK_SECRET", "not a secret!", "letters, digits, _ and -"),
         ("LOG_LEVEL", "CRITICAL", "DEBUG, INFO, WARNING or ERROR"),
         ("DATABASE_URL", "nosuchdb://x", "database URL"),
+        ("DATABASE_URL", "sqlite+pysqlite:///x.sqlite3", "aiosqlite"),
+        ("TELEGRAM_API_BASE_URL", "notaurl", "http:// or https://"),
     ],
 )
 def test_a_bad_setting_is_one_line_and_exit_code_2_before_anything_connects(
@@ -104,3 +110,74 @@ def test_help_says_what_the_command_does_and_starts_nothing(
     out = capsys.readouterr().out
     assert out.startswith("usage: gaple-bot")
     assert "arena" in out and ".env.example" in out
+
+
+def test_the_internal_worker_flag_mistyped_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    environ = {**os.environ, "TELEGRAM_BOT_TOKEN": "123456:TEST-token"}
+    done = subprocess.run(
+        [sys.executable, "-m", "gaple_bot", "--worker", "2"],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "--workers N" in lines[0]
+
+
+def test_an_unreachable_bot_api_s_line_leaves_the_token_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failed request's error may quote its URL, which carries the token."""
+    token = "123456:TEST-token-secret"
+
+    def unreachable(settings: object, worker: object = None) -> None:
+        raise NetworkError(f"InvalidUrlClientError: http://bad/bot{token}/getMe")
+
+    monkeypatch.setattr(app, "run", unreachable)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", token)
+    monkeypatch.chdir(Path(__file__).parent)  # no .env here
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert "TEST-token-secret" not in err and "123456" not in err
+    assert err.startswith("gaple-bot: cannot reach the Bot API at") and "[redacted]" in err
+
+
+async def test_a_database_that_cannot_be_opened_is_one_line_and_exit_code_1(
+    tmp_path: Path,
+) -> None:
+    """The Bot API answers, the database does not: one line naming it (its password left
+    out) and why, no traceback."""
+    async with running_fake() as fake:
+        environ = {
+            **os.environ,
+            "TELEGRAM_BOT_TOKEN": fake.token,
+            "TELEGRAM_API_BASE_URL": fake.base_url,
+            # Nothing listens on port 9 of the loopback address.
+            "DATABASE_URL": "postgresql+asyncpg://gaple:hunter2@127.0.0.1:9/gaple",
+            "COMPUTER_PROCESSES": "0",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "gaple_bot",
+            cwd=tmp_path,
+            env=environ,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        _, stderr = await asyncio.wait_for(process.communicate(), 120)
+    err = stderr.decode()
+    assert process.returncode == 1, err
+    assert "Traceback" not in err and "hunter2" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(
+        "gaple-bot: cannot open the database at postgresql+asyncpg://gaple:***@127.0.0.1:9/gaple"
+    )
+    assert lines[0].endswith("(DATABASE_URL)")

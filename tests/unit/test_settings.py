@@ -55,6 +55,14 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
         ("DATABASE_URL", "gaple.sqlite3"),
         ("DATABASE_URL", "nosuchdb://host/db"),
         ("DATABASE_URL", "sqlite+nosuchdriver:///gaple.sqlite3"),
+        # A driver the bot cannot run on (it needs an async one), a database it does not know.
+        ("DATABASE_URL", "sqlite+pysqlite:///gaple.sqlite3"),
+        ("DATABASE_URL", "postgresql+psycopg2://u:p@db/gaple"),
+        ("DATABASE_URL", "mysql+aiomysql://u:p@db/gaple"),
+        ("TELEGRAM_API_BASE_URL", "notaurl"),
+        ("TELEGRAM_API_BASE_URL", "ftp://127.0.0.1"),
+        ("TELEGRAM_API_BASE_URL", "http://127.0.0.1:port"),
+        ("TELEGRAM_API_BASE_URL", "http://[::1"),
     ],
 )
 def test_bad_values_are_named(name: str, value: str) -> None:
@@ -86,7 +94,26 @@ def test_a_bad_value_says_what_is_allowed(name: str, value: str, allowed: str) -
         ("WEBHOOK_SECRET", "Abc_123-xyz", "webhook_secret", "Abc_123-xyz"),
         ("WEBHOOK_SECRET", "x" * 256, "webhook_secret", "x" * 256),
         ("DATABASE_URL", "sqlite+aiosqlite:///:memory:", "database_url", None),
-        ("DATABASE_URL", "sqlite:////var/lib/gaple/db.sqlite3", "database_url", None),
+        # A URL without a driver gets the async one the bot runs on.
+        (
+            "DATABASE_URL",
+            "sqlite:////var/lib/gaple/db.sqlite3",
+            "database_url",
+            "sqlite+aiosqlite:////var/lib/gaple/db.sqlite3",
+        ),
+        (
+            "DATABASE_URL",
+            "postgresql://u:p@db/gaple",
+            "database_url",
+            "postgresql+asyncpg://u:p@db/gaple",
+        ),
+        (
+            "DATABASE_URL",
+            "postgres://u:p@db/gaple",
+            "database_url",
+            "postgresql+asyncpg://u:p@db/gaple",
+        ),
+        ("TELEGRAM_API_BASE_URL", "http://127.0.0.1:8081", "telegram_api_base_url", None),
     ],
 )
 def test_good_values_are_kept(name: str, value: str, field: str, expected: str | None) -> None:

@@ -10,6 +10,7 @@ from telegram.ext import ExtBot
 
 from gaple_bot.bot.pacing import Pacer
 from gaple_bot.store import Store
+from gaple_bot.store.private_paces import POLL_SECONDS
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 ANA = 3101
@@ -52,3 +53,19 @@ async def test_two_workers_together_keep_a_private_chat_s_pace(
         async with first.engine.connect() as connection:
             rows = (await connection.exec_driver_sql("SELECT chat_id FROM private_paces")).all()
         assert [row[0] for row in rows] == [ANA]
+
+
+async def test_a_private_chat_is_one_worker_s_at_a_time_then_waits_its_spacing(
+    two_workers: tuple[Store, Store],
+) -> None:
+    first, second = (store.private_paces for store in two_workers)
+    assert first is not None and second is not None
+    assert await first.take(ANA) == 0
+    # In flight on the first worker: the second asks again soon.
+    assert 0 < await second.take(ANA) <= POLL_SECONDS
+    await first.answered(ANA, 30.0)
+    # Answered: free again only its spacing later, for either worker.
+    assert 20.0 < await second.take(ANA) <= 30.0
+    assert 20.0 < await first.take(ANA) <= 30.0
+    # Another person's chat is not held up.
+    assert await second.take(ANA + 1) == 0
