@@ -87,7 +87,12 @@ def finish(rules: Rules, hands: list[int], discs: list[int], gaple: int) -> tupl
     last tile under C10, or -1 (blocked, or any end under the discard rules)."""
     if rules.classic:
         counts = [pip_count(h) for h in hands]
-        winner = gaple if gaple >= 0 else _lowest_count(hands)
+        if gaple >= 0:
+            winner = gaple
+        else:
+            # The lowest count alone decides unless it is shared (then C11's tie-breaks).
+            lowest = min(counts)
+            winner = counts.index(lowest) if counts.count(lowest) == 1 else _lowest_count(hands)
         # C12: the winner takes the pips left in every other hand.
         won = sum(counts) - counts[winner]
         return tuple(won if s == winner else 0 for s in range(rules.seats))
