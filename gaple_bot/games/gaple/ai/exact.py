@@ -9,15 +9,21 @@ from .value import MatchValue
 _State = tuple[tuple[int, ...], tuple[int, ...], int, int, int]
 
 
+class SearchTooLarge(Exception):
+    """The search needed more positions than its limit allowed."""
+
+
 class Solver:
     """Solves positions of one determinised deal, remembering positions already solved."""
 
-    __slots__ = ("_memo", "_rules", "_value", "nodes")
+    __slots__ = ("_limit", "_memo", "_rules", "_value", "nodes")
 
-    def __init__(self, rules: Rules, value: MatchValue) -> None:
+    def __init__(self, rules: Rules, value: MatchValue, limit: int = 0) -> None:
         self._rules = rules
         self._value = value
         self._memo: dict[_State, tuple[float, ...]] = {}
+        self._limit = limit
+        """Positions it may solve before raising `SearchTooLarge` (0: no limit)."""
         self.nodes = 0
 
     def after(
@@ -47,6 +53,8 @@ class Solver:
         if known is not None:
             return known
         self.nodes += 1
+        if self.nodes > self._limit > 0:
+            raise SearchTooLarge(f"more than {self._limit} positions")
         rules = self._rules
         h = hands[seat]
         fit = h & (NUM[left] | NUM[right])
