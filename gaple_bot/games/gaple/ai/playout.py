@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..rules import GameConfig, Move, MoveKind, RuleSet, Side
@@ -71,7 +72,7 @@ def pip_count(mask: int) -> int:
     return t[0][mask & 127] + t[1][mask >> 7 & 127] + t[2][mask >> 14 & 127] + t[3][mask >> 21]
 
 
-def _lowest_count(held: list[int]) -> int:
+def _lowest_count(held: Sequence[int]) -> int:
     """C11/D6: lowest pips, then fewest tiles, then the lighter lightest tile wins."""
 
     def key(seat: int) -> tuple[int, int, tuple[int, int]]:
@@ -82,7 +83,7 @@ def _lowest_count(held: list[int]) -> int:
     return min(range(len(held)), key=key)
 
 
-def finish(rules: Rules, hands: list[int], discs: list[int], gaple: int) -> tuple[int, ...]:
+def finish(rules: Rules, hands: Sequence[int], discs: Sequence[int], gaple: int) -> tuple[int, ...]:
     """Every seat's points for a round that just ended; `gaple` is the seat that played its
     last tile under C10, or -1 (blocked, or any end under the discard rules)."""
     if rules.classic:
