@@ -95,8 +95,9 @@ def finish(rules: Rules, hands: Sequence[int], discs: Sequence[int], gaple: int)
             lowest = min(counts)
             winner = counts.index(lowest) if counts.count(lowest) == 1 else _lowest_count(hands)
         # C12: the winner takes the pips left in every other hand.
-        won = sum(counts) - counts[winner]
-        return tuple(won if s == winner else 0 for s in range(rules.seats))
+        points = [0] * rules.seats
+        points[winner] = sum(counts) - counts[winner]
+        return tuple(points)
     counts = [pip_count(h | d) for h, d in zip(hands, discs, strict=True)]
     # D6/D7: every seat scores the difference to each higher count (the winner is implied).
     return tuple(sum(c - mine for c in counts if c > mine) for mine in counts)
