@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..rules import Move, Played, SeatView
 from ..rules.tiles import TILE_COUNT
 from .exact import SearchTooLarge, Solver
+from .inference import PlayModel
 from .knowledge import Knowledge, PlaceKind, knowledge_of
 from .playout import (
     BIT_OF,
@@ -57,6 +58,10 @@ class Budget:
     """After 16, 32, 64 … deals, stop judging every move whose paired difference from the
     best move so far is more than `prune` standard errors below it, and stop drawing once one
     move is left (0: judge every move on every deal). Cuts cost where one move dominates."""
+    play_model: float = 0.0
+    """Deals are also weighted by how likely the other seats' plays were had they held the
+    dealt hands, each picking a fitting tile with odds exp(`play_model` x its pips)
+    (`PlayModel`; 0: not)."""
     exact_nodes: int = 0
     """Positions the exact searches of one decision may solve in all (0: no limit). A deal
     whose search would pass it is judged by rollouts, and so is every deal after it, so an
@@ -202,12 +207,15 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     scored: list[list[float]] = [[] for _ in legal]
 
     passed = _passed_over(view) if budget.passed_over != 1.0 else []
+    model = PlayModel.of(view, budget.play_model) if budget.play_model else None
 
     def deal() -> tuple[list[int], list[int], float]:
         hands, discs, weight = dealer.deal(rng)
         if passed:
             skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
             weight *= budget.passed_over**skipped
+        if model is not None:
+            weight *= model.weight(hands)
         return hands, discs, weight
 
     def solved(hands: list[int], discs: list[int], judged: Sequence[int]) -> list[float] | None:
