@@ -202,6 +202,17 @@ def test_the_work_budget_stops_drawing_deals() -> None:
     assert differs > 0  # the work budget did cut decisions that more deals would change
 
 
+def test_the_discard_rules_can_roll_out_with_their_own_keep() -> None:
+    own = Budget(deals=4, per_move=True, keep=3, discards_keep=0)
+    for config, same_as in (
+        (GameConfig(RuleSet.DISCARDS, 4), Budget(deals=4, per_move=True)),
+        (GameConfig(RuleSet.CLASSIC, 4), Budget(deals=4, per_move=True, keep=3)),
+    ):
+        rng = random.Random(16)
+        for view, *_ in positions(config, rng, 40):
+            assert decide(Level.HARD, view, 82, own) == decide(Level.HARD, view, 82, same_as)
+
+
 def test_pruning_drops_only_moves_clearly_below_the_best() -> None:
     best = [1.0, 0.0] * 10
     close = [0.0, 1.0] * 9 + [0.0, 0.0]  # one point behind the best: within the noise

@@ -41,6 +41,7 @@ BUDGETS: dict[Level, Budget] = {
         prune=2.0,
         exact_nodes=6000,
         work=1000,
+        discards_keep=0,
     ),
 }
 """The thinking each Monte Carlo level gets.
@@ -71,13 +72,20 @@ Then its thinking was bounded by work rather than time: at most 1,000 moves judg
 (`work`), exact search from 12 tiles rather than 14 with at most 6,000 positions searched in
 all (`exact_nodes`, rollouts past it), and a 40 ms cap rather than 60 for a loaded machine.
 On 2,000 single rounds against three reference players (seed 2024) that was +0.2 points on
-the same deals (CI -0.7 to +1.2) with its CPU time per real decision at a p99 of 21 ms
-(uncapped: 60), so the time cap, the one thing that makes a decision depend on the machine,
-seldom decides. Each part alone was within a point: exact from 12 tiles -0.1, from 10 -0.2,
-`work` 700 -0.4, a 40 ms cap -0.1. Deals weighted by a softmax model of the opponents' plays
-(`play_model` 0.15, fitted to the reference player) instead of `passed_over` lost 0.4
-(CI -1.8 to +1.0), and with it 1.2 (CI -2.8 to +0.3); `passed_over` 0.3 lost 1.1 (CI -2.4 to
-+0.1); so neither is used."""
+the same deals (CI -0.7 to +1.2), and against three hard-v1 -0.2 (CI -1.8 to +1.3); in
+`bench/ai.py --rounds 2000 --tables 1` hard won 28.1% (26.1-30.1) at a median of 8.91 ms and
+a p99 of 42.21 per real decision (CPU time 6.45 and 20.95; load average 5.3 falling to 1.4).
+The CPU p99 is half the cap, so on an idle core the time cap, the one thing that makes a
+decision depend on the machine, seldom decides; on a loaded one it still bounds the wait.
+Each part alone was within a point: exact from 12 tiles -0.1, from 10 -0.2, `work` 700 -0.4,
+a 40 ms cap -0.1. Deals weighted by a softmax model of the opponents' plays (`play_model`
+0.15, fitted to the reference player) instead of `passed_over` lost 0.4 (CI -1.8 to +1.0),
+and with it 1.2 (CI -2.8 to +0.3); `passed_over` 0.3 lost 1.1 (CI -2.4 to +0.1); so
+neither is used.
+
+Under the discard rules greedy rollouts (`discards_keep` 0) did better than keeping ones:
++1.4 points (CI -0.4 to +3.2) on 1,200 single rounds against three reference players (seed
+2024) and +1.8 (CI +0.3 to +3.3) on 2,000 (seed 7), at about a third of the time."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:

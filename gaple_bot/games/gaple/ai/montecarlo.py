@@ -52,6 +52,9 @@ class Budget:
     1.0 ignores how the opponents played."""
     keep: int = 0
     """Rollouts play `keeping_rollout` with this weight per tile kept playable (0: greedy)."""
+    discards_keep: int | None = None
+    """`keep` under the discard rules, where a stuck seat throws a tile rather than pass
+    (None: `keep`; 0: greedy rollouts)."""
     random_rollouts: bool = False
     """Rollouts play uniformly random legal moves (`random_rollout`) instead; `keep` unused."""
     prune: float = 0.0
@@ -200,6 +203,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     left, right = view.ends if view.ends is not None else (-1, -1)
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
+    keep = budget.keep if rules.classic or budget.discards_keep is None else budget.discards_keep
     nodes_left = budget.exact_nodes
     judged_moves = 0
     totals = [0.0] * len(legal)
@@ -243,8 +247,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
             points = nxt.points
             if points is None and budget.random_rollouts:
                 points = random_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, rng)
-            elif points is None and budget.keep:
-                points = keeping_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, budget.keep)
+            elif points is None and keep:
+                points = keeping_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, keep)
             elif points is None:
                 points = rollout(rules, h, d, nxt.left, nxt.right, nxt.seat)
             worths.append(value.of(points)[me])
