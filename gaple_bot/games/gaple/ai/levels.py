@@ -74,7 +74,8 @@ all (`exact_nodes`, rollouts past it), and a 40 ms cap rather than 60 for a load
 On 2,000 single rounds against three reference players (seed 2024) that was +0.2 points on
 the same deals (CI -0.7 to +1.2), and against three hard-v1 -0.2 (CI -1.8 to +1.3); in
 `bench/ai.py --rounds 2000 --tables 1` hard won 28.1% (26.1-30.1) at a median of 8.91 ms and
-a p99 of 42.21 per real decision (CPU time 6.45 and 20.95; load average 5.3 falling to 1.4).
+a p99 of 42.21 per real decision (CPU time 6.45 and 20.95; load average 5.3 falling to 1.4),
+and again at load 1.1-1.4 28.0% (26.1-30.0) at 6.22 and 20.67 ms (CPU 6.19 and 20.57).
 The CPU p99 is half the cap, so on an idle core the time cap, the one thing that makes a
 decision depend on the machine, seldom decides; on a loaded one it still bounds the wait.
 Each part alone was within a point: exact from 12 tiles -0.1, from 10 -0.2, `work` 700 -0.4,
