@@ -10,6 +10,7 @@ paired difference, with its 95% interval over deals. Whole games to the target p
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,6 +105,14 @@ def paired_difference(
     return mean_interval(per_deal)
 
 
+def _load() -> str:
+    """The 1-minute load average now, or "unknown" where the system does not tell."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
+
+
 def _pct(share: float) -> str:
     return f"{100 * share:.1f}%"
 
@@ -116,12 +125,14 @@ def _line(run: ArenaRun, single_rounds: bool) -> tuple[str, float, float, float,
     low, high = wilson(sum(outcomes), len(outcomes))
     times = run.stats[player].decision_seconds
     median, p99 = 1000 * percentile(times, 0.5), 1000 * percentile(times, 0.99)
+    cpu = run.stats[player].decision_cpu_seconds
     unit = "rounds" if single_rounds else "games"
     text = (
         f"  {player.value:8} vs {len(run.lineup) - 1} {opponent.value:9} "
         f"{_pct(won):>6} of {len(outcomes)} {unit} (95% CI {_pct(low)}-{_pct(high)}), "
         f"equal share {_pct(1 / len(run.lineup))}; "
         f"ms/decision median {median:.2f}, p99 {p99:.2f} "
+        f"(CPU {1000 * percentile(cpu, 0.5):.2f}, {1000 * percentile(cpu, 0.99):.2f}) "
         f"(opponents {1000 * percentile(run.stats[opponent].decision_seconds, 0.5):.2f}); "
         f"{run.seconds:.0f} s"
     )
@@ -150,7 +161,7 @@ def main() -> None:
         seats = table.config.seats
         # Whole games: a fixed number of games, so two runs pair up game by game.
         games = None if table.single_rounds else max(seats, count // 4 // seats * seats)
-        print(f"{number}. {table.name} (seed {args.seed})", flush=True)
+        print(f"{number}. {table.name} (seed {args.seed}; load average {_load()})", flush=True)
         runs: list[ArenaRun] = []
         for player, opponent in table.pairings:
             lineup = [player] + [opponent] * (seats - 1)
@@ -199,7 +210,7 @@ def main() -> None:
     print("Targets:")
     for line in verdicts or ["(none in the tables played)"]:
         print("  " + line)
-    print(f"total {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"total {time.perf_counter() - started:.0f} s; load average {_load()}", flush=True)
 
 
 if __name__ == "__main__":

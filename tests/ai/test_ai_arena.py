@@ -30,6 +30,7 @@ def test_json_figures_add_up(capsys: pytest.CaptureFixture[str]) -> None:
         low, high = row["points_ci"]
         assert low <= row["points_per_round"] <= high
         assert 0 <= row["decision_ms_median"] <= row["decision_ms_p99"]
+        assert 0 <= row["decision_cpu_ms_median"] <= row["decision_cpu_ms_p99"]
 
 
 def test_table_and_discard_rules(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,8 +55,9 @@ def test_same_seed_same_games() -> None:
     for result in (first, again):
         result.pop("seconds")
         for row in result["levels"].values():
-            row.pop("decision_ms_median")
-            row.pop("decision_ms_p99")
+            for timing in ("decision_ms", "decision_cpu_ms"):
+                row.pop(f"{timing}_median")
+                row.pop(f"{timing}_p99")
     assert first == again
 
 

@@ -177,6 +177,42 @@ def test_pruned_decisions_give_legal_moves_that_repeat_for_a_seed(config: GameCo
         assert decide(Level.HARD, view, 78, budget) == move
 
 
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_bounded_decisions_give_legal_moves_that_repeat_for_a_seed(config: GameConfig) -> None:
+    # Exact search from any count with a node budget that runs out mid-search, and a work
+    # budget that stops the deals early.
+    budget = Budget(deals=6, per_move=True, exact_tiles=28, exact_nodes=60, work=20, keep=3)
+    rng = random.Random(10)
+    for view, *_ in positions(config, rng, 60):
+        move = decide(Level.HARD, view, 79, budget)
+        assert move in view.legal
+        assert decide(Level.HARD, view, 79, budget) == move
+
+
+def test_the_work_budget_stops_drawing_deals() -> None:
+    # Every move is judged on every deal, so work for 3 deals plays like a budget of 3 deals.
+    rng = random.Random(13)
+    differs = 0
+    for view, *_ in positions(GameConfig(RuleSet.CLASSIC, 4), rng, 80):
+        if len(view.legal) < 2:
+            continue
+        three = decide(Level.HARD, view, 80, Budget(deals=3))
+        assert decide(Level.HARD, view, 80, Budget(deals=60, work=3 * len(view.legal))) == three
+        differs += decide(Level.HARD, view, 80, Budget(deals=60)) != three
+    assert differs > 0  # the work budget did cut decisions that more deals would change
+
+
+def test_the_discard_rules_can_roll_out_with_their_own_keep() -> None:
+    own = Budget(deals=4, per_move=True, keep=3, discards_keep=0)
+    for config, same_as in (
+        (GameConfig(RuleSet.DISCARDS, 4), Budget(deals=4, per_move=True)),
+        (GameConfig(RuleSet.CLASSIC, 4), Budget(deals=4, per_move=True, keep=3)),
+    ):
+        rng = random.Random(16)
+        for view, *_ in positions(config, rng, 40):
+            assert decide(Level.HARD, view, 82, own) == decide(Level.HARD, view, 82, same_as)
+
+
 def test_pruning_drops_only_moves_clearly_below_the_best() -> None:
     best = [1.0, 0.0] * 10
     close = [0.0, 1.0] * 9 + [0.0, 0.0]  # one point behind the best: within the noise

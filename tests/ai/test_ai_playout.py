@@ -8,7 +8,7 @@ import random
 import pytest
 from ai_positions import SETUPS
 
-from gaple_bot.games.gaple.ai.exact import Solver
+from gaple_bot.games.gaple.ai.exact import SearchTooLarge, Solver
 from gaple_bot.games.gaple.ai.playout import (
     BIT_OF,
     HI,
@@ -175,6 +175,31 @@ def test_exact_solver_agrees_with_brute_force_on_engine_rounds(config: GameConfi
             _brute_force(current, value)
         )
         checked += 1
+
+
+def test_the_solver_stops_at_its_node_limit() -> None:
+    config = GameConfig(RuleSet.CLASSIC, 4)
+    rng = random.Random(12)
+    rules = rules_of(config)
+    value = MatchValue([0] * 4, 100)
+    searched = 0
+    while searched < 6:
+        current = Game.new(config, rng).round
+        while current.to_move is not None and sum(h.bit_count() for h in current.hands) > 10:
+            current.apply(current.to_move, rng.choice(current.legal_moves()))
+        if current.to_move is None or current.ends is None:
+            continue
+        hands, discs, left, right = _state(current)
+        position = (tuple(hands), tuple(discs), left, right, current.to_move)
+        unlimited = Solver(rules, value)
+        values = unlimited.solve(*position)
+        if unlimited.nodes < 2:
+            continue
+        # Exactly enough positions give the same answer; one fewer raises.
+        assert Solver(rules, value, unlimited.nodes).solve(*position) == values
+        with pytest.raises(SearchTooLarge):
+            Solver(rules, value, unlimited.nodes - 1).solve(*position)
+        searched += 1
 
 
 def test_match_value_serves_the_match() -> None:

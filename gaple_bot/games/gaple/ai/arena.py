@@ -33,6 +33,9 @@ class LevelStats:
     game_wins: list[int] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
     """Per real decision (more than one legal move; forced moves are answered at once)."""
+    decision_cpu_seconds: list[float] = field(default_factory=list)
+    """The same decisions' CPU time in this process: what the decision costs, whatever else
+    the machine runs (wall time on a loaded machine also counts the waits for a core)."""
 
 
 @dataclass
@@ -102,10 +105,11 @@ def play_game(
             view = game.seat_view(seat)
             # One seed per decision, forced or not, as choose_move draws it.
             move_seed = rng.getrandbits(64)
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             move = play(level, view, move_seed, budgets.get(level))
             if len(view.legal) > 1:
                 stats[level].decision_seconds.append(time.perf_counter() - started)
+                stats[level].decision_cpu_seconds.append(time.process_time() - cpu_started)
             game.apply(seat, move)
         result = current.result
         assert result is not None
@@ -200,6 +204,8 @@ def report(
             "decisions": len(s.decision_seconds),
             "decision_ms_median": 1000 * percentile(s.decision_seconds, 0.5),
             "decision_ms_p99": 1000 * percentile(s.decision_seconds, 0.99),
+            "decision_cpu_ms_median": 1000 * percentile(s.decision_cpu_seconds, 0.5),
+            "decision_cpu_ms_p99": 1000 * percentile(s.decision_cpu_seconds, 0.99),
         }
     return {
         "config": config.to_dict(),

@@ -23,7 +23,8 @@ class Level(StrEnum):
     """50 deals per legal move, each judging every move still in the running (a move more than
     two standard errors behind the best is dropped after 16, 32, 64 … deals), with rollouts
     that keep tiles playable, deals weighted by how the opponents played, more deals for a
-    close call, solved exactly once few tiles remain; time-capped."""
+    close call, solved exactly once few tiles remain; bounded by work (moves judged, positions
+    searched), with a time cap as a last resort."""
 
 
 BUDGETS: dict[Level, Budget] = {
@@ -31,13 +32,16 @@ BUDGETS: dict[Level, Budget] = {
     Level.HARD: Budget(
         deals=50,
         per_move=True,
-        exact_tiles=14,
-        time_cap=0.060,
+        exact_tiles=12,
+        time_cap=0.040,
         min_deals=8,
         extra_deals=50,
         passed_over=0.5,
         keep=3,
         prune=2.0,
+        exact_nodes=6000,
+        work=1000,
+        discards_keep=0,
     ),
 }
 """The thinking each Monte Carlo level gets.
@@ -62,7 +66,27 @@ It then dropped moves more than two standard errors behind the best (`prune`, ch
 32, 64 … deals) and cut the close-call deals from 150 to 50: on 2,000 single rounds (seed
 2024, `bench/ai.py --rounds 2000 --tables 1`) hard won 28.2% (26.3-30.2) against hard-v1's
 27.3% (25.3-29.2), paired +0.9 points (CI -1.7 to +3.6), at a median of 13.37 ms per real
-decision against 24.10 (0.55 times; p99 61.40 against 61.82, both at the time cap)."""
+decision against 24.10 (0.55 times; p99 61.40 against 61.82, both at the time cap).
+
+Then its thinking was bounded by work rather than time: at most 1,000 moves judged
+(`work`), exact search from 12 tiles rather than 14 with at most 6,000 positions searched in
+all (`exact_nodes`, rollouts past it), and a 40 ms cap rather than 60 for a loaded machine.
+On 2,000 single rounds against three reference players (seed 2024) that was +0.2 points on
+the same deals (CI -0.7 to +1.2), and against three hard-v1 -0.2 (CI -1.8 to +1.3); in
+`bench/ai.py --rounds 2000 --tables 1` hard won 28.1% (26.1-30.1) at a median of 8.91 ms and
+a p99 of 42.21 per real decision (CPU time 6.45 and 20.95; load average 5.3 falling to 1.4),
+and again at load 1.1-1.4 28.0% (26.1-30.0) at 6.22 and 20.67 ms (CPU 6.19 and 20.57).
+The CPU p99 is half the cap, so on an idle core the time cap, the one thing that makes a
+decision depend on the machine, seldom decides; on a loaded one it still bounds the wait.
+Each part alone was within a point: exact from 12 tiles -0.1, from 10 -0.2, `work` 700 -0.4,
+a 40 ms cap -0.1. Deals weighted by a softmax model of the opponents' plays (`play_model`
+0.15, fitted to the reference player) instead of `passed_over` lost 0.4 (CI -1.8 to +1.0),
+and with it 1.2 (CI -2.8 to +0.3); `passed_over` 0.3 lost 1.1 (CI -2.4 to +0.1); so
+neither is used.
+
+Under the discard rules greedy rollouts (`discards_keep` 0) did better than keeping ones:
++1.4 points (CI -0.4 to +3.2) on 1,200 single rounds against three reference players (seed
+2024) and +1.8 (CI +0.3 to +3.3) on 2,000 (seed 7), at about a third of the time."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:

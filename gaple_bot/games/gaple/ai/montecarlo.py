@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from ..rules import Move, Played, SeatView
 from ..rules.tiles import TILE_COUNT
-from .exact import Solver
+from .exact import SearchTooLarge, Solver
+from .inference import PlayModel
 from .knowledge import Knowledge, PlaceKind, knowledge_of
 from .playout import (
     BIT_OF,
@@ -51,12 +52,27 @@ class Budget:
     1.0 ignores how the opponents played."""
     keep: int = 0
     """Rollouts play `keeping_rollout` with this weight per tile kept playable (0: greedy)."""
+    discards_keep: int | None = None
+    """`keep` under the discard rules, where a stuck seat throws a tile rather than pass
+    (None: `keep`; 0: greedy rollouts)."""
     random_rollouts: bool = False
     """Rollouts play uniformly random legal moves (`random_rollout`) instead; `keep` unused."""
     prune: float = 0.0
     """After 16, 32, 64 … deals, stop judging every move whose paired difference from the
     best move so far is more than `prune` standard errors below it, and stop drawing once one
     move is left (0: judge every move on every deal). Cuts cost where one move dominates."""
+    play_model: float = 0.0
+    """Deals are also weighted by how likely the other seats' plays were had they held the
+    dealt hands, each picking a fitting tile with odds exp(`play_model` x its pips)
+    (`PlayModel`; 0: not)."""
+    exact_nodes: int = 0
+    """Positions the exact searches of one decision may solve in all (0: no limit). A deal
+    whose search would pass it is judged by rollouts, and so is every deal after it, so an
+    early endgame costs a bounded amount whatever the hands."""
+    work: int = 0
+    """Moves judged (rollouts and exact searches, one per move per deal) after which no
+    further deal is drawn, past `min_deals` (0: no limit). Unlike the time cap it depends on
+    the seed alone."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -187,49 +203,80 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     left, right = view.ends if view.ends is not None else (-1, -1)
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
+    keep = budget.keep if rules.classic or budget.discards_keep is None else budget.discards_keep
+    nodes_left = budget.exact_nodes
+    judged_moves = 0
     totals = [0.0] * len(legal)
     # Per move, its weighted worth on each deal (for the paired comparison of the top two).
     scored: list[list[float]] = [[] for _ in legal]
 
     passed = _passed_over(view) if budget.passed_over != 1.0 else []
+    model = PlayModel.of(view, budget.play_model) if budget.play_model else None
 
     def deal() -> tuple[list[int], list[int], float]:
         hands, discs, weight = dealer.deal(rng)
         if passed:
             skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
             weight *= budget.passed_over**skipped
+        if model is not None:
+            weight *= model.weight(hands)
         return hands, discs, weight
 
-    def judge(judged: Sequence[int]) -> None:
-        hands, discs, weight = deal()
-        solver = Solver(rules, value) if exact else None
+    def solved(hands: list[int], discs: list[int], judged: Sequence[int]) -> list[float] | None:
+        # Each judged move's worth by exact search, or None once the node budget runs out.
+        nonlocal exact, nodes_left
+        if budget.exact_nodes and nodes_left <= 0:
+            exact = False
+            return None
+        solver = Solver(rules, value, nodes_left)
+        try:
+            return [solver.after(hands, discs, left, right, me, *moves[j])[me] for j in judged]
+        except SearchTooLarge:
+            exact = False
+            return None
+        finally:
+            nodes_left -= solver.nodes
+
+    def rolled(hands: list[int], discs: list[int], judged: Sequence[int]) -> list[float]:
+        # Each judged move's worth after one rollout.
+        worths: list[float] = []
         for j in judged:
             kind, bit, side = moves[j]
-            if solver is not None:
-                worth = solver.after(hands, discs, left, right, me, kind, bit, side)[me]
-            else:
-                h, d = list(hands), list(discs)
-                nxt = step(rules, h, d, left, right, me, kind, bit, side)
-                points = nxt.points
-                if points is None and budget.random_rollouts:
-                    points = random_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, rng)
-                elif points is None and budget.keep:
-                    points = keeping_rollout(
-                        rules, h, d, nxt.left, nxt.right, nxt.seat, budget.keep
-                    )
-                elif points is None:
-                    points = rollout(rules, h, d, nxt.left, nxt.right, nxt.seat)
-                worth = value.of(points)[me]
+            h, d = list(hands), list(discs)
+            nxt = step(rules, h, d, left, right, me, kind, bit, side)
+            points = nxt.points
+            if points is None and budget.random_rollouts:
+                points = random_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, rng)
+            elif points is None and keep:
+                points = keeping_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, keep)
+            elif points is None:
+                points = rollout(rules, h, d, nxt.left, nxt.right, nxt.seat)
+            worths.append(value.of(points)[me])
+        return worths
+
+    def judge(judged: Sequence[int]) -> None:
+        nonlocal judged_moves
+        hands, discs, weight = deal()
+        worths = solved(hands, discs, judged) if exact else None
+        if worths is None:
+            worths = rolled(hands, discs, judged)
+        judged_moves += len(judged)
+        for j, worth in zip(judged, worths, strict=True):
             totals[j] += weight * worth
             scored[j].append(weight * worth)
+
+    def spent() -> bool:
+        # Whether the work budget or the time cap says no further deal.
+        if 0 < budget.work <= judged_moves:
+            return True
+        return deadline is not None and time.perf_counter() > deadline
 
     everyone = range(len(legal))
     active: Sequence[int] = everyone
     check = PRUNE_FIRST
     for drawn in range(budget.deals_for(len(legal))):
         judge(active)
-        past_minimum = drawn + 1 >= budget.min_deals
-        if deadline is not None and past_minimum and time.perf_counter() > deadline:
+        if drawn + 1 >= budget.min_deals and spent():
             return legal[max(active, key=totals.__getitem__)]
         if budget.prune and drawn + 1 == check:
             check *= 2
@@ -242,7 +289,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
             pair = sorted((first, second))
             for _ in range(budget.extra_deals):
                 judge(pair)
-                if deadline is not None and time.perf_counter() > deadline:
+                if spent():
                     break
             return legal[max(pair, key=totals.__getitem__)]
     best = max(active, key=totals.__getitem__)

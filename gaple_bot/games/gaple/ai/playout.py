@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..rules import GameConfig, Move, MoveKind, RuleSet, Side
@@ -71,7 +72,7 @@ def pip_count(mask: int) -> int:
     return t[0][mask & 127] + t[1][mask >> 7 & 127] + t[2][mask >> 14 & 127] + t[3][mask >> 21]
 
 
-def _lowest_count(held: list[int]) -> int:
+def _lowest_count(held: Sequence[int]) -> int:
     """C11/D6: lowest pips, then fewest tiles, then the lighter lightest tile wins."""
 
     def key(seat: int) -> tuple[int, int, tuple[int, int]]:
@@ -82,15 +83,21 @@ def _lowest_count(held: list[int]) -> int:
     return min(range(len(held)), key=key)
 
 
-def finish(rules: Rules, hands: list[int], discs: list[int], gaple: int) -> tuple[int, ...]:
+def finish(rules: Rules, hands: Sequence[int], discs: Sequence[int], gaple: int) -> tuple[int, ...]:
     """Every seat's points for a round that just ended; `gaple` is the seat that played its
     last tile under C10, or -1 (blocked, or any end under the discard rules)."""
     if rules.classic:
         counts = [pip_count(h) for h in hands]
-        winner = gaple if gaple >= 0 else _lowest_count(hands)
+        if gaple >= 0:
+            winner = gaple
+        else:
+            # The lowest count alone decides unless it is shared (then C11's tie-breaks).
+            lowest = min(counts)
+            winner = counts.index(lowest) if counts.count(lowest) == 1 else _lowest_count(hands)
         # C12: the winner takes the pips left in every other hand.
-        won = sum(counts) - counts[winner]
-        return tuple(won if s == winner else 0 for s in range(rules.seats))
+        points = [0] * rules.seats
+        points[winner] = sum(counts) - counts[winner]
+        return tuple(points)
     counts = [pip_count(h | d) for h, d in zip(hands, discs, strict=True)]
     # D6/D7: every seat scores the difference to each higher count (the winner is implied).
     return tuple(sum(c - mine for c in counts if c > mine) for mine in counts)
