@@ -20,6 +20,8 @@ def test_privacy_says_what_the_code_does() -> None:
     # The group outbox: rows wait until Telegram takes them, and are deleted then.
     assert "wait in my database until sent" in text
     assert "deleted once delivered" in text
+    # The private chats' shared pace (store.private_paces): a minute, several workers only.
+    assert "When I last wrote to you privately, for a minute" in text
     assert "My logs name people by Telegram id only." in text
 
 

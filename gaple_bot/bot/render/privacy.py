@@ -26,6 +26,10 @@ def render_privacy(t: Translator) -> str:
                 "they wait in my database until sent, usually seconds or minutes, and are "
                 "deleted once delivered."
             ),
+            t.gettext(
+                "• When I last wrote to you privately, for a minute, where several copies of "
+                "me share the work: so together they send you at most one message a second."
+            ),
             "",
             t.gettext(
                 "Why: to send you your tiles, run the tables, and keep the scores and "
