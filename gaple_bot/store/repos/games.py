@@ -173,13 +173,13 @@ class GameRepository:
 
     async def overdue_turns(self, before: datetime) -> list[tuple[int, int]]:
         """(id, version) of each running game, not paused, whose turn ran out before `before`."""
+        return await self._playing_where(Game.turn_deadline < before)
+
+    async def _playing_where(self, *conditions: ColumnElement[bool]) -> list[tuple[int, int]]:
+        """(id, version) of each running game, not paused, that meets `conditions`."""
         stmt = (
             select(Game.id, Game.version)
-            .where(
-                Game.status == GameStatus.RUNNING,
-                Game.paused.is_(False),
-                Game.turn_deadline < before,
-            )
+            .where(Game.status == GameStatus.RUNNING, Game.paused.is_(False), *conditions)
             .order_by(Game.id)
         )
         return [(game_id, version) for game_id, version in await self._session.execute(stmt)]
@@ -281,17 +281,9 @@ class GameRepository:
     ) -> list[tuple[int, int]]:
         """(id, version) of each running game, not paused, whose reminder was due before
         `before` and not sent, with its turn still running after `running_after`."""
-        stmt = (
-            select(Game.id, Game.version)
-            .where(
-                Game.status == GameStatus.RUNNING,
-                Game.paused.is_(False),
-                Game.turn_remind_at < before,
-                Game.turn_deadline > running_after,
-            )
-            .order_by(Game.id)
+        return await self._playing_where(
+            Game.turn_remind_at < before, Game.turn_deadline > running_after
         )
-        return [(game_id, version) for game_id, version in await self._session.execute(stmt)]
 
     async def start(self, game_id: int, *, now: datetime | None = None) -> None:
         """Lobby to running (deal the first round with `RoundRepository.add`)."""
