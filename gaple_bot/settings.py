@@ -90,8 +90,12 @@ def _database_url(raw: str) -> str:
         url = make_url(raw)
     except (ArgumentError, ValueError):
         raise SettingsError(problem) from None
-    backend = "postgresql" if url.drivername.split("+")[0] == "postgres" else None
-    backend = backend or url.get_backend_name()
+    name, plus, given_driver = url.drivername.partition("+")
+    if name == "postgres":
+        # The short name SQLAlchemy no longer knows, common in hosting providers' URLs.
+        url = url.set(drivername="postgresql" + plus + given_driver)
+        raw = url.render_as_string(hide_password=False)
+    backend = url.get_backend_name()
     driver = ASYNC_DRIVERS.get(backend)
     if driver is None:
         raise SettingsError(problem)

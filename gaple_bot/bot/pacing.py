@@ -46,13 +46,25 @@ running games), and the queue turns first come, first served."""
 class SharedPace(Protocol):
     """Each private chat's pace as every worker sees it (a database they share)."""
 
-    async def take(self, chat_id: int) -> float:
-        """0 if the chat's next message may go now (one at a time); else seconds to wait."""
+    async def take(self, chat_id: int) -> tuple[float | None, float]:
+        """(the chat's lease, 0) if its next message may go now (one at a time), else (None,
+        the seconds to wait before asking again)."""
         ...
 
-    async def answered(self, chat_id: int, spacing: float) -> None:
-        """That message's answer came now: the next one waits `spacing` from now."""
+    async def answered(self, chat_id: int, lease: float, spacing: float) -> None:
+        """That message's answer came now: the lease goes, the next one waits `spacing`."""
         ...
+
+
+@dataclass
+class _NextAfter:
+    """How long after a message's answer the chat's next one may start."""
+
+    seconds: float
+
+    def hold(self, seconds: float) -> None:
+        """Telegram asked to wait this long: every worker waits it out."""
+        self.seconds = max(self.seconds, seconds)
 
 
 @dataclass(order=True)
@@ -128,47 +140,54 @@ class Pacer(BaseRateLimiter[int]):
             return await callback(*args, **kwargs)
         retries = self._retries if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
-            await self._acquire(chat_id, _priority(chat_id, endpoint))
-            try:
-                async with self._shared_turn(chat_id):
+            # The chat's shared turn first: waiting for it holds none of this worker's places.
+            async with self._shared_turn(chat_id) as turn:
+                await self._acquire(chat_id, _priority(chat_id, endpoint))
+                try:
                     return await callback(*args, **kwargs)
-            except RetryAfter as exc:
-                if attempt == retries:
-                    raise
-                seconds = retry_seconds(exc.retry_after)
-                log.warning("Telegram asked to wait %.0f s (%s to %s)", seconds, endpoint, chat_id)
-                self._held_until = max(self._held_until, self._clock.now() + seconds)
-            finally:
-                self._release(chat_id)
+                except RetryAfter as exc:
+                    seconds = retry_seconds(exc.retry_after)
+                    turn.hold(seconds)
+                    if attempt == retries:
+                        raise
+                    log.warning(
+                        "Telegram asked to wait %.0f s (%s to %s)", seconds, endpoint, chat_id
+                    )
+                    self._held_until = max(self._held_until, self._clock.now() + seconds)
+                finally:
+                    self._release(chat_id)
         raise AssertionError("unreachable")  # pragma: no cover
 
     @contextlib.asynccontextmanager
-    async def _shared_turn(self, chat_id: int) -> AsyncIterator[None]:
+    async def _shared_turn(self, chat_id: int) -> AsyncIterator[_NextAfter]:
         """Beside other workers, a private chat's message waits until no other worker's is in
         flight there and the last one's answer is its spacing ago; its own answer moves the
-        chat's pace on (this worker's own pace is kept already)."""
+        chat's pace on by its spacing, or by what Telegram asked to wait (this worker's own
+        pace is kept already)."""
+        after = _NextAfter(WINDOW_SECONDS / self._private_per_second + MARGIN_SECONDS)
         shared = self._shared
         if shared is None or chat_id <= 0:
-            yield
+            yield after
             return
-        spacing = WINDOW_SECONDS / self._private_per_second + MARGIN_SECONDS
-        taken = False
+        lease: float | None = None
         try:
             # Polled: another worker's answer reaches this one only through the database.
-            while (wait := await shared.take(chat_id)) > 0:  # noqa: ASYNC110
+            while True:
+                lease, wait = await shared.take(chat_id)
+                if lease is not None:
+                    break
                 await asyncio.sleep(wait)  # on the database's clock, which is real time
-            taken = True
         except Exception:
             # The database does not answer: the message goes on this worker's pace alone.
             log.exception("private chat %s: its shared pace could not be read", chat_id)
-        if not taken:
-            yield
+        if lease is None:
+            yield after
             return
         try:
-            yield
+            yield after
         finally:
             try:
-                await shared.answered(chat_id, spacing)
+                await shared.answered(chat_id, lease, after.seconds)
             except Exception:
                 log.exception("private chat %s: its shared pace could not be stored", chat_id)
 

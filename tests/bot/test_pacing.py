@@ -250,3 +250,33 @@ async def test_a_new_group_message_goes_before_a_group_edit() -> None:
         await settle()
     await asyncio.gather(first, edit, notice)
     assert [chat for _, chat, _ in telegram.started] == [GROUPS[0], GROUPS[2], GROUPS[1]]
+
+
+class RecordingPace:
+    """A shared pace that lends every chat at once and notes what each answer asked for."""
+
+    def __init__(self) -> None:
+        self.answered_with: list[float] = []
+
+    async def take(self, chat_id: int) -> tuple[float | None, float]:
+        return 1.0, 0.0
+
+    async def answered(self, chat_id: int, lease: float, spacing: float) -> None:
+        self.answered_with.append(spacing)
+
+
+async def test_a_private_chat_s_429_holds_it_for_every_worker() -> None:
+    """Telegram's wait goes to the shared pace, so other workers wait it out too; an answer
+    asks for the plain spacing."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    telegram.refuse = [5.0]
+    pacer = pacer_on(clock)
+    shared = RecordingPace()
+    pacer.share_private_pace(shared)
+    task = request(pacer, telegram, "sendMessage", 501)
+    await settle()
+    clock.advance(5.0 + WINDOW)
+    await settle()
+    assert await task is True
+    assert shared.answered_with == [5.0, WINDOW]

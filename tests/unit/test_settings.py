@@ -113,6 +113,12 @@ def test_a_bad_value_says_what_is_allowed(name: str, value: str, allowed: str) -
             "database_url",
             "postgresql+asyncpg://u:p@db/gaple",
         ),
+        (
+            "DATABASE_URL",
+            "postgres+asyncpg://u:p@db/gaple",
+            "database_url",
+            "postgresql+asyncpg://u:p@db/gaple",
+        ),
         ("TELEGRAM_API_BASE_URL", "http://127.0.0.1:8081", "telegram_api_base_url", None),
     ],
 )

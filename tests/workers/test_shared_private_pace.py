@@ -60,12 +60,33 @@ async def test_a_private_chat_is_one_worker_s_at_a_time_then_waits_its_spacing(
 ) -> None:
     first, second = (store.private_paces for store in two_workers)
     assert first is not None and second is not None
-    assert await first.take(ANA) == 0
+    lease, wait = await first.take(ANA)
+    assert lease is not None and wait == 0
     # In flight on the first worker: the second asks again soon.
-    assert 0 < await second.take(ANA) <= POLL_SECONDS
-    await first.answered(ANA, 30.0)
+    taken, wait = await second.take(ANA)
+    assert taken is None and 0 < wait <= POLL_SECONDS
+    await first.answered(ANA, lease, 30.0)
     # Answered: free again only its spacing later, for either worker.
-    assert 20.0 < await second.take(ANA) <= 30.0
-    assert 20.0 < await first.take(ANA) <= 30.0
+    for paces in (second, first):
+        taken, wait = await paces.take(ANA)
+        assert taken is None and 20.0 < wait <= 30.0
     # Another person's chat is not held up.
-    assert await second.take(ANA + 1) == 0
+    taken, wait = await second.take(ANA + 1)
+    assert taken is not None and wait == 0
+
+
+async def test_only_the_holder_of_a_chat_s_lease_ends_it(
+    two_workers: tuple[Store, Store],
+) -> None:
+    """An answer that comes after its lease ran out (and another worker took the chat) must
+    not end the other worker's lease."""
+    first, second = (store.private_paces for store in two_workers)
+    assert first is not None and second is not None
+    lease, _ = await first.take(ANA)
+    assert lease is not None
+    await second.answered(ANA, lease + 1.0, 0.0)  # a lease that is not the one held
+    taken, _ = await second.take(ANA)
+    assert taken is None
+    await first.answered(ANA, lease, 0.0)
+    taken, _ = await second.take(ANA)
+    assert taken is not None
