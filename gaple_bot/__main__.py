@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .bot.app import run, setup_logging
     from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
-    from .logs import REDACTED, token_secrets
+    from .logs import redacted, token_secrets
     from .store import DatabaseUnavailable
 
     worker: Worker | None = None
@@ -74,10 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     except NetworkError as exc:
-        reason = str(exc)
         # The request's URL carries the token: it never leaves in a message.
-        for secret in token_secrets(settings.telegram_bot_token):
-            reason = reason.replace(secret, REDACTED)
+        reason = redacted(str(exc), token_secrets(settings.telegram_bot_token))
         print(
             f"gaple-bot: cannot reach the Bot API at {settings.telegram_api_base_url}: {reason}",
             file=sys.stderr,

@@ -65,10 +65,15 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """The formatted line with no secret left in it."""
-        text = super().format(record)
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
-        return TILE_TEXT.sub(HIDDEN_TILE, text)
+        return TILE_TEXT.sub(HIDDEN_TILE, redacted(super().format(record), self._secrets))
+
+
+def redacted(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every one of `secrets` blanked (give the longest first: one that contains
+    another is blanked whole)."""
+    for secret in secrets:
+        text = text.replace(secret, REDACTED)
+    return text
 
 
 def token_secrets(token: str) -> list[str]:

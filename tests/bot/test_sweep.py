@@ -29,6 +29,17 @@ WAIT = 120.0
 """Seconds for the sweep to get there: a turn of 8 s, then the grace and a sweep period."""
 
 
+async def _sweep_ended_anas_turn(fake: FakeTelegram) -> None:
+    """Until the group is told the computer played Ana's turn that ran out."""
+    await fake.wait_for(
+        lambda: any(
+            "Ana ran out of time: the computer played" in m.text for m in fake.bot_messages(GROUP)
+        ),
+        timeout=WAIT,
+        message="the sweep did not end Ana's turn",
+    )
+
+
 async def test_the_sweep_ends_a_turn_nobody_times(postgres_url: str) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")
@@ -41,14 +52,7 @@ async def test_the_sweep_ends_a_turn_nobody_times(postgres_url: str) -> None:
             assert game_id is not None
             assert app.job_queue is not None
             cancel_turn_timers(app.job_queue, game_id)
-            await fake.wait_for(
-                lambda: any(
-                    "Ana ran out of time: the computer played" in m.text
-                    for m in fake.bot_messages(GROUP)
-                ),
-                timeout=WAIT,
-                message="the sweep did not end Ana's turn",
-            )
+            await _sweep_ended_anas_turn(fake)
 
 
 def _reminders(fake: FakeTelegram) -> list[FakeMessage]:
@@ -91,14 +95,7 @@ async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str)
             # A timer of a worker that armed the same turn comes too late: it was sent.
             await remind_turn(deps, game_id, version)
             # The sweep ends the turn after looking several times more: still one reminder.
-            await fake.wait_for(
-                lambda: any(
-                    "Ana ran out of time: the computer played" in m.text
-                    for m in fake.bot_messages(GROUP)
-                ),
-                timeout=WAIT,
-                message="the sweep did not end Ana's turn",
-            )
+            await _sweep_ended_anas_turn(fake)
             assert len(_reminders(fake)) == 1
             # It was the reminder of the turn whose timers went (sent before that turn ended),
             # not one a later turn's own timer sent.

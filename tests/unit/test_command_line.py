@@ -17,18 +17,25 @@ from gaple_bot.bot import app
 from tests.fakes.telegram_server import running_fake
 
 
-def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: Path) -> None:
-    environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
-    # An empty working directory: no .env to fall back on.
-    done = subprocess.run(
-        [sys.executable, "-m", "gaple_bot"],
-        cwd=tmp_path,
+def _gaple_bot(
+    folder: Path, environ: dict[str, str], *args: str, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """The gaple-bot command run in `folder` with `environ` and `args`, its output kept."""
+    return subprocess.run(
+        [sys.executable, "-m", "gaple_bot", *args],
+        cwd=folder,
         env=environ,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
         check=False,
     )
+
+
+def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    # An empty working directory: no .env to fall back on.
+    done = _gaple_bot(tmp_path, environ)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
@@ -49,15 +56,7 @@ def test_unreachable_bot_api_is_one_line_and_exit_code_1(tmp_path: Path) -> None
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}",
         "COMPUTER_PROCESSES": "0",
     }
-    done = subprocess.run(
-        [sys.executable, "-m", "gaple_bot"],
-        cwd=tmp_path,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _gaple_bot(tmp_path, environ, timeout=120)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
@@ -87,15 +86,7 @@ def test_a_bad_setting_is_one_line_and_exit_code_2_before_anything_connects(
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}",
         name: value,
     }
-    done = subprocess.run(
-        [sys.executable, "-m", "gaple_bot"],
-        cwd=tmp_path,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _gaple_bot(tmp_path, environ)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -114,15 +105,7 @@ def test_help_says_what_the_command_does_and_starts_nothing(
 
 def test_the_internal_worker_flag_mistyped_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
     environ = {**os.environ, "TELEGRAM_BOT_TOKEN": "123456:TEST-token"}
-    done = subprocess.run(
-        [sys.executable, "-m", "gaple_bot", "--worker", "2"],
-        cwd=tmp_path,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _gaple_bot(tmp_path, environ, "--worker", "2")
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
