@@ -276,6 +276,18 @@ async def turn_ran_out(
             await show_progress(deps, queue, progress)
 
 
+async def send_owed_hand(
+    deps: Deps, queue: JobQueue[GapleContext], game_id: int, version: int
+) -> None:
+    """The person to move at `version` never got their hand (the worker that started the
+    turn died, or the send failed): send it now, unless it went out meanwhile."""
+    async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
+        progress = await deps.service.tables.owed_turn(game_id, version)
+        if progress is not None:
+            log.info("game %s: the hand of the turn at version %s is sent again", game_id, version)
+            await show_progress(deps, queue, progress)
+
+
 async def play_on(deps: Deps, queue: JobQueue[GapleContext], game_id: int) -> None:
     """A game found waiting for nobody: the computers move on to the next person's turn,
     unless another worker got there first (the game waits for someone then)."""

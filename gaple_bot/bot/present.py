@@ -368,7 +368,8 @@ class Presenter:
             return
         t = self.private_t(seat, turn.table.language)
         rendered = self.render_hand(t, turn)
-        await self._edit_private(seat.user_id, message_id, rendered, [])
+        if await self._edit_private(seat.user_id, message_id, rendered, []):
+            await self.service.tables.turn_shown(turn.game_id, turn.version)
         self._turns[turn.game_id] = TurnMessage(turn.seat, seat.user_id, message_id, turn.version)
 
     async def show_abandoned(self, table: TableView[Any]) -> None:
@@ -471,8 +472,14 @@ class Presenter:
         message = await self._send_private(seat.user_id, rendered, unreachable)
         if message is None:
             return
-        await self.service.tables.remember_hand_message(hand.game_id, hand.seat, message.message_id)
-        if live and hand.legal:
+        turn = live and bool(hand.legal)
+        await self.service.tables.remember_hand_message(
+            hand.game_id,
+            hand.seat,
+            message.message_id,
+            turn_version=hand.version if turn else None,
+        )
+        if turn:
             self._turns[hand.game_id] = TurnMessage(
                 hand.seat, seat.user_id, message.message_id, hand.version
             )
@@ -539,7 +546,8 @@ class Presenter:
 
     async def _edit_private(
         self, user_id: int, message_id: int, rendered: Rendered, unreachable: list[int]
-    ) -> None:
+    ) -> bool:
+        """Whether the message shows `rendered` now (edited, or showing it already)."""
         try:
             await self.bot.edit_message_text(
                 chat_id=user_id, message_id=message_id, **_message_kwargs(rendered)
@@ -547,10 +555,14 @@ class Presenter:
         except Forbidden:
             unreachable.append(user_id)
         except BadRequest as exc:
-            if "not modified" not in exc.message.lower():
-                log.warning("private edit for %s failed: %s", user_id, exc.message)
+            if "not modified" in exc.message.lower():
+                return True
+            log.warning("private edit for %s failed: %s", user_id, exc.message)
         except TelegramError as exc:
             log.warning("private edit for %s failed: %s", user_id, exc)
+        else:
+            return True
+        return False
 
     async def edit_private(self, user_id: int, message_id: int, rendered: Rendered) -> None:
         """Edit a private message, ignoring 'not modified' and unreachable people."""

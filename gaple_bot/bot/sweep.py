@@ -1,7 +1,7 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
-on a worker that stopped or died are ended by a worker that is alive, which also sends their
-half-time reminders, plays on a game left in the middle of its computers' moves and sends the
-group messages such a worker left waiting."""
+on a worker that stopped or died are ended by a worker that is alive, which also sends the
+hands and half-time reminders such a worker owed, plays on a game left in the middle of its
+computers' moves and sends the group messages such a worker left waiting."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import timedelta
 from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
-from .flow import job_queue, play_on, remind_turn, turn_ran_out
+from .flow import job_queue, play_on, remind_turn, send_owed_hand, turn_ran_out
 from .timers import expire_lobby
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,12 @@ async def sweep(context: GapleContext) -> None:
     or status first, so a turn or lobby ends once whichever worker gets there first."""
     deps = context.deps
     now = deps.presenter.clock()
+    # First the hands a worker that died owed: the person may still make their move.
+    for game_id, version in await deps.service.hands_owed(now - GRACE):
+        try:
+            await send_owed_hand(deps, job_queue(context), game_id, version)
+        except Exception:
+            log.exception("game %s: the sweep could not send the hand it owed", game_id)
     lobby_age = timedelta(seconds=deps.settings.lobby_timeout_seconds)
     turns, lobbies = await deps.service.overdue(now - GRACE, now - GRACE - lobby_age)
     for game_id, version in await deps.service.reminders_due(now - GRACE):

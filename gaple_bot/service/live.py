@@ -62,6 +62,9 @@ class LiveGame:
     """The bot may not write in the chat: no moves, no timers (stored on the game)."""
     join_token: str | None = None
     """The secret of the lobby's join link."""
+    hand_due: datetime | None = None
+    """Since when the person to move is owed their hand with its move buttons (None: it went
+    out, or nobody is to move)."""
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat the user sits in, if any."""
@@ -164,6 +167,7 @@ async def load_live(
         match=match,
         join_token=record.join_token,
         paused=record.paused,
+        hand_due=record.hand_due,
     )
 
 

@@ -243,13 +243,9 @@ class Lobbies:
                 started = await self.cache.load(tx, game_id)
                 started.match = match
                 deadline = self.tables._deadline(started)
-                started.version = await tx.games.bump_version(
-                    game_id,
-                    started.version,
-                    turn_deadline=deadline,
-                    remind_at=self.tables.remind_at(started, deadline),
-                )
-                started.deadline = deadline
+                timing = self.tables.turn_timing(started, deadline)
+                started.version = await tx.games.bump_version(game_id, started.version, **timing)
+                started.deadline, started.hand_due = deadline, timing["hand_due"]
         except BaseException:
             self.cache.drop(game_id)
             raise

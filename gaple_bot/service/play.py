@@ -215,7 +215,9 @@ class Tables:
         if seat is None or live.computer_moves(seat):
             return None
         record = live.seats[seat]
-        timeouts = record.timeouts + 1
+        # A turn whose hand never went out (its worker died, the send failed) is not the
+        # person's fault: the computer moves, and the turn is not counted against them.
+        timeouts = record.timeouts + (1 if live.hand_due is None else 0)
         autoplay = timeouts >= 2
         progress = Progress(game_id, timed_out=[seat])
         if autoplay and self._everyone_else_away(live, seat):
@@ -292,6 +294,15 @@ class Tables:
             return None
         return self.clock() + timedelta(seconds=live.turn_seconds)
 
+    def turn_timing(self, live: LiveGame, deadline: datetime | None) -> dict[str, datetime | None]:
+        """The stored times of the turn that runs out at `deadline` (None: no person's turn):
+        the deadline, the half-time reminder, and since when the person is owed their hand."""
+        return {
+            "turn_deadline": deadline,
+            "remind_at": self.remind_at(live, deadline),
+            "hand_due": None if deadline is None else self.clock(),
+        }
+
     @staticmethod
     def remind_at(live: LiveGame, deadline: datetime | None) -> datetime | None:
         """When the person whose turn runs out at `deadline` is reminded: at half time (none
@@ -300,20 +311,20 @@ class Tables:
             return None
         return deadline - timedelta(seconds=live.turn_seconds / 2)
 
-    async def _set_deadline(self, live: LiveGame) -> None:
+    async def _set_deadline(self, live: LiveGame, *, hand_owed: bool = True) -> None:
+        """A whole turn for the person to move from now (`hand_owed`: their hand is yet to go
+        out, else whoever calls sends it and nobody else need)."""
         deadline = self._deadline(live)
+        timing = self.turn_timing(live, deadline)
+        if not hand_owed:
+            timing["hand_due"] = None
         try:
             async with self.store.transaction() as tx:
-                live.version = await tx.games.bump_version(
-                    live.game_id,
-                    live.version,
-                    turn_deadline=deadline,
-                    remind_at=self.remind_at(live, deadline),
-                )
+                live.version = await tx.games.bump_version(live.game_id, live.version, **timing)
         except BaseException:
             self.cache.drop(live.game_id)
             raise
-        live.deadline = deadline
+        live.deadline, live.hand_due = deadline, timing["hand_due"]
 
     async def _computer_move(self, live: LiveGame, seat: int) -> int:
         match = live.match
@@ -341,6 +352,7 @@ class Tables:
         match.apply(seat, code)
         result = match.round_result()
         deadline = self._deadline(live)
+        timing = self.turn_timing(live, deadline)
         try:
             async with self.store.transaction() as tx:
                 version = await tx.record_move(
@@ -350,8 +362,7 @@ class Tables:
                     match.ply - 1,
                     seat,
                     code,
-                    turn_deadline=deadline,
-                    remind_at=self.remind_at(live, deadline),
+                    **timing,
                 )
                 if timeouts is not None:
                     await tx.seats.set_timeouts(live.game_id, seat, timeouts)
@@ -364,7 +375,7 @@ class Tables:
         except BaseException:
             self.cache.drop(live.game_id)
             raise
-        live.version, live.deadline = version, deadline
+        live.version, live.deadline, live.hand_due = version, deadline, timing["hand_due"]
         self.tally.moved(live.kind.name)
         record = live.seats[seat]
         live.seats[seat] = dataclasses.replace(
@@ -392,19 +403,15 @@ class Tables:
         leader = match.to_move
         assert leader is not None
         deadline = self._deadline(live)
+        timing = self.turn_timing(live, deadline)
         try:
             async with self.store.transaction() as tx:
-                version = await tx.games.bump_version(
-                    live.game_id,
-                    live.version,
-                    turn_deadline=deadline,
-                    remind_at=self.remind_at(live, deadline),
-                )
+                version = await tx.games.bump_version(live.game_id, live.version, **timing)
                 await tx.rounds.add(live.game_id, match.round_number, deal, leader)
         except BaseException:
             self.cache.drop(live.game_id)
             raise
-        live.version, live.deadline = version, deadline
+        live.version, live.deadline, live.hand_due = version, deadline, timing["hand_due"]
         table = self.table(live)
         hands = tuple(self._people_hands(live, table).values())
         progress.steps.append(RoundStarted(table, hands))
@@ -455,13 +462,44 @@ class Tables:
         if live is not None:
             live.message_id = message_id
 
-    async def remember_hand_message(self, game_id: int, seat: int, message_id: int | None) -> None:
-        """Store which private message shows a seat its hand."""
+    async def remember_hand_message(
+        self, game_id: int, seat: int, message_id: int | None, *, turn_version: int | None = None
+    ) -> None:
+        """Store which private message shows a seat its hand; `turn_version`: it holds the
+        move buttons of the seat's turn at that version, so its hand is no longer owed."""
         async with self.store.transaction() as tx:
             await tx.seats.set_hand_message(game_id, seat, message_id)
+            if turn_version is not None:
+                await tx.games.hand_shown(game_id, turn_version)
         live = self.cache.games.get(game_id)
         if live is not None:
             live.seats[seat] = dataclasses.replace(live.seats[seat], hand_message_id=message_id)
+            if turn_version is not None and live.version == turn_version:
+                live.hand_due = None
+
+    async def turn_shown(self, game_id: int, version: int) -> None:
+        """The turn at `version` is shown to its person by a message stored already (edited
+        with its buttons after a restart): its hand is no longer owed."""
+        async with self.store.transaction() as tx:
+            await tx.games.hand_shown(game_id, version)
+        live = self.cache.games.get(game_id)
+        if live is not None and live.version == version:
+            live.hand_due = None
+
+    async def owed_turn(self, game_id: int, version: int) -> Progress | None:
+        """Where the game stands, if the person whose turn it is at `version` is still owed
+        their hand: the worker that started the turn sends it under the game's lock, so one
+        still owed when another holds the lock was lost (that worker died, or the send
+        failed) and is to be sent now. None if it went out, or the game moved on."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
+            return None
+        if live.hand_due is None or live.match is None:
+            return None
+        seat = live.match.to_move
+        if seat is None or live.computer_moves(seat):
+            return None
+        return self.finish(live, Progress(game_id))
 
     async def play_on(self, game_id: int) -> Progress | None:
         """A game that waits for nobody (its worker died while the computers moved): play

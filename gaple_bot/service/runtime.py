@@ -91,6 +91,12 @@ class GameService:
             lobbies = await tx.games.lobbies_opened_before(lobbies_before)
         return turns, lobbies
 
+    async def hands_owed(self, before: datetime) -> list[tuple[int, int]]:
+        """(game id, version) of the turns whose person has been owed their hand since
+        before `before` (see `Tables.owed_turn`)."""
+        async with self.store.read() as tx:
+            return await tx.games.hands_owed(before)
+
     async def reminders_due(self, before: datetime) -> list[tuple[int, int]]:
         """(game id, version) of the turns whose half-time reminder was due before `before`
         and not sent, and that still run."""

@@ -83,6 +83,7 @@ async def _move_games(session: AsyncSession, old_id: int, new_id: int, now: date
                     finished_at=now,
                     turn_deadline=None,
                     turn_remind_at=None,
+                    turn_hand_due=None,
                 )
             )
     await session.execute(update(Game).where(Game.chat_id == old_id).values(chat_id=new_id))

@@ -151,6 +151,10 @@ class Game(Base):
     turn_remind_at: Mapped[datetime | None]
     """When the person to move is due their half-time reminder; cleared once it is sent (or
     the turn ends), so it goes once whichever worker sends it (migration 0014)."""
+    turn_hand_due: Mapped[datetime | None]
+    """Since when the person to move is owed their hand with its move buttons; cleared once
+    it went out (or the sweep took it over), so a hand lost with a worker is sent by another
+    (migration 0016)."""
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]

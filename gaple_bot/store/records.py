@@ -58,6 +58,8 @@ class GameRecord:
     """The secret part of the lobby's join link (not for the group's eyes beyond the link)."""
     paused: bool = False
     """The bot may not write in the chat, so the game waits (see games.paused)."""
+    hand_due: datetime | None = None
+    """Since when the person to move is owed their hand (see games.turn_hand_due)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,7 @@ class Transaction:
         *,
         turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
         remind_at: datetime | None = None,
+        hand_due: datetime | None = None,
         now: datetime | None = None,
     ) -> int:
         """Append a move if the game is still at `expected_version` (else VersionConflict and
@@ -75,7 +76,11 @@ class Transaction:
         Returns the new version. Store a round's result, the next deal or the game's end in the
         same unit."""
         version = await self.games.bump_version(
-            game_id, expected_version, turn_deadline=turn_deadline, remind_at=remind_at
+            game_id,
+            expected_version,
+            turn_deadline=turn_deadline,
+            remind_at=remind_at,
+            hand_due=hand_due,
         )
         await self.moves.append(game_id, round_number, ply, seat, code, now=now)
         return version

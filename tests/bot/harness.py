@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -100,6 +101,12 @@ def turn_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
         if any(d.startswith((Action.MOVE.value + ":", Action.PICK.value + ":")) for d in datas):
             return message
     return None
+
+
+def carries_moves(params: Mapping[str, object]) -> bool:
+    """Whether a send's (or a message version's) buttons make moves: the hand of a turn."""
+    markup = json.dumps(params.get("reply_markup", ""), default=str)
+    return any(f'"{action.value}:' in markup for action in (Action.MOVE, Action.PICK))
 
 
 def legal_buttons(message: FakeMessage) -> list[tuple[str, str]]:

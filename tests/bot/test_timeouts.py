@@ -10,6 +10,7 @@ from gaple_bot.bot.callback_data import Action
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
+    carries_moves,
     deps_of,
     play_until,
     running_bot,
@@ -98,3 +99,39 @@ async def test_reminder_then_computer_then_handover_then_take_back(tmp_path: Pat
             assert "yours again" in fake.message(ANA, offer.message_id).text
             # Her turn comes to her again.
             await _budi_plays_until(fake, lambda: turn_message(fake, ANA) is not None, rng)
+
+
+async def test_a_turn_whose_hand_never_went_out_is_not_counted_against_the_person(
+    tmp_path: Path,
+) -> None:
+    """Ana's hands fail to reach her twice in a row: the computer plays both turns when they
+    run out, but neither counts against her, so her seat stays hers."""
+    rng = random.Random(4)
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_user(BUDI, "Budi")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
+        fake.fail_next(
+            "sendMessage",
+            500,
+            "Internal Server Error",
+            count=2,
+            chat_id=ANA,
+            matching=carries_moves,
+        )
+        async with running_bot(fake, tmp_path / "db.sqlite3", DEFAULT_TURN_SECONDS="6") as app:
+            deps = deps_of(app)
+            await seat_and_start(fake, ANA, BUDI)
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+
+            def ran_out() -> int:
+                return sum("Ana ran out of time" in t for t in _group_texts(fake))
+
+            await _budi_plays_until(fake, lambda: ran_out() >= 2, rng)
+            # Her next turn's hand reaches her: the seat is still hers to play.
+            await _budi_plays_until(fake, lambda: turn_message(fake, ANA) is not None, rng)
+            assert not any("ran out of time twice" in t for t in _group_texts(fake))
+            async with deps.service.store.read() as tx:
+                ana = (await tx.seats.of_game(game_id))[0]
+            assert ana.user_id == ANA and not ana.autoplay and ana.timeouts == 0

@@ -353,6 +353,7 @@ class _Delay:
     seconds: float
     count: int
     chat_id: int | None
+    matching: Callable[[JsonDict], bool] | None = None
 
 
 @dataclass
@@ -363,6 +364,16 @@ class _Failure:
     retry_after: int | None
     count: int
     chat_id: int | None
+    matching: Callable[[JsonDict], bool] | None = None
+
+
+def _applies(
+    chat_id: int | None, matching: Callable[[JsonDict], bool] | None, params: JsonDict
+) -> bool:
+    """Whether a planned delay or failure is for this call (its chat, its own test)."""
+    if chat_id is not None and params.get("chat_id") != chat_id:
+        return False
+    return matching is None or matching(params)
 
 
 class FakeOptions(TypedDict, total=False):
@@ -1022,27 +1033,40 @@ class FakeTelegram:
         count: int = 1,
         *,
         chat_id: int | None = None,
+        matching: Callable[[JsonDict], bool] | None = None,
     ) -> None:
-        """Answer the next ``count`` valid calls of ``method`` (to ``chat_id``, if given) with
-        an error, e.g. ``fail_next("sendMessage", 429, "Too Many Requests: retry after 3", 3)``.
-        """
+        """Answer the next ``count`` valid calls of ``method`` (to ``chat_id``, if given, and
+        whose parameters ``matching`` accepts) with an error, e.g.
+        ``fail_next("sendMessage", 429, "Too Many Requests: retry after 3", 3)``."""
         canonical = self.spec.canonical_method(method)
         if canonical is None:
             raise ValueError(f"unknown Bot API method {method!r}")
         self._failures.append(
-            _Failure(canonical, error_code, description, retry_after, count, chat_id)
+            _Failure(canonical, error_code, description, retry_after, count, chat_id, matching)
         )
 
     def delay_next(
-        self, method: str, seconds: float, count: int = 1, *, chat_id: int | None = None
+        self,
+        method: str,
+        seconds: float,
+        count: int = 1,
+        *,
+        chat_id: int | None = None,
+        matching: Callable[[JsonDict], bool] | None = None,
     ) -> None:
-        """The next ``count`` calls of ``method`` (to ``chat_id``, if given) reach the server
-        ``seconds`` late (waited with ``sleep``): like a slow network, Telegram receives them at
-        the end of the delay and answers at once."""
+        """The next ``count`` calls of ``method`` (to ``chat_id``, if given, and whose
+        parameters ``matching`` accepts) reach the server ``seconds`` late (waited with
+        ``sleep``): like a slow network, Telegram receives them at the end of the delay and
+        answers at once."""
         canonical = self.spec.canonical_method(method)
         if canonical is None:
             raise ValueError(f"unknown Bot API method {method!r}")
-        self._delays.append(_Delay(canonical, seconds, count, chat_id))
+        self._delays.append(_Delay(canonical, seconds, count, chat_id, matching))
+
+    @property
+    def delays_planned(self) -> int:
+        """Delays asked for with `delay_next` that no call has met yet."""
+        return len(self._delays)
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """Someone (an admin, for a bot's message in a group) deletes a message: editing it
@@ -1302,9 +1326,7 @@ class FakeTelegram:
 
     async def _maybe_delay(self, method: str, params: JsonDict) -> None:
         for delay in self._delays:
-            if delay.method != method:
-                continue
-            if delay.chat_id is not None and params.get("chat_id") != delay.chat_id:
+            if delay.method != method or not _applies(delay.chat_id, delay.matching, params):
                 continue
             delay.count -= 1
             if delay.count <= 0:
@@ -1314,9 +1336,7 @@ class FakeTelegram:
 
     def _maybe_fail(self, method: str, params: JsonDict) -> None:
         for failure in self._failures:
-            if failure.method != method:
-                continue
-            if failure.chat_id is not None and params.get("chat_id") != failure.chat_id:
+            if failure.method != method or not _applies(failure.chat_id, failure.matching, params):
                 continue
             failure.count -= 1
             if failure.count <= 0:

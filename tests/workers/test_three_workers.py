@@ -17,9 +17,11 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from gaple_bot.bot.callback_data import Action, encode
+from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.store import GameStatus, Store
 from tests.bot.harness import (
+    carries_moves,
+    legal_buttons,
     load_engine_game,
     lobby_message,
     play_one_turn,
@@ -149,7 +151,7 @@ async def _post_updates(fake: FakeTelegram, workers: Workers) -> None:
 
 @contextlib.asynccontextmanager
 async def _three_workers(
-    fake: FakeTelegram, postgres_url: str, directory: Path
+    fake: FakeTelegram, postgres_url: str, directory: Path, turn_seconds: int = TURN_SECONDS
 ) -> AsyncIterator[Workers]:
     workers = Workers(
         directory,
@@ -161,7 +163,7 @@ async def _three_workers(
             "COMPUTER_PROCESSES": "0",
             "WEBHOOK_LISTEN": "127.0.0.1",
             "WEBHOOK_SECRET": SECRET,
-            "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
+            "DEFAULT_TURN_SECONDS": str(turn_seconds),
             "GROUP_MESSAGES_PER_MINUTE": str(GROUP_PER_MINUTE),
             # Each worker paces itself to a third of this.
             "BOT_MESSAGES_PER_SECOND": "300",
@@ -416,6 +418,100 @@ async def test_a_worker_killed_mid_round_leaves_the_others_to_finish_the_game(
             assert codes == [0, None, 0], workers.output()
         finally:
             await store.close()
+
+
+async def test_a_hand_owed_by_a_worker_killed_before_it_went_out_is_sent_by_another(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The worker that makes it Ana's turn dies while her hand is on its way (held up in the
+    network): another worker sends her that turn's hand, once, well before the turn runs
+    out, and she plays it."""
+    turn_seconds = 40
+    async with running_fake(group_limit_per_minute=GROUP_PER_MINUTE) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BUDI, "Budi", language_code="en")
+        fake.add_group(GROUP, "Three workers", admins=(ANA,), members=(BUDI,))
+        store = Store.open(postgres_url)
+        rng = random.Random(11)
+        try:
+            async with _three_workers(fake, postgres_url, tmp_path, turn_seconds) as workers:
+                await _open_and_start(fake, workers, 0)
+                await _wait_for(lambda: _running_game(store), workers)
+                # From here on worker 1 takes every update, and Ana's next turn's hand is held
+                # up on its way (it would arrive long after the test).
+                workers.pinned = 1
+                fake.delay_next("sendMessage", 3600, chat_id=ANA, matching=carries_moves)
+                await _tap_until(fake, workers, rng, lambda: fake.delays_planned == 0)
+                # Her hand has reached the network: the worker dies before it arrives.
+                await workers.kill(1)
+                workers.pinned = None
+                hands_before = len(fake.bot_messages(ANA))
+
+                def ran_out() -> bool:
+                    return any("Ana ran out of time" in t for t in fake.all_texts_sent_to(GROUP))
+
+                await _wait_for(
+                    lambda: turn_message(fake, ANA) is not None or ran_out(),
+                    workers,
+                    seconds=WAIT + turn_seconds,
+                )
+                assert not ran_out(), "Ana's turn ran out without her hand"
+                # Her hand came once: one new message with move buttons, and she plays it.
+                sent = fake.bot_messages(ANA)[hands_before:]
+                assert len([m for m in sent if _ever_offered_moves(m)]) == 1
+                await play_one_turn(fake, ANA, rng)
+                assert not ran_out()
+                codes = await workers.stop()
+            assert codes == [0, None, 0], workers.output()
+        finally:
+            await store.close()
+
+
+async def _tap_until(
+    fake: FakeTelegram, workers: Workers, rng: random.Random, done: Callable[[], bool]
+) -> None:
+    """Ana and Budi tap a legal move (and an end when asked) whenever it is their turn, until
+    `done`, which is looked at while each tap is handled."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not done():
+        assert loop.time() < deadline, workers.output()
+        for user in (ANA, BUDI):
+            message = turn_message(fake, user)
+            if message is not None and not done():
+                await _tap_turn(fake, workers, rng, user, message.message_id, done)
+        await asyncio.sleep(0.05)
+
+
+async def _tap_turn(
+    fake: FakeTelegram,
+    workers: Workers,
+    rng: random.Random,
+    user: int,
+    message_id: int,
+    done: Callable[[], bool],
+) -> None:
+    """One turn's taps, given up on as soon as `done` (the bot may never finish this one)."""
+
+    def shown() -> FakeMessage:
+        return fake.message(user, message_id)
+
+    _label, data = rng.choice(legal_buttons(shown()))
+    query = await fake.press(user, user, message_id, data)
+    await _wait_for(lambda: done() or fake.callback_answer(query) is not None, workers)
+    if decode(data).action is Action.PICK and not done():
+        await _wait_for(lambda: done() or bool(legal_buttons(shown())), workers)
+        if done():
+            return
+        _label, end = rng.choice(legal_buttons(shown()))
+        await fake.press(user, user, message_id, end)
+    await _wait_for(lambda: done() or not shown().buttons(), workers)
+
+
+def _ever_offered_moves(message: FakeMessage) -> bool:
+    """Whether the message showed move buttons in any of its versions."""
+    markups = [message.reply_markup, *(version.reply_markup for version in message.versions)]
+    return any(carries_moves({"reply_markup": markup}) for markup in markups)
 
 
 async def _next_turn_of_ana(fake: FakeTelegram, workers: Workers, rng: random.Random) -> int:

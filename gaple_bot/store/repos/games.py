@@ -53,6 +53,7 @@ _COLUMNS = (
     Game.finished_at,
     Game.join_token,
     Game.paused,
+    Game.turn_hand_due,
 )
 
 
@@ -64,7 +65,9 @@ _BUMP = (
 )
 """The compare-and-set, built once (it runs for every move)."""
 _BUMP_AND_SET_DEADLINE = _BUMP.values(
-    turn_deadline=bindparam("turn_deadline"), turn_remind_at=bindparam("turn_remind_at")
+    turn_deadline=bindparam("turn_deadline"),
+    turn_remind_at=bindparam("turn_remind_at"),
+    turn_hand_due=bindparam("turn_hand_due"),
 )
 _CLAIM_REMINDER = (
     update(_GAMES)
@@ -74,6 +77,15 @@ _CLAIM_REMINDER = (
         _GAMES.c.turn_remind_at.is_not(None),
     )
     .values(turn_remind_at=None)
+)
+_HAND_SHOWN = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("game_id"),
+        _GAMES.c.version == bindparam("at_version"),
+        _GAMES.c.turn_hand_due.is_not(None),
+    )
+    .values(turn_hand_due=None)
 )
 
 
@@ -235,16 +247,19 @@ class GameRepository:
         *,
         turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
         remind_at: datetime | None = None,
+        hand_due: datetime | None = None,
     ) -> int:
         """Compare-and-set: move the game from version `expected` to the next one, or raise
         VersionConflict (nothing changed) if another writer got there first. Optionally set the
         turn deadline in the same statement, with the new turn's reminder time (`remind_at`,
-        None for no reminder). Returns the new version."""
+        None for no reminder) and since when the person to move is owed their hand
+        (`hand_due`, None when nobody is). Returns the new version."""
         params: dict[str, object] = {"game_id": game_id, "expected": expected}
         stmt = _BUMP
         if turn_deadline is not KEEP:
             stmt = _BUMP_AND_SET_DEADLINE
             params["turn_deadline"], params["turn_remind_at"] = turn_deadline, remind_at
+            params["turn_hand_due"] = hand_due
         if not await rowcount(self._session, stmt, params):
             raise VersionConflict(game_id, expected)
         return expected + 1
@@ -264,7 +279,11 @@ class GameRepository:
     async def set_deadline(self, game_id: int, turn_deadline: datetime | None) -> None:
         """Set (or clear) when the current turn runs out (its reminder is not sent then)."""
         await self._change(
-            game_id, ACTIVE_STATUSES, turn_deadline=turn_deadline, turn_remind_at=None
+            game_id,
+            ACTIVE_STATUSES,
+            turn_deadline=turn_deadline,
+            turn_remind_at=None,
+            turn_hand_due=None,
         )
 
     async def claim_reminder(self, game_id: int, version: int) -> bool:
@@ -275,6 +294,19 @@ class GameRepository:
                 self._session, _CLAIM_REMINDER, {"game_id": game_id, "at_version": version}
             )
         )
+
+    async def hand_shown(self, game_id: int, version: int) -> bool:
+        """The hand of the person whose turn the game is at `version` went out (or another
+        worker took over sending it): True for whoever says so first; False if nobody was
+        owed a hand, or the game moved on."""
+        return bool(
+            await rowcount(self._session, _HAND_SHOWN, {"game_id": game_id, "at_version": version})
+        )
+
+    async def hands_owed(self, before: datetime) -> list[tuple[int, int]]:
+        """(id, version) of each running game, not paused, whose person to move has been owed
+        their hand since before `before`."""
+        return await self._playing_where(Game.turn_hand_due < before)
 
     async def reminders_due(
         self, before: datetime, running_after: datetime
@@ -301,6 +333,7 @@ class GameRepository:
             finished_at=now,
             turn_deadline=None,
             turn_remind_at=None,
+            turn_hand_due=None,
         )
         return now
 
@@ -313,6 +346,7 @@ class GameRepository:
             finished_at=now or utc_now(),
             turn_deadline=None,
             turn_remind_at=None,
+            turn_hand_due=None,
         )
 
     async def _change(self, game_id: int, allowed: Sequence[GameStatus], **values: object) -> None:
