@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ..games.seam import GameKind
+from .lifeline import end_with_parent
 from .tally import Tally
 
 
@@ -41,6 +43,12 @@ def process_pool(workers: int = 1) -> ProcessPoolExecutor:
     """A process pool for the computer players; the caller shuts it down.
 
     It starts workers with "spawn": forking a process that runs an event loop and threads can
-    copy a held lock into the child.
+    copy a held lock into the child. Each worker ends as soon as this process does, however it
+    ends (SIGKILL included), so none is left waiting for work that cannot come.
     """
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=end_with_parent,
+        initargs=(os.getpid(),),
+    )
