@@ -79,7 +79,8 @@ def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
         BotCommand(
             "settings",
             t.gettext(
-                "Rule set, target, turn time, computer level, empty seats, pictures, language"
+                "Each game's rules and target, turn time, computer level, empty seats, pictures, "
+                "language"
             ),
         ),
         BotCommand("language", t.gettext("The group's language (admins), or yours in private")),

@@ -34,7 +34,7 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
             error.least,
         ).format(n=error.least)
     if isinstance(error, errors.PrivateChatNeeded):
-        return t.gettext("Open a private chat with me first: that is where your tiles go.")
+        return t.gettext("Open a private chat with me first: that is where your hand goes.")
     if isinstance(error, errors.StaleButton):
         return t.gettext("That button is out of date.")
     if isinstance(error, errors.NotYourTurn):

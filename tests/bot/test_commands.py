@@ -306,6 +306,54 @@ async def test_settings_choice_for_another_chat_is_refused(tmp_path: Path) -> No
             assert settings is not None and settings["target"] == "100"
 
 
+async def test_start_in_private_names_every_game_s_command(tmp_path: Path) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        populate(fake)
+        async with running_bot(fake, tmp_path / "gaple.sqlite3"):
+            greeting = await say(fake, ANA, ANA, "/start")
+            assert greeting.text == (
+                "Hi Ana! I run game tables in groups. Add me to a group and type /gaple or "
+                "/gap there; your hand will come here."
+            )
+
+
+async def board_after(fake: FakeTelegram, user: int, text: str) -> FakeMessage:
+    """The user asks for a board in the group; returns the board (the game's own messages may
+    come in between)."""
+    sent = await fake.send_message(user, GROUP, text)
+    after = int(sent["message_id"])
+
+    def boards() -> list[FakeMessage]:
+        return [
+            m for m in fake.bot_messages(GROUP) if m.message_id > after and m.text.startswith("🏆")
+        ]
+
+    await fake.wait_for(lambda: bool(boards()), message=f"no board after {text!r}")
+    return boards()[0]
+
+
+async def test_an_empty_board_names_the_game_it_is_about(tmp_path: Path) -> None:
+    """/top is the game's named, else the one last started in the chat: its empty board
+    names that game's command."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        populate(fake)
+        async with running_bot(fake, tmp_path / "gaple.sqlite3") as app:
+            assert "Type /gaple to play!" in (await board_after(fake, ANA, "/top")).text
+            assert "Type /gap to play!" in (await board_after(fake, ANA, "/top gap")).text
+            for user in (ANA, BUDI):
+                await say(fake, user, user, "/start")
+            lobby = await say(fake, ANA, GROUP, "/gap")
+            for user, action in ((BUDI, Action.JOIN), (ANA, Action.START)):
+                await tap(fake, user, GROUP, lobby.message_id, encode(action, game_of(lobby)))
+            game_id = await deps_of(app).service.active_game(GROUP, None)
+            assert game_id is not None
+            assert await status_of(app, game_id) is GameStatus.RUNNING
+            board = await board_after(fake, CITRA, "/top")
+            assert "Nobody has finished a game yet. Type /gap to play!" in board.text
+            assert "/gaple" not in board.text
+            assert "Type /gaple to play!" in (await board_after(fake, CITRA, "/top gaple")).text
+
+
 async def test_top_and_stats_show_the_players_of_a_finished_game(tmp_path: Path) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         populate(fake)

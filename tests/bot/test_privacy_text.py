@@ -23,6 +23,8 @@ def test_privacy_says_what_the_code_does() -> None:
     # The private chats' shared pace (store.private_paces): a minute, several workers only.
     assert "When I last wrote to you privately, for a minute" in text
     assert "My logs name people by Telegram id only." in text
+    # Every game's hand comes privately (Gaple's tiles, Gap's cards).
+    assert "Why: to send you your hand, run the tables," in text
 
 
 def test_the_question_before_deleting_says_the_same() -> None:

@@ -67,7 +67,7 @@ ALERTS: frozenset[str] = frozenset(
         "You are not at this table.",
         "Only whoever opened the table, or a group admin, can do that.",
         "Someone has to join before the game can start.",
-        "Open a private chat with me first: that is where your tiles go.",
+        "Open a private chat with me first: that is where your hand goes.",
         "That button is out of date.",
         "It is not your turn.",
         "That tile fits neither open end.",

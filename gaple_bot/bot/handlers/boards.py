@@ -32,7 +32,7 @@ async def top(update: Update, context: GapleContext) -> None:
         t = deps.presenter.group_t(settings.language)
     else:
         t = await user_t(context, user_of(update))
-    await reply(deps, update, render_board(t, board, period, entries, global_))
+    await reply(deps, update, render_board(t, kind.name, board, period, entries, global_))
 
 
 async def stats(update: Update, context: GapleContext) -> None:

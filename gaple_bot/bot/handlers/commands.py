@@ -1,4 +1,4 @@
-"""Commands in groups and private chats: /start, /gaple, /stop, /rules, /help."""
+"""Commands in groups and private chats: /start, each game's, /stop, /rules, /help."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ..flow import cancel_turn_timers, job_queue, offer_seats_back
 from ..present import JOIN_PREFIX
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
-from ..render.info import render_help, render_rules
+from ..render.info import render_greeting, render_help, render_rules
 from ..timers import cancel_lobby_expiry
 from .common import (
     anonymous_text,
@@ -66,7 +66,8 @@ def add_to_group_markup(deps: Deps, label: str) -> InlineKeyboardMarkup:
 
 
 async def start(update: Update, context: GapleContext) -> None:
-    """/start: in private, the bot may now send tiles; `join_<token>` completes a join."""
+    """/start: in private, the bot may now send the person's hand; `join_<token>` completes a
+    join."""
     user, chat, deps = user_of(update), chat_of(update), context.deps
     t = await reply_t(context, update)
     if is_group(chat):
@@ -78,10 +79,7 @@ async def start(update: Update, context: GapleContext) -> None:
     if payload.startswith(JOIN_PREFIX):
         await _join_from_link(update, context, payload[len(JOIN_PREFIX) :])
         return
-    text = t.gettext(
-        "Hi {name}! I run Gaple tables in groups. Add me to a group and type /gaple there; "
-        "your tiles will come here."
-    ).format(name=html.escape(user.first_name))
+    text = render_greeting(t, deps.service.registry, html.escape(user.first_name))
     await reply(
         deps,
         update,

@@ -36,12 +36,18 @@ def _entry_name(t: Translator, entry: BoardEntry) -> str:
 
 
 def render_board(
-    t: Translator, board: Board, period: Period, entries: list[BoardEntry], global_: bool
+    t: Translator,
+    command: str,
+    board: Board,
+    period: Period,
+    entries: list[BoardEntry],
+    global_: bool,
 ) -> str:
-    """A leaderboard as numbered lines."""
+    """A leaderboard of the game that `command` opens, as numbered lines."""
     lines = [f"<b>{_board_title(t, board, period, global_)}</b>"]
     if not entries:
-        lines.append(t.gettext("Nobody has finished a game yet. Type /gaple to play!"))
+        text = t.gettext("Nobody has finished a game yet. Type /{command} to play!")
+        lines.append(text.format(command=command))
         return "\n".join(lines)
     for entry in entries:
         value = f"{entry.value:.1f}" if board is Board.RATING else f"{entry.value:.0f}"

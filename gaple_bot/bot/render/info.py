@@ -2,17 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from babel.lists import format_list
+
 from ...games.registry import Registry
 from ...games.seam import JSON, Presentation
 from ...games.texts import seconds_count
 from ...i18n import Translator
 
 
+def game_commands(t: Translator, registry: Registry, style: Literal["and", "or"]) -> str:
+    """Every registered game's command as a list in the reader's language ("/gaple and /gap",
+    "/gaple atau /gap"): the texts every game shares name them all."""
+    commands = [f"/{kind.name}" for kind in registry]
+    return format_list(commands, style="standard" if style == "and" else "or", locale=t.language)
+
+
+def render_greeting(t: Translator, registry: Registry, name: str) -> str:
+    """/start in private: what the bot does and how to start a game (`name` HTML-escaped)."""
+    return t.gettext(
+        "Hi {name}! I run game tables in groups. Add me to a group and type {commands} there; "
+        "your hand will come here."
+    ).format(name=name, commands=game_commands(t, registry, "or"))
+
+
 def render_help(t: Translator, registry: Registry) -> str:
     """What the bot does and its commands (each game's first)."""
     return "\n".join(
         [
-            t.gettext("<b>Gaple</b>: block dominoes with your friends, right here in the group."),
+            t.gettext(
+                "<b>Games with your friends</b>, right here in the group: {commands}."
+            ).format(commands=game_commands(t, registry, "and")),
             "",
             *(kind.presentation.help_line(t) for kind in registry),
             t.gettext("/rules: the rules this chat plays"),
@@ -30,7 +51,7 @@ def render_help(t: Translator, registry: Registry) -> str:
             t.gettext("/deletemydata: delete it (in our private chat)"),
             "",
             t.gettext(
-                "Your tiles come in a private chat with me, with buttons for the moves you may "
+                "Your hand comes in a private chat with me, with buttons for the moves you may "
                 "make. Tap Join on a table to sit down."
             ),
         ]

@@ -32,7 +32,7 @@ def render_privacy(t: Translator) -> str:
             ),
             "",
             t.gettext(
-                "Why: to send you your tiles, run the tables, and keep the scores and "
+                "Why: to send you your hand, run the tables, and keep the scores and "
                 "leaderboards of your chats."
             ),
             t.gettext(
