@@ -1,5 +1,6 @@
-"""The README's commands work as written from the Quick start's venv, and it names every
-webhook setting."""
+"""The README and the pages under docs/ it leads to: their commands work as written from the
+Quick start's venv, every benchmark is named, every setting and webhook setting is named where
+it is explained, and their links lead to files that exist."""
 
 from __future__ import annotations
 
@@ -10,19 +11,35 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text()
+RUNNING = (ROOT / "docs/RUNNING.md").read_text()
+DEVELOPING = (ROOT / "docs/DEVELOPING.md").read_text()
+COMPUTER_PLAYERS = (ROOT / "docs/COMPUTER_PLAYERS.md").read_text()
+PAGES = {"README.md": README} | {
+    f"docs/{page.name}": page.read_text() for page in sorted((ROOT / "docs").glob("*.md"))
+}
+"""Every page a reader meets: the README and every page under docs/."""
+
+TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/pytest"
+"""The line `.ci/run` looks for in README.md, exactly, and runs."""
 
 
-def _section(title: str) -> str:
-    start = README.index(f"## {title}\n")
-    end = README.find("\n## ", start + 1)
-    return README[start : end if end != -1 else len(README)]
+def _section(text: str, title: str) -> str:
+    start = text.index(f"## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_the_quick_start_holds_the_test_command_ci_runs() -> None:
+    assert TEST_COMMAND in _section(README, "Quick start").splitlines()
 
 
 def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
     # A bare `python` or `gaple-bot` is not on the PATH of someone who followed the Quick start.
-    spans = re.findall(r"`([^`\n]+)`", README)
-    assert [span for span in spans if span.startswith(("python ", "gaple-bot "))] == []
-    scripts = re.findall(r"\.venv/bin/python (bench/\w+\.py)", README)
+    for name, text in PAGES.items():
+        spans = re.findall(r"`([^`\n]+)`", text)
+        assert [span for span in spans if span.startswith(("python ", "gaple-bot "))] == [], name
+    # The benchmarks are listed in DEVELOPING.md; the pages they lead to name some of them again.
+    scripts = re.findall(r"\.venv/bin/python (bench/\w+\.py)", DEVELOPING)
     assert set(scripts) == {
         "bench/engine.py",
         "bench/store.py",
@@ -32,9 +49,13 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
         "bench/ai.py",
         "bench/ai_gap.py",
     }
-    for script in scripts:
-        assert (ROOT / script).is_file(), script
-    assert "`.venv/bin/gaple-bot arena --lineup hard,reference,reference,reference`" in README
+    for name, text in PAGES.items():
+        for script in re.findall(r"\.venv/bin/python (bench/\w+\.py)", text):
+            assert (ROOT / script).is_file(), (name, script)
+    assert (
+        "`.venv/bin/gaple-bot arena --lineup hard,reference,reference,reference`"
+        in COMPUTER_PLAYERS
+    )
 
 
 def test_the_benchmark_runs_as_the_readme_writes_it() -> None:
@@ -110,7 +131,7 @@ def test_the_gap_arena_runs_as_the_readme_writes_it() -> None:
     command = (
         "`.venv/bin/python -m gaple_bot.games.gap.ai.arena --lineup hard,normal,normal,normal`"
     )
-    assert command in README
+    assert command in COMPUTER_PLAYERS
     arena = [sys.executable, "-m", "gaple_bot.games.gap.ai.arena"]
     done = subprocess.run(
         [*arena, "--lineup", "easy,easy", "--rounds", "1", "--json"],
@@ -126,14 +147,43 @@ def test_the_gap_arena_runs_as_the_readme_writes_it() -> None:
 
 def test_the_webhook_bullet_names_the_secret() -> None:
     webhook = next(
-        line for line in _section("Running it for real").split("\n- ") if "WEBHOOK_URL" in line
+        line
+        for line in _section(RUNNING, "Polling or webhook").split("\n- ")
+        if "WEBHOOK_URL" in line
     )
     for setting in ("WEBHOOK_URL", "WEBHOOK_PORT", "WEBHOOK_SECRET"):
         assert f"`{setting}`" in webhook
 
 
+def test_every_setting_of_env_example_is_explained_in_running() -> None:
+    example = (ROOT / ".env.example").read_text()
+    listed = [
+        line.split("=", 1)[0]
+        for line in example.splitlines()
+        if "=" in line and not line.startswith("#")
+    ]
+    assert listed, "no setting found in .env.example"
+    settings = _section(RUNNING, "Settings")
+    for setting in listed:
+        assert f"| `{setting}` |" in settings, setting
+    # The README says where the settings are: .env.example, and the page that explains them.
+    quick_start = _section(README, "Quick start")
+    assert "`.env.example`" in quick_start and "(docs/RUNNING.md" in quick_start
+
+
+def test_every_relative_link_leads_to_a_file() -> None:
+    for name, text in PAGES.items():
+        links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+        for link in links:
+            if link.startswith(("http://", "https://")):
+                continue
+            assert ((ROOT / name).parent / link).is_file(), (name, link)
+    for page in ("RUNNING", "CAPACITY", "COMPUTER_PLAYERS", "DEVELOPING", "ADDING_A_GAME", "RULES"):
+        assert f"](docs/{page}.md)" in _section(README, "Where to read on"), page
+
+
 def test_the_privacy_section_says_what_forgetting_and_the_outbox_do() -> None:
-    privacy = " ".join(_section("Privacy").split())
+    privacy = " ".join(_section(README, "Privacy").split())
     for claim in (
         "deletes their name, languages, ratings and rating history",
         "a game they are playing goes on with the computer in their seat",

@@ -87,7 +87,7 @@ async def test_two_workers_on_one_port_play_and_stop_together(
             lobby = _lobby(fake)
             assert lobby is not None
             # The tap may reach the other worker: it finds the lobby's message once stored
-            # (one still in flight is not shared yet: README, Running it for real).
+            # (one still in flight is not shared yet: docs/RUNNING.md, What the workers share).
             while not await _lobby_stored(postgres_url):
                 assert bot.returncode is None, _output(log)
                 await asyncio.sleep(0.05)
