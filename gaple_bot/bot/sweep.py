@@ -1,7 +1,7 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
 on a worker that stopped or died are ended by a worker that is alive, which also sends their
-half-time reminders, plays on a game left in the middle of its computers' moves and sends the
-group messages such a worker left waiting."""
+half-time reminders, plays on a game left in the middle of its computers' moves, sends the
+group messages such a worker left waiting and handles the updates it took in and did not."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
 from .flow import job_queue, play_on, remind_turn, turn_ran_out
+from .server import take_left_updates
 from .timers import expire_lobby
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,11 @@ async def sweep(context: GapleContext) -> None:
     """End what is overdue. Each end runs under the game's lock and checks the game's version
     or status first, so a turn or lobby ends once whichever worker gets there first."""
     deps = context.deps
+    try:
+        # First: they came before anything the sweep would end now.
+        await take_left_updates(deps, context.application)
+    except Exception:
+        log.exception("the sweep could not take the updates a worker left")
     now = deps.presenter.clock()
     lobby_age = timedelta(seconds=deps.settings.lobby_timeout_seconds)
     turns, lobbies = await deps.service.overdue(now - GRACE, now - GRACE - lobby_age)
