@@ -55,7 +55,7 @@ from .pacing import Pacer
 from .painter import Painter
 from .present import Presenter
 from .resume import resume_games
-from .server import BotServer
+from .server import BotServer, TrackingApplication, take_left_updates
 from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
 
@@ -158,6 +158,8 @@ def build_application(
         # What the groups were not shown before the restart goes out first, in order.
         await outbox.restore()
         await resume_games(deps, job_queue)
+        # Before serving: alone on SQLite, every update not handled is the previous run's.
+        await take_left_updates(deps, app)
         arm_sweep(deps, job_queue)
         app.bot_data[SERVER_KEY] = server
         if not settings.webhook_url and settings.metrics_port:
@@ -185,6 +187,7 @@ def build_application(
     rate_limiter = Pacer(settings.messages_per_second, settings.private_messages_per_second)
     app: GapleApplication = (
         ApplicationBuilder()
+        .application_class(TrackingApplication)
         .token(settings.telegram_bot_token)
         .base_url(settings.bot_api_url)
         .base_file_url(settings.bot_file_url)

@@ -1,17 +1,23 @@
-"""The bot's HTTP server: webhook posts (each update applied once), /healthz and /metrics."""
+"""The bot's HTTP server: webhook posts (each update applied once, even if the worker that took
+it in dies before handling it), /healthz and /metrics."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
+from collections.abc import Mapping
 from http import HTTPStatus
+from typing import Any
 
 from aiohttp import web
 from telegram import Update
 from telegram.error import TelegramError
+from telegram.ext import Application
 
-from .deps import DEPS_KEY, Deps, GapleApplication
+from ..service.runtime import GameService
+from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .http import AiohttpRequest
 from .metrics import CONTENT_TYPE, metrics_text
 
@@ -22,12 +28,122 @@ MAX_UPDATE_BYTES = 1 << 20
 """A webhook post larger than this is not an update Telegram sent."""
 
 
+class UpdatesInHand:
+    """The recorded updates this worker queued for its handlers and did not mark handled yet.
+    Marks are written in batches: one write at a time, each with every mark due by its start
+    (under load one write serves many updates)."""
+
+    def __init__(self) -> None:
+        self._queued: set[int] = set()
+        self._due: set[int] = set()
+        self._writing: asyncio.Task[None] | None = None
+
+    @property
+    def holding(self) -> bool:
+        """Whether some update is queued, being handled, or waits for its mark to be written."""
+        writing = self._writing is not None and not self._writing.done()
+        return bool(self._queued or self._due) or writing
+
+    def take(self, update_id: int) -> None:
+        """The update is recorded as this worker's and goes to its handlers."""
+        self._queued.add(update_id)
+
+    def done(self, update_id: int, service: GameService) -> None:
+        """The handlers are done with the update: mark it handled (soon)."""
+        if update_id not in self._queued:
+            return  # never recorded: polled, or handed over by a test
+        self._queued.discard(update_id)
+        self._due.add(update_id)
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.create_task(self._write(service))
+
+    async def settle(self, service: GameService) -> None:
+        """Write every mark due (at stop, before the database closes)."""
+        if self._writing is not None:
+            await self._writing
+        await self._write(service)
+
+    async def _write(self, service: GameService) -> None:
+        while self._due:
+            batch, self._due = self._due, set()
+            try:
+                await service.updates_handled(batch)
+            except Exception:
+                # Tried again with the next update done, or at stop; should this worker die
+                # first, another worker runs them again (see take_left_updates).
+                log.warning("%d updates could not be marked handled", len(batch), exc_info=True)
+                self._due |= batch
+                return
+
+
+class TrackingApplication(Application[Any, GapleContext, Any, Any, Any, Any]):
+    """PTB's Application that marks each recorded update handled once its handlers are done
+    with it: every handler group ran, one stopped the others (ApplicationHandlerStop), or an
+    error reached the error handler. One cut off (the process stopping under it) is not."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.in_hand = UpdatesInHand()
+
+    async def process_update(self, update: object) -> None:
+        cut_off = False
+        try:
+            await super().process_update(update)
+        except asyncio.CancelledError:
+            cut_off = True
+            raise
+        finally:
+            service = _service(self.bot_data)
+            if not cut_off and isinstance(update, Update) and service is not None:
+                self.in_hand.done(update.update_id, service)
+
+    async def stop(self) -> None:
+        await super().stop()
+        service = _service(self.bot_data)
+        if service is not None:
+            await self.in_hand.settle(service)
+
+
+def _service(bot_data: Mapping[Any, Any]) -> GameService | None:
+    deps = bot_data.get(DEPS_KEY)
+    return deps.service if isinstance(deps, Deps) else None
+
+
+def _in_hand(app: Application[Any, Any, Any, Any, Any, Any]) -> UpdatesInHand | None:
+    return app.in_hand if isinstance(app, TrackingApplication) else None
+
+
+async def take_left_updates(deps: Deps, app: Application[Any, Any, Any, Any, Any, Any]) -> int:
+    """Queue for this worker's handlers the updates that workers no longer alive took in and
+    did not handle (on SQLite: those the previous run left; ask before serving), in id order;
+    returns how many."""
+    left = await deps.service.left_updates()
+    in_hand = _in_hand(app)
+    for update_id, data in left:
+        try:
+            update = Update.de_json(json.loads(data), app.bot)
+        except (ValueError, TypeError, KeyError, AttributeError, TelegramError):
+            update = None
+        if update is None:
+            log.warning("update %s left by a worker that is gone is not an update", update_id)
+            await deps.service.updates_handled([update_id])
+            continue
+        if in_hand is not None:
+            in_hand.take(update_id)
+        await app.update_queue.put(update)
+    if left:
+        log.info("%d updates left by a worker that is gone are handled here", len(left))
+    return len(left)
+
+
 class BotServer:
     """Serves /healthz and /metrics, and Telegram's posts at `webhook_path` when one is given.
 
-    An update is answered 200 once it is recorded and queued for the handlers; one recorded
-    before (Telegram retried a post whose answer it missed, perhaps to another worker) is
-    answered 200 and dropped. Before the bot is ready, posts get 503 and Telegram retries."""
+    An update is answered 200 once it is recorded (with its JSON, as this worker's) and queued
+    for the handlers; should this worker die before they are done with it, a live worker takes
+    it (`take_left_updates`). One recorded before (Telegram retried a post whose answer it
+    missed, perhaps to another worker) is answered 200 and dropped. Before the bot is ready,
+    posts get 503 and Telegram retries."""
 
     def __init__(
         self,
@@ -84,7 +200,9 @@ class BotServer:
         if update is None:
             return web.Response(status=HTTPStatus.BAD_REQUEST)
         try:
-            first = await deps.service.first_delivery(update.update_id)
+            first = await deps.service.first_delivery(
+                update.update_id, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            )
         except Exception:
             # Not taken in: Telegram delivers it again later.
             log.warning("update %s: the database does not answer", update.update_id, exc_info=True)
@@ -92,6 +210,9 @@ class BotServer:
         if not first:
             log.info("update %s came again: applied once already", update.update_id)
             return web.Response()
+        in_hand = _in_hand(self._app)
+        if in_hand is not None:
+            in_hand.take(update.update_id)
         await self._app.update_queue.put(update)
         return web.Response()
 

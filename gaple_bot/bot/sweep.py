@@ -1,7 +1,8 @@
 """The timer sweep: on a database several workers share, the turns and lobbies whose timer was
 on a worker that stopped or died are ended by a worker that is alive, which also sends the
 hands and half-time reminders such a worker owed, plays on a game left in the middle of its
-computers' moves and sends the group messages such a worker left waiting."""
+computers' moves, sends the group messages such a worker left waiting and handles the updates
+it took in and did not."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
 from .flow import job_queue, play_on, remind_turn, send_owed_hand, turn_ran_out
+from .server import take_left_updates
 from .timers import expire_lobby
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,11 @@ async def sweep(context: GapleContext) -> None:
     """End what is overdue. Each end runs under the game's lock and checks the game's version
     or status first, so a turn or lobby ends once whichever worker gets there first."""
     deps = context.deps
+    try:
+        # First: they came before anything the sweep would end now.
+        await take_left_updates(deps, context.application)
+    except Exception:
+        log.exception("the sweep could not take the updates a worker left")
     now = deps.presenter.clock()
     # First the hands a worker that died owed: the person may still make their move.
     for game_id, version in await deps.service.hands_owed(now - GRACE):

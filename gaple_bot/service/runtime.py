@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Executor
 from datetime import datetime, timedelta
 
@@ -22,7 +22,8 @@ from .players import Players
 from .tally import Tally
 
 KEEP_UPDATE_IDS = timedelta(days=1)
-"""How long a received update's id is kept: Telegram stops retrying an update within a day."""
+"""How long a received update's id is kept: Telegram stops retrying an update within a day
+(and an update a worker left that long ago is not handled any more)."""
 PRUNE_EVERY = timedelta(hours=1)
 
 
@@ -69,17 +70,49 @@ class GameService:
             record = await tx.games.active(chat_id, thread_id)
         return None if record is None else record.id
 
-    async def first_delivery(self, update_id: int) -> bool:
-        """Record a Telegram update as taken in; False if it was already (a webhook post
-        Telegram retried, perhaps to another worker): it must not be applied again. Once an
-        hour the ids older than a day, which Telegram no longer retries, are forgotten."""
+    async def first_delivery(self, update_id: int, update_json: str | None = None) -> bool:
+        """Record a Telegram update as taken in by this worker, with its JSON (kept until it
+        is handled); False if it was already (a webhook post Telegram retried, perhaps to
+        another worker): it must not be applied again. Once an hour the ids older than a day,
+        which Telegram no longer retries, are forgotten."""
         now = self.clock()
         async with self.store.transaction() as tx:
-            first = await tx.updates.first_delivery(update_id, now=now)
+            first = await tx.updates.first_delivery(
+                update_id,
+                now=now,
+                update_json=update_json,
+                taken_by=self.store.game_locks.worker_id,
+            )
             if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
                 await tx.updates.forget_before(now - KEEP_UPDATE_IDS)
                 self._pruned_at = now
         return first
+
+    async def updates_handled(self, update_ids: Collection[int]) -> None:
+        """The handlers are done with these updates: nobody takes them again."""
+        async with self.store.transaction() as tx:
+            await tx.updates.handled(update_ids, now=self.clock())
+
+    async def left_updates(self) -> list[tuple[int, str]]:
+        """Take for this worker the updates that workers no longer alive took in and did not
+        handle, received within the day Telegram would have retried them; (id, JSON) in id
+        order. Each goes to one worker of those asking at once.
+
+        A process working alone (SQLite) takes every update not handled: it must ask before
+        it takes in any update itself, since those of its previous run hold its own id."""
+        locks = self.store.game_locks
+        since = self.clock() - KEEP_UPDATE_IDS
+        dead: set[int] | None = None
+        if locks.shared:
+            async with self.store.read() as tx:
+                takers = await tx.updates.takers(since)
+            # Liveness is asked after the takers are read: a worker that took one of them in
+            # was live before, so if it is not now, it is gone for good (ids are not reused).
+            dead = takers - await locks.live_workers() if takers else set()
+            if not dead:
+                return []
+        async with self.store.transaction() as tx:
+            return await tx.updates.claim(locks.worker_id, since=since, of=dead)
 
     async def overdue(
         self, turns_before: datetime, lobbies_before: datetime

@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Text,
     UniqueConstraint,
     false,
     text,
@@ -402,15 +403,34 @@ class GroupStamp(Base):
     """Seconds since the epoch (the outbox's clock), taken after the answer arrived."""
 
 
+UNHANDLED_UPDATE = "handled_at IS NULL"
+"""The SQL condition of a received update not handled yet."""
+
+
 class ReceivedUpdate(Base):
     """A Telegram update a worker took in: one delivered again (Telegram retries a webhook post
-    it got no answer to, perhaps to another worker) is recognised and dropped."""
+    it got no answer to, perhaps to another worker) is recognised and dropped. It is kept until
+    handled, so that a live worker handles the updates of one that died before it did."""
 
     __tablename__ = "received_updates"
-    __table_args__ = (Index("ix_received_updates_received_at", "received_at"),)
+    __table_args__ = (
+        Index("ix_received_updates_received_at", "received_at"),
+        Index(
+            "ix_received_updates_unhandled",
+            "taken_by",
+            sqlite_where=text(UNHANDLED_UPDATE),
+            postgresql_where=text(UNHANDLED_UPDATE),
+        ),
+    )
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     received_at: Mapped[datetime]
+    update_json: Mapped[str | None] = mapped_column(Text)
+    """The update as Telegram sent it, until it is handled (then None)."""
+    taken_by: Mapped[int | None] = mapped_column(BigInteger)
+    """The worker whose queue holds the update (`GameLocks.worker_id`)."""
+    handled_at: Mapped[datetime | None]
+    """When the handlers were done with it (None: not yet)."""
 
 
 class PrivatePace(Base):
