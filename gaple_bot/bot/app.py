@@ -33,12 +33,10 @@ from telegram.ext import (
 from ..games.registry import Registry, default_registry
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from ..logs import configure_logging, token_secrets
+from ..service.api import GameService, utc_now
 from ..service.chats import ChatDefaults
 from ..service.computer import process_pool
-from ..service.runtime import GameService
 from ..settings import Settings
-from ..store import Store
-from ..store.types import utc_now
 from .chat_changes import chat_migrated, chat_unwritable
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .doors import Membership
@@ -114,18 +112,22 @@ def build_application(
     requests = AiohttpRequest()
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        store = await Store.start(settings.database_url)
-        if store.private_paces is not None:
-            rate_limiter.share_private_pace(store.private_paces)
         executor: Executor | None = (
             process_pool(settings.computer_processes) if settings.computer_processes else None
         )
         # Pictures get a process of their own: a computer's decision never waits behind one.
         painter = Painter(process_pool(1) if settings.computer_processes else None)
         defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
-        service = GameService(
-            store, rng=rng, executor=executor, clock=clock, defaults=defaults, registry=registry
+        service = await GameService.open(
+            settings.database_url,
+            rng=rng,
+            executor=executor,
+            clock=clock,
+            defaults=defaults,
+            registry=registry,
         )
+        if service.private_paces is not None:
+            rate_limiter.share_private_pace(service.private_paces)
         translators = Translators(settings.default_language)
         assert app.job_queue is not None
         job_queue = cast("JobQueue[GapleContext]", app.job_queue)
@@ -148,11 +150,11 @@ def build_application(
         )
         # Beside other workers a game's group messages are in the shared queue, in order,
         # before its lock goes to another worker.
-        service.cache.before_release.append(outbox.flush)
+        service.before_each_release(outbox.flush)
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
         members = Membership(app.bot, clock)
-        deps = Deps(settings, service, translators, outbox, presenter, username, members)
+        deps = Deps(settings, service, translators, outbox, presenter, username, members, clock)
         app.bot_data[DEPS_KEY] = deps
         await register_commands(app.bot, translators, registry)
         # What the groups were not shown before the restart goes out first, in order.

@@ -8,9 +8,9 @@ import logging
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import JobQueue
 
+from ..service.api import GameStatus
 from ..service.errors import ServiceError
 from ..service.live import LiveGame
-from ..store import GameStatus
 from .deps import Deps, GapleContext
 from .flow import cancel_turn_timers, recovery_job_name, show_progress
 from .render.common import Rendered

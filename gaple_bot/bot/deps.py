@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
@@ -21,8 +23,8 @@ DEPS_KEY = "deps"
 
 @dataclass
 class Deps:
-    """The bot's services: settings, the game service, translators, the group outbox, and who
-    belongs to which group."""
+    """The bot's services: settings, the game service, translators, the group outbox, who
+    belongs to which group, and the clock."""
 
     settings: Settings
     service: GameService
@@ -31,6 +33,8 @@ class Deps:
     presenter: Presenter
     bot_username: str
     members: Membership
+    clock: Callable[[], datetime]
+    """The time of deadlines, lobby expiry and the sweep (the service's clock)."""
 
 
 class GapleContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

@@ -14,10 +14,10 @@ from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Job, JobQueue
 
 from ..games.texts import seconds_count
+from ..service.api import GameStatus
 from ..service.errors import ServiceError
 from ..service.progress import Progress
 from ..service.views import SeatInfo, TableView
-from ..store import GameStatus
 from .deps import Deps, GapleContext
 from .present import TurnMessage
 from .render.common import Rendered
@@ -211,7 +211,7 @@ def arm_turn_timers(deps: Deps, job_queue: JobQueue[GapleContext], progress: Pro
     if turn is None or table is None or table.deadline is None:
         return
     # Deadlines are on the service's clock, the job queue runs on real time: schedule delays.
-    left = (table.deadline - deps.presenter.clock()).total_seconds()
+    left = (table.deadline - deps.clock()).total_seconds()
     remind_name, turn_name = turn_job_names(progress.game_id)
     data = TurnTimer(progress.game_id, turn.version, turn.seat)
     jobs = [job_queue.run_once(time_up, when=max(left, 0.0), name=turn_name, data=data)]
@@ -244,7 +244,7 @@ async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
         # One table edit; the outbox merges it with others if the group is busy.
         deps.presenter.edit_table(deps.service.tables.table(live))
         t = deps.presenter.private_t(live.seat_infos()[seat], live.chat.language)
-        left = max(1, round((live.deadline - deps.presenter.clock()).total_seconds()))
+        left = max(1, round((live.deadline - deps.clock()).total_seconds()))
         text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
             chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
         )

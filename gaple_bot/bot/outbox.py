@@ -25,8 +25,8 @@ from telegram.error import (
 )
 
 from ..games.pictures import Picture, plain
+from ..service.api import QueuedSend
 from ..service.outbox import GroupLedger, GroupRequest
-from ..store import QueuedSend
 from .outbox_json import params_from_json, params_to_json
 
 log = logging.getLogger(__name__)

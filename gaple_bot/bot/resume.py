@@ -6,8 +6,8 @@ import logging
 
 from telegram.ext import JobQueue
 
+from ..service.api import GameStatus, StoreError
 from ..service.errors import ServiceError
-from ..store import GameStatus, StoreError
 from .deps import Deps, GapleContext
 from .flow import show_progress
 from .timers import arm_lobby_expiry
@@ -20,7 +20,7 @@ async def resume_games(deps: Deps, job_queue: JobQueue[GapleContext]) -> None:
     worker only (a process working alone is), so workers restarted together resume each game
     once, and a worker started beside a live senior leaves the games to the live workers,
     which hold their messages and timers (the sweep ends the turns of a worker that died)."""
-    if not await deps.service.store.game_locks.take_seniority():
+    if not await deps.service.take_seniority():
         log.info("a senior worker is live: the games are the live workers' to show")
         return
     for game_id in await deps.service.active_games():
@@ -40,7 +40,7 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
         lobby = deps.service.lobbies.view(live)
         presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
         # The lobby keeps the time it had left before the restart.
-        age = (presenter.clock() - live.created_at).total_seconds()
+        age = (deps.clock() - live.created_at).total_seconds()
         arm_lobby_expiry(job_queue, game_id, max(1.0, deps.settings.lobby_timeout_seconds - age))
         return
     if live.message_id is not None:

@@ -28,7 +28,7 @@ SWEEP_JOB = "sweep"
 def arm_sweep(deps: Deps, queue: JobQueue[GapleContext]) -> None:
     """Sweep every SWEEP_SECONDS when other workers may share the database (one process on
     SQLite has every timer itself: no sweep)."""
-    if deps.service.store.game_locks.shared:
+    if deps.service.shared:
         queue.run_repeating(sweep, interval=SWEEP_SECONDS, first=SWEEP_SECONDS, name=SWEEP_JOB)
 
 
@@ -41,7 +41,7 @@ async def sweep(context: GapleContext) -> None:
         await take_left_updates(deps, context.application)
     except Exception:
         log.exception("the sweep could not take the updates a worker left")
-    now = deps.presenter.clock()
+    now = deps.clock()
     # First the hands a worker that died owed: the person may still make their move.
     for game_id, version in await deps.service.hands_owed(now - GRACE):
         try:
@@ -71,10 +71,8 @@ async def sweep(context: GapleContext) -> None:
             await expire_lobby(deps, game_id)
         except Exception:
             log.exception("game %s: the sweep could not close its lobby", game_id)
-    paces = deps.service.store.private_paces
     try:
-        if paces is not None:
-            await paces.forget_old()
+        await deps.service.forget_old_paces()
     except Exception:
         log.exception("the sweep could not forget the private chats' old paces")
     try:

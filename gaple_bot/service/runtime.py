@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from concurrent.futures import Executor
 from datetime import datetime, timedelta
 
 from ..games.registry import Registry, default_registry
 from ..store import GameStatus, Store
+from ..store.private_paces import PrivatePaces
 from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
@@ -58,6 +59,48 @@ class GameService:
         self.ledger = GroupLedger(store)
         self.clock = clock
         self._pruned_at: datetime | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        database_url: str,
+        *,
+        rng: random.Random | None = None,
+        executor: Executor | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        defaults: ChatDefaults | None = None,
+        registry: Registry | None = None,
+    ) -> GameService:
+        """The service on the database `database_url`, migrated to the newest schema."""
+        store = await Store.start(database_url)
+        return cls(
+            store, rng=rng, executor=executor, clock=clock, defaults=defaults, registry=registry
+        )
+
+    @property
+    def shared(self) -> bool:
+        """Whether other workers may share the database (so its games, locks and timers)."""
+        return self.store.game_locks.shared
+
+    @property
+    def private_paces(self) -> PrivatePaces | None:
+        """The private chats' pace shared with the other workers (None: working alone)."""
+        return self.store.private_paces
+
+    async def take_seniority(self) -> bool:
+        """Whether this worker is the senior one (a process working alone is): the one that
+        resumes the games after a restart of every worker."""
+        return await self.store.game_locks.take_seniority()
+
+    async def forget_old_paces(self) -> None:
+        """Drop the private chats' paces nobody needs any more (beside other workers)."""
+        if self.store.private_paces is not None:
+            await self.store.private_paces.forget_old()
+
+    def before_each_release(self, hook: Callable[[], Awaitable[None]]) -> None:
+        """Run `hook` at the end of each block that held a game beside other workers, before
+        the game goes to another worker."""
+        self.cache.before_release.append(hook)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

@@ -6,7 +6,7 @@ from telegram import ReplyParameters, Update
 from telegram.constants import ParseMode
 
 from ...games.pictures.stats import stats_picture
-from ...store import Board, Period
+from ...service.api import Board, Period
 from ..deps import GapleContext
 from ..painter import picture_or_none
 from ..render.boards import render_board, render_stats

@@ -7,10 +7,10 @@ import logging
 from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 
+from ...service.api import GameStatus
 from ...service.errors import ServiceError
 from ...service.progress import Progress
 from ...service.views import LobbyView
-from ...store import GameStatus
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
 from ..flow import job_queue, recovering, show_progress

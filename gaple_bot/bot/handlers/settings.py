@@ -9,8 +9,8 @@ import re
 from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.constants import ParseMode
 
+from ...service.api import ChatSettings, GameStatus
 from ...service.errors import BadSetting, ServiceError
-from ...store import ChatSettings, GameStatus
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
 from ..refusals import refusal_text

@@ -7,7 +7,14 @@ import html
 from ...games.seam import Presentation
 from ...games.texts import computer_level_name, former_player_name
 from ...i18n import Translator
-from ...store import COMPUTER_PLAYER_IDS, Board, BoardEntry, Period, PlayerStats, is_former_player
+from ...service.api import (
+    COMPUTER_PLAYER_IDS,
+    Board,
+    BoardEntry,
+    Period,
+    PlayerStats,
+    is_former_player,
+)
 
 
 def _board_title(t: Translator, board: Board, period: Period, global_: bool) -> str:

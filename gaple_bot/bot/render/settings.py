@@ -10,7 +10,7 @@ from ...games.options import OptionSpec
 from ...games.seam import GameKind, next_config
 from ...games.texts import computer_level_name, seconds_count
 from ...i18n import SUPPORTED_LANGUAGES, Translator
-from ...store import ChatSettings
+from ...service.api import ChatSettings
 from ..callback_data import Action, encode
 from .common import Rendered
 
