@@ -231,7 +231,7 @@ class Lobbies:
                 if seat_count < limits.least:
                     raise NeedsMorePlayers(limits.least)
                 config = live.kind.with_seats(live.config, seat_count)
-                match, deal = live.kind.new_match(config, self.rng)
+                match, deal = self.tables.dealer.first(live.kind, config, self.rng)
                 leader = match.to_move
                 assert leader is not None
                 level = ComputerLevel(options["level"])

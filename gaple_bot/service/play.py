@@ -11,6 +11,7 @@ from typing import Any
 from ..games.seam import Match
 from ..store import GameStatus, SeatRecord, Store
 from .computer import ComputerPlayers
+from .dealer import Dealer, ShuffledDeals
 from .errors import (
     GameNotRunning,
     GamePaused,
@@ -40,6 +41,7 @@ class Tables:
         rng: random.Random,
         clock: Callable[[], datetime],
         tally: Tally | None = None,
+        dealer: Dealer | None = None,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -47,6 +49,8 @@ class Tables:
         self.rng = rng
         self.clock = clock
         self.tally = tally or Tally()
+        self.dealer: Dealer = dealer or ShuffledDeals()
+        """Deals every round, the first one too (Lobbies.start asks it)."""
 
     # Views ---------------------------------------------------------------------------------
 
@@ -398,7 +402,7 @@ class Tables:
         """Deal the next round (Gaple's C5/D2: the last winner leads) and store the deal."""
         match = live.match
         assert match is not None
-        deal = match.next_deal(self.rng)
+        deal = self.dealer.next(match, self.rng)
         match.start_round(deal)
         leader = match.to_move
         assert leader is not None

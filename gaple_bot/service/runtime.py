@@ -14,6 +14,7 @@ from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
 from .computer import ComputerPlayers
+from .dealer import Dealer
 from .forgetting import Forgetting
 from .live import LiveCache
 from .lobby import Lobbies
@@ -41,6 +42,7 @@ class GameService:
         clock: Callable[[], datetime] = utc_now,
         defaults: ChatDefaults | None = None,
         registry: Registry | None = None,
+        dealer: Dealer | None = None,
     ) -> None:
         self.store = store
         self.registry = registry or default_registry()
@@ -51,7 +53,10 @@ class GameService:
         self.tally = Tally()
         """Counts for monitoring (the bot's /metrics)."""
         self.computer = ComputerPlayers(executor, self.tally)
-        self.tables = Tables(store, self.cache, self.computer, self.rng, clock, self.tally)
+        # Deals are the rules' own shuffles of `rng` unless a test injects a dealer of its own.
+        self.tables = Tables(
+            store, self.cache, self.computer, self.rng, clock, self.tally, dealer=dealer
+        )
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock)
         self.players = Players(store, self.cache)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
