@@ -148,9 +148,6 @@ def build_application(
             on_migrated=migrated,
             painter=painter,
         )
-        # Beside other workers a game's group messages are in the shared queue, in order,
-        # before its lock goes to another worker.
-        service.before_each_release(outbox.flush)
         presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
         members = Membership(app.bot, clock)

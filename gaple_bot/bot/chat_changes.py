@@ -10,9 +10,10 @@ from telegram.ext import JobQueue
 
 from ..service.api import GameStatus
 from ..service.errors import ServiceError
-from ..service.live import LiveGame
+from ..service.session import GameFacts, GameSession
 from .deps import Deps, GapleContext
 from .flow import cancel_turn_timers, recovery_job_name, show_progress
+from .held import hold, hold_all
 from .render.common import Rendered
 from .timers import cancel_lobby_expiry
 
@@ -34,23 +35,23 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
     # Nothing waiting for the group goes out any more, now or after a restart.
     await deps.outbox.forget_chat(chat_id)
     for game_id in await changes.active_in(chat_id):
-        async with deps.service.cache.lock(game_id):
+        async with hold(deps, game_id) as game:
             cancel_game_jobs(job_queue, game_id)
-            live = await changes.end(game_id)
+            ended = await game.end_with_chat()
             deps.presenter.forget_table(game_id, chat_id)
             deps.presenter.forget_lobby(game_id)
             turn = deps.presenter.forget_turn(game_id)
-            if live is None:
+            if ended is None:
                 continue
             log.info("game %s ended: the bot left chat %s", game_id, chat_id)
-            for seat in live.seat_infos():
+            for seat in ended.seats:
                 if seat.user_id is None:
                     continue
-                t = deps.presenter.private_t(seat, live.chat.language)
+                t = deps.presenter.private_t(seat, ended.chat_language)
                 text = t.gettext(
                     "🚪 The table in {chat} was closed: I was removed from the group. It counts "
                     "as abandoned: no results, no rating changes."
-                ).format(chat=html.escape(live.chat.title or ""))
+                ).format(chat=html.escape(ended.chat_title))
                 if turn is not None and turn.user_id == seat.user_id:
                     # The live buttons go; the note takes their place.
                     await deps.presenter.edit_private(seat.user_id, turn.message_id, Rendered(text))
@@ -63,15 +64,15 @@ async def chat_muted(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int
     moves in anyone's name) and each person at the table is told privately."""
     changes = deps.service.chat_changes
     for game_id in await changes.active_in(chat_id):
-        async with deps.service.cache.lock(game_id):
-            live = await changes.pause(game_id)
-            if live is None:
+        async with hold(deps, game_id) as game:
+            paused = await game.pause()
+            if paused is None:
                 continue
             cancel_turn_timers(job_queue, game_id)
             # The table is posted afresh on resuming: the old one may be far up by then.
             deps.presenter.forget_table(game_id, chat_id)
             log.info("game %s paused: the bot may not write in chat %s", game_id, chat_id)
-            await _tell_people(deps, live, paused=True)
+            await _tell_people(deps, paused, paused=True)
 
 
 async def chat_writable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int) -> None:
@@ -79,16 +80,16 @@ async def chat_writable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: 
     and the person to move gets a whole turn."""
     changes = deps.service.chat_changes
     for game_id in await changes.active_in(chat_id):
-        async with deps.service.cache.lock(game_id):
+        async with hold(deps, game_id) as game:
             try:
-                progress = await changes.resume(game_id)
+                progress = await game.go_on()
             except ServiceError:
                 continue
             if progress is None:
                 continue
             deps.presenter.forget_table(game_id, chat_id)
             log.info("game %s resumed in chat %s", game_id, chat_id)
-            await _tell_people(deps, await deps.service.cache.get(game_id), paused=False)
+            await _tell_people(deps, await game.facts(), paused=False)
             await show_progress(deps, job_queue, progress)
 
 
@@ -117,7 +118,7 @@ async def chat_migrated(
     """The group became a supergroup: its settings, boards and games now live under the new
     id; a lobby or table continues there with a fresh message, its timers as they were."""
     changes = deps.service.chat_changes
-    async with deps.service.cache.lock_all(await changes.active_in(old_id)):
+    async with hold_all(deps, await changes.active_in(old_id)) as games:
         moved = await changes.move(old_id, new_id)
         # Round results and notices still waiting for the old chat go to the new one.
         await deps.outbox.move_chat(old_id, new_id)
@@ -126,32 +127,33 @@ async def chat_migrated(
             deps.presenter.forget_table(game_id, new_id)
             deps.presenter.forget_lobby(game_id)
             try:
-                await _show_moved(deps, job_queue, await deps.service.cache.get(game_id))
-            except ServiceError:
+                await _show_moved(deps, job_queue, games[game_id])
+            except (ServiceError, KeyError):
                 log.exception("game %s could not be shown in chat %s", game_id, new_id)
     if moved:
         log.info("chat %s moved to %s with games %s", old_id, new_id, moved)
 
 
-async def _show_moved(deps: Deps, job_queue: JobQueue[GapleContext], live: LiveGame) -> None:
+async def _show_moved(deps: Deps, job_queue: JobQueue[GapleContext], game: GameSession) -> None:
     presenter = deps.presenter
-    if live.status is GameStatus.LOBBY:
-        lobby = deps.service.lobbies.view(live)
-        link = presenter.needs_join_link(live.game_id)
+    facts = await game.facts()
+    if facts.status is GameStatus.LOBBY:
+        lobby = await game.lobby()
+        link = presenter.needs_join_link(facts.game_id)
         presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, link))
         return
-    if live.paused:
+    if facts.paused:
         return  # shown when the bot may write again
-    progress = await deps.service.tables.resume(live.game_id)
+    progress = await game.resume()
     await show_progress(deps, job_queue, progress)
 
 
-async def _tell_people(deps: Deps, live: LiveGame, *, paused: bool) -> None:
+async def _tell_people(deps: Deps, game: GameFacts, *, paused: bool) -> None:
     """A private note to each person at the table that the game paused (or goes on)."""
-    for seat in live.seat_infos():
+    for seat in game.seats:
         if seat.user_id is None:
             continue
-        t = deps.presenter.private_t(seat, live.chat.language)
+        t = deps.presenter.private_t(seat, game.chat_language)
         if paused:
             text = t.gettext(
                 "⏸ The game in {chat} is paused: I may not write in the group right now. "
@@ -160,5 +162,5 @@ async def _tell_people(deps: Deps, live: LiveGame, *, paused: bool) -> None:
         else:
             text = t.gettext("▶️ The game in {chat} goes on: I can write in the group again.")
         await deps.presenter.send_private(
-            seat.user_id, Rendered(text.format(chat=html.escape(live.chat.title or "")))
+            seat.user_id, Rendered(text.format(chat=html.escape(game.chat_title)))
         )

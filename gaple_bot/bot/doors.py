@@ -9,7 +9,7 @@ from telegram import Bot, ChatMember, ChatMemberRestricted, MaybeInaccessibleMes
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from ..service.live import LiveGame
+from ..service.session import GameFacts
 
 MEMBER_TTL = timedelta(seconds=60)
 """How long a 'yes, a member' from Telegram is trusted before asking again."""
@@ -35,12 +35,12 @@ def button_topic(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-def check_button_chat(message: MaybeInaccessibleMessage | None, live: LiveGame) -> None:
+def check_button_chat(message: MaybeInaccessibleMessage | None, game: GameFacts) -> None:
     """Raise ForeignButton unless the button was pressed in the game's own chat and topic."""
     if not isinstance(message, Message):
         raise ForeignButton("the button's message is not accessible")
-    if message.chat.id != live.chat_id or button_topic(message) != live.thread_id:
-        raise ForeignButton(f"a button of game {live.game_id} pressed in chat {message.chat.id}")
+    if message.chat.id != game.chat_id or button_topic(message) != game.thread_id:
+        raise ForeignButton(f"a button of game {game.game_id} pressed in chat {message.chat.id}")
 
 
 class Membership:

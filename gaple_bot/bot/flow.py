@@ -17,8 +17,10 @@ from ..games.texts import seconds_count
 from ..service.api import GameStatus
 from ..service.errors import ServiceError
 from ..service.progress import Progress
+from ..service.session import GameSession
 from ..service.views import SeatInfo, TableView
 from .deps import Deps, GapleContext
+from .held import hold
 from .present import TurnMessage
 from .render.common import Rendered
 
@@ -45,7 +47,7 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
             user_id = seat.user_id
             assert user_id is not None
             announce_unreachable(deps, table, seat)
-            progress = await deps.service.tables.set_autoplay(progress.game_id, user_id, True)
+            progress = await deps.service.hand_over(progress.game_id, user_id)
             if progress.abandoned is not None:
                 cancel_turn_timers(job_queue, progress.game_id)
                 await deps.presenter.show_abandoned(progress.abandoned)
@@ -106,19 +108,19 @@ class Recovery:
 
 @asynccontextmanager
 async def recovering(
-    deps: Deps, job_queue: JobQueue[GapleContext], game_id: int
+    deps: Deps, job_queue: JobQueue[GapleContext], game: GameSession
 ) -> AsyncIterator[None]:
-    """Around a change to a game: a refusal passes through; anything unexpected (a worker
-    died, the database was busy too long) drops the cached game and resumes it shortly from
-    the database, so the game never freezes with nobody to move."""
+    """Around a change to a held game: a refusal passes through; anything unexpected (a
+    worker died, the database was busy too long) drops this worker's copy and resumes the
+    game shortly from the database, so it never freezes with nobody to move."""
     try:
         yield
     except ServiceError:
         raise
     except Exception:
-        log.exception("game %s: an update failed; it will be resumed", game_id)
-        deps.service.cache.drop(game_id)
-        schedule_recovery(job_queue, Recovery(game_id, 0))
+        log.exception("game %s: an update failed; it will be resumed", game.game_id)
+        game.forget()
+        schedule_recovery(job_queue, Recovery(game.game_id, 0))
         raise
 
 
@@ -146,14 +148,14 @@ async def recover(context: GapleContext) -> None:
     recovery = context.job.data
     deps = context.deps
     try:
-        async with deps.service.cache.lock(recovery.game_id):
-            progress = await deps.service.tables.resume(recovery.game_id)
+        async with hold(deps, recovery.game_id) as game:
+            progress = await game.resume()
             await show_progress(deps, job_queue(context), progress)
     except ServiceError:
         return  # the game is over or gone: nothing to resume
     except Exception:
         log.exception("game %s: resuming failed", recovery.game_id)
-        deps.service.cache.drop(recovery.game_id)
+        deps.service.forget(recovery.game_id)
         schedule_recovery(job_queue(context), Recovery(recovery.game_id, recovery.attempt + 1))
 
 
@@ -161,10 +163,10 @@ async def offer_seats_back(deps: Deps, user_id: int) -> None:
     """Someone the bot can reach again (they unblocked it, or wrote /start) is offered every
     seat the computer plays for them."""
     for seat in await deps.service.players.autoplay_seats(user_id):
-        async with deps.service.cache.lock(seat.game_id):
-            live = await deps.service.cache.get(seat.game_id)
-            if live.status is GameStatus.RUNNING and live.match is not None:
-                await deps.presenter.offer_seat_back(deps.service.tables.table(live), seat.seat)
+        async with hold(deps, seat.game_id) as game:
+            facts = await game.facts()
+            if facts.status is GameStatus.RUNNING and facts.playing:
+                await deps.presenter.offer_seat_back(await game.table(), seat.seat)
 
 
 def _last_table(progress: Progress) -> TableView[Any] | None:
@@ -234,19 +236,18 @@ async def remind(context: GapleContext) -> None:
 async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
     """The reminder of the turn the game is at `version`, unless another worker (or an
     earlier timer of this one) sent it, or the game moved on."""
-    async with deps.service.cache.lock(game_id):
-        due = await deps.service.tables.take_reminder(game_id, version)
+    async with hold(deps, game_id) as game:
+        due = await game.take_reminder(version)
         if due is None:
             return
-        live, seat = due
-        user_id = live.seats[seat].user_id
-        assert live.deadline is not None and user_id is not None
+        user_id = due.seat.user_id
+        assert user_id is not None
         # One table edit; the outbox merges it with others if the group is busy.
-        deps.presenter.edit_table(deps.service.tables.table(live))
-        t = deps.presenter.private_t(live.seat_infos()[seat], live.chat.language)
-        left = max(1, round((live.deadline - deps.clock()).total_seconds()))
+        deps.presenter.edit_table(due.table)
+        t = deps.presenter.private_t(due.seat, due.table.language)
+        left = max(1, round((due.deadline - deps.clock()).total_seconds()))
         text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
-            chat=html.escape(live.chat.title or ""), time=seconds_count(t, left)
+            chat=html.escape(due.table.chat_title), time=seconds_count(t, left)
         )
         await deps.presenter.send_private(user_id, Rendered(text))
 
@@ -262,8 +263,8 @@ async def turn_ran_out(
 ) -> None:
     """The turn the game was at `version` ran out: the computer moves for the person, unless
     the game moved on since (then nothing happens, so a second timer for one turn is harmless)."""
-    async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
-        stored = await deps.service.tables.stored_turn(game_id, version)
+    async with hold(deps, game_id) as game, recovering(deps, queue, game):
+        stored = await game.stored_turn(version)
         if stored is not None:
             # The worker that sent the turn's message may be another one, or gone: its
             # buttons go as if this worker had sent it.
@@ -271,7 +272,7 @@ async def turn_ran_out(
             deps.presenter.adopt_turn_message(
                 game_id, TurnMessage(seat, user_id, message_id, version)
             )
-        progress = await deps.service.tables.timeout(game_id, version)
+        progress = await game.timeout(version)
         if progress is not None:
             await show_progress(deps, queue, progress)
 
@@ -281,8 +282,8 @@ async def send_owed_hand(
 ) -> None:
     """The person to move at `version` never got their hand (the worker that started the
     turn died, or the send failed): send it now, unless it went out meanwhile."""
-    async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
-        progress = await deps.service.tables.owed_turn(game_id, version)
+    async with hold(deps, game_id) as game, recovering(deps, queue, game):
+        progress = await game.owed_turn(version)
         if progress is not None:
             log.info("game %s: the hand of the turn at version %s is sent again", game_id, version)
             await show_progress(deps, queue, progress)
@@ -291,8 +292,8 @@ async def send_owed_hand(
 async def play_on(deps: Deps, queue: JobQueue[GapleContext], game_id: int) -> None:
     """A game found waiting for nobody: the computers move on to the next person's turn,
     unless another worker got there first (the game waits for someone then)."""
-    async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
-        progress = await deps.service.tables.play_on(game_id)
+    async with hold(deps, game_id) as game, recovering(deps, queue, game):
+        progress = await game.play_on()
         if progress is not None:
             await show_progress(deps, queue, progress)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
+from .held import hold
 from .render.lobby import render_lobby_expired
 
 
@@ -36,8 +37,8 @@ async def lobby_expired(context: GapleContext) -> None:
 async def expire_lobby(deps: Deps, game_id: int) -> None:
     """Close the lobby and say so, unless it started or closed meanwhile (then nothing
     happens, so a second timer for one lobby is harmless)."""
-    async with deps.service.cache.lock(game_id):
-        lobby = await deps.service.lobbies.expire(game_id)
+    async with hold(deps, game_id) as game:
+        lobby = await game.expire()
         if lobby is None:
             return
         t = deps.presenter.group_t(lobby.language)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..store import GameStatus, Store
 from ..store.types import utc_now
-from .live import LiveCache, LiveGame
+from .live import LiveCache
 from .play import Tables
 from .progress import Progress
+from .session import GameFacts, facts_of
 
 
 class ChatChanges:
@@ -22,7 +23,7 @@ class ChatChanges:
         async with self.store.read() as tx:
             return [record.id for record in await tx.games.active_in_chat(chat_id)]
 
-    async def end(self, game_id: int) -> LiveGame | None:
+    async def end(self, game_id: int) -> GameFacts | None:
         """The bot left the chat: abort the lobby or game (no results, no rating changes).
         Returns the game as it ended, or None if it was not active any more."""
         live = await self.cache.get(game_id)
@@ -35,9 +36,9 @@ class ChatChanges:
             self.cache.drop(game_id)
         live.status = GameStatus.ABORTED
         live.deadline = None
-        return live
+        return facts_of(live)
 
-    async def pause(self, game_id: int) -> LiveGame | None:
+    async def pause(self, game_id: int) -> GameFacts | None:
         """The bot may not write in the chat: the running game waits, with no turn deadline.
         Returns the paused game, or None if it was not running or already paused."""
         live = await self.cache.get(game_id)
@@ -52,7 +53,7 @@ class ChatChanges:
             raise
         live.paused = True
         live.deadline = None
-        return live
+        return facts_of(live)
 
     async def resume(self, game_id: int) -> Progress | None:
         """The bot may write again: the game goes on, the person to move with a whole turn.

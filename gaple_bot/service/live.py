@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -186,9 +186,6 @@ class LiveCache:
     revisions: dict[int, Revision] = field(default_factory=dict)
     """The stored revisions each cached game was known to match, when other processes share
     the database (a game cached without them is read again under its lock)."""
-    before_release: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
-    """Run at the end of each block that held a game's lock beside other workers, before the
-    lock goes (the group messages queued in the block are stored in order by then)."""
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
@@ -209,8 +206,6 @@ class LiveCache:
                 if game_id in self.games and self.revisions.get(game_id) != seen:
                     self.drop(game_id)
                 yield
-                for hook in self.before_release:
-                    await hook()
                 await self._stamp(game_id, seen, hold)
             finally:
                 await self._release(game_id, hold)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -121,17 +121,13 @@ class Tables:
 
     # Use cases -----------------------------------------------------------------------------
 
-    async def play(
-        self,
-        game_id: int,
-        user_id: int,
-        version: int,
-        code: int,
-        committed: Callable[[], Awaitable[object]] | None = None,
-    ) -> Progress:
-        """A person's move from a button: checked against the seat, the version and the rules.
-        `committed` runs once the move is stored, before the moves that follow it (the
-        computers'): the person's tap can be answered without waiting for them."""
+    async def play(self, game_id: int, user_id: int, version: int, code: int) -> Progress:
+        """A person's move from a button and every move that follows it without a person."""
+        return await self.advance_game(game_id, await self.move(game_id, user_id, version, code))
+
+    async def move(self, game_id: int, user_id: int, version: int, code: int) -> Progress:
+        """A person's move from a button, checked against the seat, the version and the rules,
+        and stored; the moves that follow it are `advance_game`'s."""
         live = await self.cache.get(game_id)
         match = self._running(live)
         seat = self._turn_seat(live, user_id, version)
@@ -140,8 +136,11 @@ class Tables:
             raise StaleButton(f"move {code} is not legal now")
         progress = Progress(game_id)
         await self._commit(live, seat.seat, code, progress, timeouts=0 if seat.timeouts else None)
-        if committed is not None:
-            await committed()
+        return progress
+
+    async def advance_game(self, game_id: int, progress: Progress) -> Progress:
+        """Every move after `progress` that needs no person, and where the game stands then."""
+        live = await self.cache.get(game_id)
         await self.advance(live, progress)
         return self.finish(live, progress)
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from concurrent.futures import Executor
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 
 from ..games.registry import Registry, default_registry
@@ -21,6 +22,8 @@ from .lobby import Lobbies
 from .outbox import GroupLedger
 from .play import Tables
 from .players import Players
+from .progress import Progress
+from .session import GameSession
 from .tally import Tally
 
 KEEP_UPDATE_IDS = timedelta(days=1)
@@ -102,10 +105,29 @@ class GameService:
         if self.store.private_paces is not None:
             await self.store.private_paces.forget_old()
 
-    def before_each_release(self, hook: Callable[[], Awaitable[None]]) -> None:
-        """Run `hook` at the end of each block that held a game beside other workers, before
-        the game goes to another worker."""
-        self.cache.before_release.append(hook)
+    @asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[GameSession]:
+        """Hold the game for the block: its updates one at a time, on this worker and beside
+        the others; the session runs its use cases (the results are shown within the block,
+        so they go out in the order they happened)."""
+        async with self.cache.lock(game_id):
+            yield GameSession(self, game_id)
+
+    @asynccontextmanager
+    async def hold_all(self, game_ids: Iterable[int]) -> AsyncIterator[dict[int, GameSession]]:
+        """Hold several games at once (taken in one order, so two holders never deadlock)."""
+        ids = sorted(set(game_ids))
+        async with self.cache.lock_all(ids):
+            yield {game_id: GameSession(self, game_id) for game_id in ids}
+
+    async def hand_over(self, game_id: int, user_id: int) -> Progress:
+        """The computer plays the person's seat from now on (nobody can reach them), within a
+        block that holds the game."""
+        return await self.tables.set_autoplay(game_id, user_id, True)
+
+    def forget(self, game_id: int) -> None:
+        """Drop this worker's copy of the game (after an unexpected failure)."""
+        self.cache.drop(game_id)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

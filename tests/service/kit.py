@@ -63,9 +63,8 @@ def move_code(kind: str, text: str) -> int:
 
 @asynccontextmanager
 async def held(service: GameService, game_id: int) -> AsyncIterator[None]:
-    """Hold the game as the bot does around each use case today (the one use of the lock in
-    these tests: when the service takes it itself, only this changes)."""
-    async with service.cache.lock(game_id):
+    """Hold the game as a front end does around each use case (`GameService.hold`)."""
+    async with service.hold(game_id):
         yield
 
 
@@ -79,6 +78,8 @@ class Table:
         self.game_id = 0
         self.version = 0
         """The version the last table shown had: the one a button carries."""
+        self.hands_reach = True
+        """Whether the hand of each new turn reaches its person (a front end shows it)."""
 
     def code(self, text: str) -> int:
         """The code of this kind's move written as `text`."""
@@ -116,7 +117,7 @@ class Table:
         self.dealer.script(*deals)
         async with held(self.service, self.game_id):
             _lobby, progress = await self.service.lobbies.start(self.game_id, person.user_id, False)
-        return self._seen(progress)
+        return await self._seen(progress)
 
     def deal_next(self, *deals: HandDealt) -> None:
         """The rounds after those dealt so far get these deals."""
@@ -131,7 +132,7 @@ class Table:
         shown = self.version if version is None else version
         async with held(self.service, self.game_id):
             progress = await self.service.tables.play(self.game_id, person.user_id, shown, code)
-        return self._seen(progress)
+        return await self._seen(progress)
 
     async def play_all(self, people: Sequence[Person], moves: str) -> Progress:
         """Each move of `moves` by whichever of `people` is to move (seat order = `people`)."""
@@ -148,13 +149,13 @@ class Table:
         shown = self.version if version is None else version
         async with held(self.service, self.game_id):
             progress = await self.service.tables.timeout(self.game_id, shown)
-        return None if progress is None else self._seen(progress)
+        return None if progress is None else await self._seen(progress)
 
     async def take_back(self, person: Person) -> Progress:
         """'Take my seat back' in the person's private chat."""
         async with held(self.service, self.game_id):
             progress = await self.service.tables.set_autoplay(self.game_id, person.user_id, False)
-        return self._seen(progress)
+        return await self._seen(progress)
 
     async def stop(self, person: Person) -> TableView[Any] | None:
         """/stop in the group, by someone who is not a chat admin."""
@@ -164,11 +165,15 @@ class Table:
     async def progress(self) -> Progress:
         """Where the game stands now, as a front end finds it after a restart."""
         async with held(self.service, self.game_id):
-            return self._seen(await self.service.tables.resume(self.game_id))
+            return await self._seen(await self.service.tables.resume(self.game_id))
 
-    def _seen(self, progress: Progress) -> Progress:
+    async def _seen(self, progress: Progress) -> Progress:
+        """The table a front end shows after `progress`; the person to move is shown their
+        hand, unless hands do not reach people (`hands_reach`)."""
         if progress.table is not None:
             self.version = progress.table.version
+        if progress.turn is not None and self.hands_reach:
+            await self.service.tables.turn_shown(self.game_id, progress.turn.version)
         return progress
 
     # What the database holds -------------------------------------------------------------

@@ -79,6 +79,17 @@ async def test_on_a_timeout_the_computer_moves_for_the_person(table: Tables) -> 
     assert (ana.timeouts, ana.autoplay) == (1, False)
 
 
+async def test_a_turn_whose_hand_never_reached_the_person_is_not_counted(table: Tables) -> None:
+    gaple = await two_people(table)
+    gaple.hands_reach = False
+    await gaple.play(ANA, "R66")
+    progress = await gaple.timeout()
+    assert progress is not None and progress.timed_out == [1]
+    assert progress.moved == [(1, 1, gaple.code("R65"))]
+    budi = (await gaple.seats())[1]
+    assert (budi.timeouts, budi.autoplay) == (0, False)
+
+
 async def test_a_timer_of_an_earlier_version_does_nothing(table: Tables) -> None:
     gaple = await two_people(table)
     stale = gaple.version

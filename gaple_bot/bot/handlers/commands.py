@@ -14,6 +14,7 @@ from ...service.errors import GameAlreadyOpen, ServiceError
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed
 from ..flow import cancel_turn_timers, job_queue, offer_seats_back
+from ..held import hold
 from ..present import JOIN_PREFIX
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
@@ -104,9 +105,9 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
         await reply(deps, update, door_text(t, error))
         return
     game_id = invited.id
-    async with deps.service.cache.lock(game_id):
+    async with hold(deps, game_id) as game:
         try:
-            lobby = await deps.service.lobbies.join(game_id, person_of(update))
+            lobby = await game.join(person_of(update))
         except ServiceError as error:
             await reply(deps, update, refusal_text(t, error))
             return
@@ -114,8 +115,7 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
             lobby, deps.bot_username, deps.presenter.needs_join_link(game_id)
         )
         deps.presenter.show_lobby(lobby, rendered)
-    live = await deps.service.cache.get(game_id)
-    chat = html.escape(live.chat.title or "")
+        chat = html.escape((await game.facts()).chat_title)
     await reply(
         deps, update, deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED_BY_LINK, chat)
     )
@@ -183,20 +183,20 @@ async def stop(update: Update, context: GapleContext) -> None:
     if game_id is None:
         await reply(deps, update, t.gettext("There is no game here to stop."))
         return
-    async with deps.service.cache.lock(game_id):
-        live = await deps.service.cache.get(game_id)
-        admin = live.opener_id != user.id and await is_admin(context, chat.id, user.id)
+    async with hold(deps, game_id) as game:
+        facts = await game.facts()
+        admin = facts.opener_id != user.id and await is_admin(context, chat.id, user.id)
         try:
-            table = await deps.service.tables.stop(game_id, user.id, admin)
+            table = await game.stop(user.id, admin)
         except ServiceError as error:
             await reply(deps, update, refusal_text(t, error))
             return
         cancel_turn_timers(job_queue(context), game_id)
         cancel_lobby_expiry(job_queue(context), game_id)
-        group_t = deps.presenter.group_t(live.chat.language)
+        group_t = deps.presenter.group_t(facts.chat_language)
         presenter = deps.presenter
         if table is None:
-            lobby = deps.service.lobbies.view(await deps.service.cache.get(game_id))
+            lobby = await game.lobby()
             presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
         else:
             presenter.edit_table(table)

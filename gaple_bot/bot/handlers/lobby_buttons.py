@@ -9,11 +9,13 @@ from telegram import CallbackQuery, Update
 from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PrivateChatNeeded, ServiceError
+from ...service.session import GameSession
 from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
 from ..flow import job_queue, recovering, show_progress
+from ..held import hold
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..timers import arm_lobby_expiry, cancel_lobby_expiry
@@ -28,35 +30,34 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
     deps = context.deps
     t = await user_t(context, user)
     game_id = callback.field("game")
-    lobbies = deps.service.lobbies
     # Taking a seat asks Telegram afresh; the other buttons may trust a recent answer.
     if not await _let_in(deps, query, t, game_id, fresh=callback.action is Action.JOIN):
         return
     async with (
-        deps.service.cache.lock(game_id),
-        recovering(deps, job_queue(context), game_id),
+        hold(deps, game_id) as game,
+        recovering(deps, job_queue(context), game),
     ):
         try:
             if callback.action is Action.JOIN:
-                lobby = await lobbies.join(game_id, person_of(update))
+                lobby = await game.join(person_of(update))
                 note = deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED)
             elif callback.action is Action.LEAVE:
-                lobby = await lobbies.leave(game_id, user.id)
+                lobby = await game.leave(user.id)
                 note = t.gettext("You left the table.")
             elif callback.action is Action.ADD_COMPUTER:
-                live = await deps.service.cache.get(game_id)
-                seated = live.seat_of(user.id) is not None
-                admin = not seated and await is_admin(context, live.chat_id, user.id)
-                lobby = await lobbies.add_computer(game_id, user.id, admin)
+                facts = await game.facts()
+                seated = facts.seat_of(user.id) is not None
+                admin = not seated and await is_admin(context, facts.chat_id, user.id)
+                lobby = await game.add_computer(user.id, admin)
                 note = t.gettext("A computer player sat down.")
             elif callback.action is Action.CANCEL:
-                admin = await _admin_unless_opener(context, game_id, user.id)
-                lobby = await lobbies.cancel(game_id, user.id, admin)
+                admin = await _admin_unless_opener(context, game, user.id)
+                lobby = await game.cancel(user.id, admin)
                 cancel_lobby_expiry(job_queue(context), game_id)
                 note = t.gettext("The table is closed.")
             else:
-                admin = await _admin_unless_opener(context, game_id, user.id)
-                lobby, progress = await lobbies.start(game_id, user.id, admin)
+                admin = await _admin_unless_opener(context, game, user.id)
+                lobby, progress = await game.start(user.id, admin)
                 cancel_lobby_expiry(job_queue(context), game_id)
                 _show(deps, lobby)
                 await show_progress(deps, job_queue(context), progress)
@@ -64,15 +65,15 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
                 return
         except PrivateChatNeeded:
             # Someone who started the bot before it kept records can still be reached: try.
-            live = await deps.service.cache.get(game_id)
-            chat = html.escape(live.chat.title or "")
-            probe = deps.presenter.private_note(t, live.kind.name, PrivateNote.PROBE, chat)
+            facts = await game.facts()
+            chat = html.escape(facts.chat_title)
+            probe = deps.presenter.private_note(t, facts.kind, PrivateNote.PROBE, chat)
             if not await deps.presenter.send_private(user.id, Rendered(probe)):
-                await _offer_private_chat(deps, query, t, game_id)
+                await _offer_private_chat(deps, query, t, game)
                 return
             await deps.service.players.private_chat_opened(person_of(update))
             try:
-                lobby = await lobbies.join(game_id, person_of(update))
+                lobby = await game.join(person_of(update))
             except ServiceError as error:
                 await query.answer(refusal_text(t, error), show_alert=True)
                 return
@@ -94,8 +95,8 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
     if not await _let_in(deps, query, t, callback.field("game"), fresh=True):
         return
     try:
-        async with deps.service.cache.lock(callback.field("game")):
-            lobby = await deps.service.lobbies.play_again(callback.field("game"), person_of(update))
+        async with hold(deps, callback.field("game")) as game:
+            lobby = await game.play_again(person_of(update))
     except ServiceError as error:
         await query.answer(refusal_text(t, error), show_alert=True)
         return
@@ -116,10 +117,11 @@ def _show(deps: Deps, lobby: LobbyView) -> None:
 
 
 async def _offer_private_chat(
-    deps: Deps, query: CallbackQuery, t: Translator, game_id: int
+    deps: Deps, query: CallbackQuery, t: Translator, game: GameSession
 ) -> None:
     """Open the private chat in one tap; /start there completes the join."""
-    lobby = deps.service.lobbies.view(await deps.service.cache.get(game_id))
+    game_id = game.game_id
+    lobby = await game.lobby()
     link = deps.presenter.lobby_link(lobby, deps.bot_username)
     if link is None:
         await query.answer(refusal_text(t, PrivateChatNeeded()), show_alert=True)
@@ -136,11 +138,11 @@ async def _let_in(
     and topic, and the presser belongs to that group. If not, the presser gets a short alert
     and nothing changes."""
     try:
-        async with deps.service.cache.lock(game_id):
-            live = await deps.service.cache.get(game_id)
-        check_button_chat(query.message, live)
+        async with hold(deps, game_id) as game:
+            facts = await game.facts()
+        check_button_chat(query.message, facts)
         # Telegram is asked outside the game's lock, so a slow answer holds up nobody else.
-        await deps.members.admit(live.chat_id, query.from_user.id, fresh=fresh)
+        await deps.members.admit(facts.chat_id, query.from_user.id, fresh=fresh)
     except ServiceError as error:
         await query.answer(refusal_text(t, error), show_alert=True)
         return False
@@ -150,8 +152,8 @@ async def _let_in(
     return True
 
 
-async def _admin_unless_opener(context: GapleContext, game_id: int, user_id: int) -> bool:
-    live = await context.deps.service.cache.get(game_id)
-    if live.opener_id == user_id:
+async def _admin_unless_opener(context: GapleContext, game: GameSession, user_id: int) -> bool:
+    facts = await game.facts()
+    if facts.opener_id == user_id:
         return False
-    return await is_admin(context, live.chat_id, user_id)
+    return await is_admin(context, facts.chat_id, user_id)

@@ -17,6 +17,7 @@ from ..flow import (
     recovering,
     show_progress,
 )
+from ..held import hold
 from .common import is_group, person_of
 
 
@@ -41,10 +42,10 @@ async def on_my_chat_member(update: Update, context: GapleContext) -> None:
         return
     for seat in await deps.service.players.unreachable(user.id):
         async with (
-            deps.service.cache.lock(seat.game_id),
-            recovering(deps, job_queue(context), seat.game_id),
+            hold(deps, seat.game_id) as game,
+            recovering(deps, job_queue(context), game),
         ):
-            progress = await deps.service.tables.set_autoplay(seat.game_id, user.id, True)
+            progress = await game.set_autoplay(user.id, True)
             table = progress_table(progress)
             if seat.seat in progress.autoplay_started and table is not None:
                 announce_unreachable(deps, table, table.seats[seat.seat])

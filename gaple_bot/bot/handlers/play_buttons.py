@@ -11,11 +11,12 @@ from telegram.error import TelegramError
 
 from ...games.views import PrivateNote
 from ...i18n import Translator
-from ...service.errors import NotSeated, PickHasNoMove, ServiceError, StaleButton
+from ...service.errors import PickHasNoMove, ServiceError, StaleButton
 from ..callback_data import Action, Callback
 from ..deps import GapleContext
 from ..doors import DoorClosed, check_button_chat
 from ..flow import job_queue, recovering, show_progress
+from ..held import hold
 from ..present import TurnMessage
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
@@ -36,40 +37,41 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
         await query.answer(wrong_chat_t.gettext("That button is not valid."), show_alert=True)
         return
     game_id, version = callback.field("game"), callback.field("version")
-    tables = deps.service.tables
     async with (
-        deps.service.cache.lock(game_id),
-        recovering(deps, job_queue(context), game_id),
+        hold(deps, game_id) as game,
+        recovering(deps, job_queue(context), game),
     ):
         t: Translator | None = None
         try:
-            live = await deps.service.cache.get(game_id)
-            t = await seated_t(context, user, live.languages)
-            kind = live.kind.name
+            facts = await game.facts()
+            t = await seated_t(context, user, facts.languages)
+            kind = facts.kind
             code: int | None = None
             if callback.action is Action.MOVE:
                 code = callback.field("code")
             elif callback.action is Action.PICK:
-                view, choices = tables.step_view(live, user.id, version, callback.field("step"))
+                view, choices = await game.step_view(user.id, version, callback.field("step"))
                 code = choices[0] if len(choices) == 1 else None
             if code is not None:
+                progress = await game.move(user.id, version, code)
                 # Told once the move is stored, before the computers' moves that follow it.
-                told = _answer_quietly(query, partial(deps.presenter.you_moved, t, kind, code))
-                progress = await tables.play(game_id, user.id, version, code, committed=told)
-                seat = live.seat_of(user.id)
+                await _answer_quietly(query, partial(deps.presenter.you_moved, t, kind, code))()
+                progress = await game.advance(progress)
+                seat = facts.seat_of(user.id)
                 if seat is not None:
                     # The move was the turn's, so the message tapped is the turn message
                     # (another worker may have sent it, or this one before a restart): it
                     # loses its buttons once the move is shown, as one this worker sent would.
                     deps.presenter.adopt_turn_message(
-                        game_id, TurnMessage(seat.seat, user.id, query.message.message_id, version)
+                        game_id,
+                        TurnMessage(seat.number, user.id, query.message.message_id, version),
                     )
                 await show_progress(deps, job_queue(context), progress)
                 return
             if callback.action is Action.PICK:
                 picked: int | None = callback.field("step")
             else:
-                view = tables.turn_view(live, user.id, version)
+                view = await game.turn_view(user.id, version)
                 picked = None
         except PickHasNoMove:
             assert t is not None  # the game was found
@@ -104,17 +106,17 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
         return
     game_id = callback.field("game")
     async with (
-        deps.service.cache.lock(game_id),
-        recovering(deps, job_queue(context), game_id),
+        hold(deps, game_id) as game,
+        recovering(deps, job_queue(context), game),
     ):
         try:
-            live = await deps.service.cache.get(game_id)
-            seat = live.seat_of(user.id)
+            facts = await game.facts()
+            seat = facts.seat_of(user.id)
             if seat is not None and not seat.autoplay:
                 # Nothing to take back (a second tap, or a forged button on the hand message):
                 # leave the message as it is.
                 raise StaleButton(f"user {user.id} already plays their seat at game {game_id}")
-            progress = await deps.service.tables.set_autoplay(game_id, user.id, False)
+            progress = await game.set_autoplay(user.id, False)
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
             return
@@ -122,7 +124,7 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
         await deps.presenter.edit_private(
             user.id,
             query.message.message_id,
-            Rendered(deps.presenter.private_note(t, live.kind.name, PrivateNote.SEAT_BACK)),
+            Rendered(deps.presenter.private_note(t, facts.kind, PrivateNote.SEAT_BACK)),
         )
         await show_progress(deps, job_queue(context), progress)
 
@@ -135,23 +137,19 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
     deps = context.deps
     t = await user_t(context, user)
     game_id = callback.field("game")
-    async with deps.service.cache.lock(game_id):
+    async with hold(deps, game_id) as game:
         try:
-            live = await deps.service.cache.get(game_id)
+            facts = await game.facts()
             # Only the table's own message shows a hand: a payload from elsewhere is forged.
-            check_button_chat(query.message, live)
-            seat = live.seat_of(user.id)
-            if seat is None or live.match is None:
-                raise NotSeated(f"user {user.id} is not at game {live.game_id}")
+            check_button_chat(query.message, facts)
+            hand = await game.private(user.id)
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
             return
         except DoorClosed as error:
             await query.answer(door_text(t, error), show_alert=True)
             return
-        alert = deps.presenter.presentation(live.kind.name).hand_alert(
-            t, deps.service.tables.private(live, seat.seat)
-        )
+        alert = deps.presenter.presentation(facts.kind).hand_alert(t, hand)
     await query.answer(alert, show_alert=True)
 
 

@@ -14,6 +14,7 @@ from ...service.views import LobbyView
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
 from ..flow import job_queue, recovering, show_progress
+from ..held import hold, hold_all
 from ..render.privacy import CONFIRM, render_delete_question, render_privacy
 from ..timers import cancel_lobby_expiry
 from .commands import reply
@@ -85,9 +86,9 @@ async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None
     queue = job_queue(context)
     forgetting = deps.service.forgetting
     for game_id in await forgetting.open_games(user_id):
-        async with deps.service.cache.lock(game_id), recovering(deps, queue, game_id):
+        async with hold(deps, game_id) as game, recovering(deps, queue, game):
             try:
-                shown = await forgetting.leave(game_id, user_id)
+                shown = await game.leave_for_good(user_id)
             except ServiceError:
                 continue  # the game ended in the meantime: nothing to leave
             if isinstance(shown, LobbyView):
@@ -101,15 +102,18 @@ async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None
                 _tell_the_table(deps, shown)
                 await show_progress(deps, queue, shown)
     # The seats the computer now plays change hands while no update of theirs runs.
-    async with deps.service.cache.lock_all(await forgetting.open_games(user_id)):
+    async with hold_all(deps, await forgetting.open_games(user_id)) as games:
         forgotten = await forgetting.forget(user_id)
         for game_id in forgotten.running_games:
+            held = games.get(game_id)
+            if held is None:
+                continue
             try:
-                live = await deps.service.cache.get(game_id)
+                facts = await held.facts()
             except ServiceError:
                 continue
-            if live.status is GameStatus.RUNNING and live.match is not None:
-                deps.presenter.edit_table(deps.service.tables.table(live))
+            if facts.status is GameStatus.RUNNING and facts.playing:
+                deps.presenter.edit_table(await held.table())
 
 
 def _tell_the_table(deps: Deps, progress: Progress) -> None:

@@ -13,6 +13,7 @@ from ...service.api import ChatSettings, GameStatus
 from ...service.errors import BadSetting, ServiceError
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
+from ..held import hold
 from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..render.settings import LANGUAGE, choices, menu_options, render_settings
@@ -116,11 +117,10 @@ async def redraw_lobbies(deps: Deps, chat_id: int) -> None:
     """Open lobbies of the chat show the settings they will start with (empty seats filled
     or not) as soon as an admin changes them."""
     for game_id in await deps.service.lobbies.open_in_chat(chat_id):
-        async with deps.service.cache.lock(game_id):
-            live = await deps.service.cache.get(game_id)
-            if live.status is not GameStatus.LOBBY:
+        async with hold(deps, game_id) as game:
+            lobby = await game.lobby()
+            if lobby.status is not GameStatus.LOBBY:
                 continue
-            lobby = deps.service.lobbies.view(live)
             link = deps.presenter.needs_join_link(game_id)
             deps.presenter.show_lobby(
                 lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link)

@@ -1,0 +1,232 @@
+"""A game held for a front end: the use cases it runs on the game while the service holds it.
+
+A front end asks the service to hold a game (`GameService.hold`), runs use cases on the
+session it gets and shows their results before the block ends; the lock, the cached copy and
+its checks against the database stay inside the service. What the front end may know of the
+game comes as frozen views and facts, never the cached copy itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ..store import GameStatus
+from .errors import GameNotRunning, NotSeated
+from .live import LiveGame
+from .progress import Progress
+from .views import HandView, LobbyView, Person, SeatInfo, TableView
+
+if TYPE_CHECKING:
+    from .runtime import GameService
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What a front end may know of a held game: where it is shown, who sits where, where
+    it stands (nothing hidden: no hand, no deal)."""
+
+    game_id: int
+    kind: str
+    chat_id: int
+    thread_id: int | None
+    message_id: int | None
+    """The group message that shows the lobby or the table, if one was stored."""
+    status: GameStatus
+    opener_id: int
+    paused: bool
+    created_at: datetime
+    deadline: datetime | None
+    chat_title: str
+    chat_language: str | None
+    seats: tuple[SeatInfo, ...]
+    hand_messages: tuple[int | None, ...]
+    """Each seat's stored private hand message, by seat."""
+    playing: bool
+    """Whether its match has begun (a running game, or one that ended after it began)."""
+
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        """The seat the person sits in, if any."""
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def languages(self) -> dict[int, str | None]:
+        """Each seated person's own language, by user id."""
+        return {seat.user_id: seat.language for seat in self.seats if seat.user_id is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderDue:
+    """A person owed their half-time reminder, taken so that no other worker sends it."""
+
+    table: TableView[Any]
+    seat: SeatInfo
+    deadline: datetime
+
+
+def facts_of(live: LiveGame) -> GameFacts:
+    """The facts of a cached game."""
+    return GameFacts(
+        game_id=live.game_id,
+        kind=live.kind.name,
+        chat_id=live.chat_id,
+        thread_id=live.thread_id,
+        message_id=live.message_id,
+        status=live.status,
+        opener_id=live.opener_id,
+        paused=live.paused,
+        created_at=live.created_at,
+        deadline=live.deadline,
+        chat_title=live.chat.title or "",
+        chat_language=live.chat.language,
+        seats=live.seat_infos(),
+        hand_messages=tuple(seat.hand_message_id for seat in live.seats),
+        playing=live.match is not None,
+    )
+
+
+class GameSession:
+    """The use cases of one game, run while the service holds it (see `GameService.hold`)."""
+
+    def __init__(self, service: GameService, game_id: int) -> None:
+        self._service = service
+        self.game_id = game_id
+
+    async def _live(self) -> LiveGame:
+        return await self._service.cache.get(self.game_id)
+
+    # What the front end may know --------------------------------------------------------------
+
+    async def facts(self) -> GameFacts:
+        """Where the game is and who sits at it (raises NoSuchGame)."""
+        return facts_of(await self._live())
+
+    async def table(self) -> TableView[Any]:
+        """The public table of the round being played (raises GameNotRunning before one)."""
+        live = await self._live()
+        if live.match is None:
+            raise GameNotRunning(f"game {self.game_id} has no table yet")
+        return self._service.tables.table(live)
+
+    async def lobby(self) -> LobbyView:
+        """The lobby as it stands."""
+        return self._service.lobbies.view(await self._live())
+
+    async def private(self, user_id: int) -> object:
+        """What the person's own seat alone may see now (raises NotSeated)."""
+        live = await self._live()
+        seat = live.seat_of(user_id)
+        if seat is None or live.match is None:
+            raise NotSeated(f"user {user_id} is not at game {self.game_id}")
+        return self._service.tables.private(live, seat.seat)
+
+    def forget(self) -> None:
+        """Drop this worker's copy (after an unexpected failure): read afresh next time."""
+        self._service.cache.drop(self.game_id)
+
+    # The lobby -----------------------------------------------------------------------------
+
+    async def join(self, person: Person) -> LobbyView:
+        """The person takes the next free seat."""
+        return await self._service.lobbies.join(self.game_id, person)
+
+    async def leave(self, user_id: int) -> LobbyView:
+        """The person gets up from the lobby."""
+        return await self._service.lobbies.leave(self.game_id, user_id)
+
+    async def add_computer(self, user_id: int, is_admin: bool) -> LobbyView:
+        """A computer player takes the next free seat."""
+        return await self._service.lobbies.add_computer(self.game_id, user_id, is_admin)
+
+    async def cancel(self, user_id: int, is_admin: bool) -> LobbyView:
+        """The lobby closes without a game."""
+        return await self._service.lobbies.cancel(self.game_id, user_id, is_admin)
+
+    async def expire(self) -> LobbyView | None:
+        """Nobody started the lobby in time (None: it started or closed meanwhile)."""
+        return await self._service.lobbies.expire(self.game_id)
+
+    async def start(self, user_id: int, is_admin: bool) -> tuple[LobbyView, Progress]:
+        """The first round is dealt; computers fill the empty seats if the chat wants."""
+        return await self._service.lobbies.start(self.game_id, user_id, is_admin)
+
+    async def leave_for_good(self, user_id: int) -> LobbyView | Progress | None:
+        """The person, who asked to be forgotten, leaves the game: their lobby seat goes, a
+        running game's seat is the computer's (see `Forgetting.leave`)."""
+        return await self._service.forgetting.leave(self.game_id, user_id)
+
+    async def end_with_chat(self) -> GameFacts | None:
+        """The bot left the chat: the game ends as aborted (None: it was over already)."""
+        return await self._service.chat_changes.end(self.game_id)
+
+    async def pause(self) -> GameFacts | None:
+        """The bot may not write in the chat: the game waits (None: it was not running)."""
+        return await self._service.chat_changes.pause(self.game_id)
+
+    async def go_on(self) -> Progress | None:
+        """The bot may write again: a paused game goes on (None: it was not paused)."""
+        return await self._service.chat_changes.resume(self.game_id)
+
+    async def play_again(self, person: Person) -> LobbyView:
+        """A new lobby with this finished game's players seated."""
+        return await self._service.lobbies.play_again(self.game_id, person)
+
+    # The table -----------------------------------------------------------------------------
+
+    async def move(self, user_id: int, version: int, code: int) -> Progress:
+        """A person's move from a button, stored; the moves that follow it (the computers')
+        are made by `advance`, so the person's tap can be answered in between."""
+        return await self._service.tables.move(self.game_id, user_id, version, code)
+
+    async def advance(self, progress: Progress) -> Progress:
+        """Every move that needs no person after `progress`, and where the game stands then."""
+        return await self._service.tables.advance_game(self.game_id, progress)
+
+    async def turn_view(self, user_id: int, version: int) -> HandView[Any, Any]:
+        """The person's view on their own turn (raises unless the button is current)."""
+        return self._service.tables.turn_view(await self._live(), user_id, version)
+
+    async def step_view(
+        self, user_id: int, version: int, step: int
+    ) -> tuple[HandView[Any, Any], tuple[int, ...]]:
+        """The person's view once they take first pick `step`, and the moves it leads to."""
+        return self._service.tables.step_view(await self._live(), user_id, version, step)
+
+    async def timeout(self, version: int) -> Progress | None:
+        """The turn at `version` ran out: the computer moves (None: the game moved on)."""
+        return await self._service.tables.timeout(self.game_id, version)
+
+    async def take_reminder(self, version: int) -> ReminderDue | None:
+        """The half-time reminder of the turn at `version`, taken for this worker to send."""
+        due = await self._service.tables.take_reminder(self.game_id, version)
+        if due is None:
+            return None
+        live, seat = due
+        assert live.deadline is not None
+        table = self._service.tables.table(live)
+        return ReminderDue(table, table.seats[seat], live.deadline)
+
+    async def stored_turn(self, version: int) -> tuple[int, int, int] | None:
+        """(seat, user, message) of the stored hand message of the turn at `version`."""
+        return await self._service.tables.stored_turn(self.game_id, version)
+
+    async def owed_turn(self, version: int) -> Progress | None:
+        """Where the game stands, if the person to move at `version` is owed their hand."""
+        return await self._service.tables.owed_turn(self.game_id, version)
+
+    async def set_autoplay(self, user_id: int, autoplay: bool) -> Progress:
+        """Hand the person's seat to the computer, or give it back."""
+        return await self._service.tables.set_autoplay(self.game_id, user_id, autoplay)
+
+    async def play_on(self) -> Progress | None:
+        """A game waiting for nobody plays on to the next person's turn."""
+        return await self._service.tables.play_on(self.game_id)
+
+    async def resume(self) -> Progress:
+        """After a restart: finish the automatic moves a crash interrupted."""
+        return await self._service.tables.resume(self.game_id)
+
+    async def stop(self, user_id: int, is_admin: bool) -> TableView[Any] | None:
+        """/stop: abort the game; its last table (None if it was a lobby)."""
+        return await self._service.tables.stop(self.game_id, user_id, is_admin)
