@@ -39,15 +39,15 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
             cancel_game_jobs(job_queue, game_id)
             ended = await game.end_with_chat()
             deps.presenter.forget_table(game_id, chat_id)
-            deps.presenter.forget_lobby(game_id)
-            turn = deps.presenter.forget_turn(game_id)
+            deps.presenter.shown.lobby_closed(game_id)
+            turn = deps.presenter.shown.pop_turn(game_id)
             if ended is None:
                 continue
             log.info("game %s ended: the bot left chat %s", game_id, chat_id)
             for seat in ended.seats:
                 if seat.user_id is None:
                     continue
-                t = deps.presenter.private_t(seat, ended.chat_language)
+                t = deps.presenter.render.private_t(seat, ended.chat_language)
                 text = t.gettext(
                     "🚪 The table in {chat} was closed: I was removed from the group. It counts "
                     "as abandoned: no results, no rating changes."
@@ -125,7 +125,7 @@ async def chat_migrated(
         for game_id in moved:
             # Message ids do not carry over to the new chat: post the lobby or table afresh.
             deps.presenter.forget_table(game_id, new_id)
-            deps.presenter.forget_lobby(game_id)
+            deps.presenter.shown.lobby_closed(game_id)
             try:
                 await _show_moved(deps, job_queue, games[game_id])
             except (ServiceError, KeyError):
@@ -139,8 +139,8 @@ async def _show_moved(deps: Deps, job_queue: JobQueue[GapleContext], game: GameS
     facts = await game.facts()
     if facts.status is GameStatus.LOBBY:
         lobby = await game.lobby()
-        link = presenter.needs_join_link(facts.game_id)
-        presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, link))
+        link = presenter.shown.needs_join_link(facts.game_id)
+        presenter.show_lobby(lobby, presenter.render.lobby(lobby, deps.bot_username, link))
         return
     if facts.paused:
         return  # shown when the bot may write again
@@ -153,7 +153,7 @@ async def _tell_people(deps: Deps, game: GameFacts, *, paused: bool) -> None:
     for seat in game.seats:
         if seat.user_id is None:
             continue
-        t = deps.presenter.private_t(seat, game.chat_language)
+        t = deps.presenter.render.private_t(seat, game.chat_language)
         if paused:
             text = t.gettext(
                 "⏸ The game in {chat} is paused: I may not write in the group right now. "

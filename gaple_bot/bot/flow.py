@@ -21,8 +21,8 @@ from ..service.session import GameSession
 from ..service.views import SeatInfo, TableView
 from .deps import Deps, GapleContext
 from .held import hold
-from .present import TurnMessage
 from .render.common import Rendered
+from .shown import TurnMessage
 
 log = logging.getLogger(__name__)
 MAX_HANDOVERS = 8
@@ -62,14 +62,7 @@ async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress:
 def announce_unreachable(deps: Deps, table: TableView[Any], seat: SeatInfo) -> None:
     """Tell the group the computer now plays the seat of someone the bot cannot reach
     privately (once per hand-over)."""
-    t = deps.presenter.group_t(table.language)
-    deps.presenter.group_notice(
-        table,
-        t.gettext(
-            "📵 I can't reach {name} in a private chat, so the computer plays their "
-            "seat. Open a private chat with me to take it back."
-        ).format(name=html.escape(seat.name)),
-    )
+    deps.presenter.group_notice(table, deps.presenter.render.unreachable(table, seat))
 
 
 def progress_table(progress: Progress) -> TableView[Any] | None:
@@ -244,7 +237,7 @@ async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
         assert user_id is not None
         # One table edit; the outbox merges it with others if the group is busy.
         deps.presenter.edit_table(due.table)
-        t = deps.presenter.private_t(due.seat, due.table.language)
+        t = deps.presenter.render.private_t(due.seat, due.table.language)
         left = max(1, round((due.deadline - deps.clock()).total_seconds()))
         text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
             chat=html.escape(due.table.chat_title), time=seconds_count(t, left)
@@ -269,7 +262,7 @@ async def turn_ran_out(
             # The worker that sent the turn's message may be another one, or gone: its
             # buttons go as if this worker had sent it.
             seat, user_id, message_id = stored
-            deps.presenter.adopt_turn_message(
+            deps.presenter.shown.adopt_turn(
                 game_id, TurnMessage(seat, user_id, message_id, version)
             )
         progress = await game.timeout(version)

@@ -41,7 +41,7 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game: GameSessi
         if facts.message_id is not None:
             presenter.adopt_lobby(game_id, facts.chat_id, facts.message_id, facts.thread_id)
         lobby = await game.lobby()
-        presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
+        presenter.show_lobby(lobby, presenter.render.lobby(lobby, deps.bot_username, False))
         # The lobby keeps the time it had left before the restart.
         age = (deps.clock() - facts.created_at).total_seconds()
         arm_lobby_expiry(job_queue, game_id, max(1.0, deps.settings.lobby_timeout_seconds - age))

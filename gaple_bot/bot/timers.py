@@ -41,6 +41,6 @@ async def expire_lobby(deps: Deps, game_id: int) -> None:
         lobby = await game.expire()
         if lobby is None:
             return
-        t = deps.presenter.group_t(lobby.language)
+        t = deps.presenter.render.group_t(lobby.language)
         minutes = max(1, round(deps.settings.lobby_timeout_seconds / 60))
         deps.presenter.show_lobby(lobby, render_lobby_expired(t, lobby, minutes))

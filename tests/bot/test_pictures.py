@@ -83,12 +83,12 @@ async def assert_pictures_are_the_games(deps: Deps, game_id: int, shown: list[Fa
         live.match = kind.replay(stored.config, stored.rounds[:number])
         table = deps.service.tables.table(live)
         reveal = RoundReveal(table, live.match.revealed())
-        t = deps.presenter.group_t(table.language)
+        t = deps.presenter.render.group_t(table.language)
         expected = kind.presentation.round_end_picture(t, reveal)
         assert message.photo is not None and message.photo.data == expected.data, number
     table = deps.service.tables.table(live)
     history = live.match.totals_by_round() if live.match else ()
-    expected = standings_picture(deps.presenter.group_t(table.language), table, history)
+    expected = standings_picture(deps.presenter.render.group_t(table.language), table, history)
     assert standings.photo is not None and standings.photo.data == expected.data
 
 

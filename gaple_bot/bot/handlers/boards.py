@@ -29,7 +29,7 @@ async def top(update: Update, context: GapleContext) -> None:
     entries = await deps.service.players.top(kind.name, None if global_ else chat.id, board, period)
     if is_group(chat):
         settings = await deps.service.players.chat(chat.id, chat.title)
-        t = deps.presenter.group_t(settings.language)
+        t = deps.presenter.render.group_t(settings.language)
     else:
         t = await user_t(context, user_of(update))
     await reply(deps, update, render_board(t, kind.name, board, period, entries, global_))
@@ -52,7 +52,7 @@ async def stats(update: Update, context: GapleContext) -> None:
     kind = await chosen_kind(deps, chat.id, [w.lower() for w in context.args or []])
     record = await deps.service.players.stats(kind.name, chat.id, target.id)
     settings = await deps.service.players.chat(chat.id, chat.title)
-    group_t = deps.presenter.group_t(settings.language)
+    group_t = deps.presenter.render.group_t(settings.language)
     text = render_stats(group_t, kind.presentation, record, target.full_name)
     pictures = deps.service.players.chat_options(kind, settings)["pictures"] == "on"
     if record is None or record.games == 0 or not pictures:

@@ -17,7 +17,6 @@ from ..flow import cancel_turn_timers, job_queue, offer_seats_back
 from ..held import hold
 from ..present import JOIN_PREFIX
 from ..refusals import door_text, refusal_text
-from ..render.common import Rendered
 from ..render.info import render_greeting, render_help, render_rules
 from ..timers import cancel_lobby_expiry
 from .common import (
@@ -111,13 +110,15 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
         except ServiceError as error:
             await reply(deps, update, refusal_text(t, error))
             return
-        rendered = deps.presenter.render_lobby(
-            lobby, deps.bot_username, deps.presenter.needs_join_link(game_id)
+        rendered = deps.presenter.render.lobby(
+            lobby, deps.bot_username, deps.presenter.shown.needs_join_link(game_id)
         )
         deps.presenter.show_lobby(lobby, rendered)
         chat = html.escape((await game.facts()).chat_title)
     await reply(
-        deps, update, deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED_BY_LINK, chat)
+        deps,
+        update,
+        deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED_BY_LINK, chat),
     )
 
 
@@ -153,7 +154,7 @@ async def open_table(update: Update, context: GapleContext) -> None:
             kind, chat.id, chat.title, thread_id, person_of(update)
         )
     except GameAlreadyOpen as error:
-        group_t = deps.presenter.group_t(
+        group_t = deps.presenter.render.group_t(
             (await deps.service.players.chat(chat.id, chat.title)).language
         )
         deps.outbox.send(
@@ -193,23 +194,13 @@ async def stop(update: Update, context: GapleContext) -> None:
             return
         cancel_turn_timers(job_queue(context), game_id)
         cancel_lobby_expiry(job_queue(context), game_id)
-        group_t = deps.presenter.group_t(facts.chat_language)
+        group_t = deps.presenter.render.group_t(facts.chat_language)
         presenter = deps.presenter
         if table is None:
             lobby = await game.lobby()
-            presenter.show_lobby(lobby, presenter.render_lobby(lobby, deps.bot_username, False))
+            presenter.show_lobby(lobby, presenter.render.lobby(lobby, deps.bot_username, False))
         else:
-            presenter.edit_table(table)
-            presenter.forget_table(game_id, table.chat_id)
-            turn = presenter.forget_turn(game_id)
-            if turn is not None:
-                seat = table.seats[turn.seat]
-                private_t = presenter.private_t(seat, table.language)
-                await presenter.edit_private(
-                    turn.user_id,
-                    turn.message_id,
-                    Rendered(private_t.gettext("This game was stopped.")),
-                )
+            await presenter.end_game_messages(table)
         reply_in_group(
             deps,
             update,

@@ -40,7 +40,7 @@ async def language_command(update: Update, context: GapleContext) -> None:
         await reply(deps, update, t.gettext("Only group admins can change the group's language."))
         return
     settings = await deps.service.players.chat(chat.id, chat.title)
-    group_t = deps.presenter.group_t(settings.language)
+    group_t = deps.presenter.render.group_t(settings.language)
     # The chat's language sits in every game's settings menu: the first game's serves.
     language_option = menu_options(deps.service.registry.default).index(LANGUAGE)
     markup = InlineKeyboardMarkup(

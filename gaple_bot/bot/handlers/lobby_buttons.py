@@ -40,7 +40,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
         try:
             if callback.action is Action.JOIN:
                 lobby = await game.join(person_of(update))
-                note = deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED)
+                note = deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED)
             elif callback.action is Action.LEAVE:
                 lobby = await game.leave(user.id)
                 note = t.gettext("You left the table.")
@@ -67,7 +67,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
             # Someone who started the bot before it kept records can still be reached: try.
             facts = await game.facts()
             chat = html.escape(facts.chat_title)
-            probe = deps.presenter.private_note(t, facts.kind, PrivateNote.PROBE, chat)
+            probe = deps.presenter.render.private_note(t, facts.kind, PrivateNote.PROBE, chat)
             if not await deps.presenter.send_private(user.id, Rendered(probe)):
                 await _offer_private_chat(deps, query, t, game)
                 return
@@ -77,7 +77,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
             except ServiceError as error:
                 await query.answer(refusal_text(t, error), show_alert=True)
                 return
-            note = deps.presenter.private_note(t, lobby.kind, PrivateNote.JOINED)
+            note = deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED)
         except ServiceError as error:
             await query.answer(refusal_text(t, error), show_alert=True)
             return
@@ -106,14 +106,14 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
 
 def show_new_lobby(deps: Deps, context: GapleContext, lobby: LobbyView) -> None:
     """Send a freshly opened lobby and start its expiry timer."""
-    rendered = deps.presenter.render_lobby(lobby, deps.bot_username, link=False)
+    rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
     deps.presenter.show_lobby(lobby, rendered, new=True)
     arm_lobby_expiry(job_queue(context), lobby.game_id, deps.settings.lobby_timeout_seconds)
 
 
 def _show(deps: Deps, lobby: LobbyView) -> None:
-    link = deps.presenter.needs_join_link(lobby.game_id)
-    deps.presenter.show_lobby(lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link))
+    link = deps.presenter.shown.needs_join_link(lobby.game_id)
+    deps.presenter.show_lobby(lobby, deps.presenter.render.lobby(lobby, deps.bot_username, link))
 
 
 async def _offer_private_chat(
@@ -122,11 +122,11 @@ async def _offer_private_chat(
     """Open the private chat in one tap; /start there completes the join."""
     game_id = game.game_id
     lobby = await game.lobby()
-    link = deps.presenter.lobby_link(lobby, deps.bot_username)
+    link = deps.presenter.render.lobby_link(lobby, deps.bot_username)
     if link is None:
         await query.answer(refusal_text(t, PrivateChatNeeded()), show_alert=True)
         return
-    deps.presenter.ask_for_join_link(game_id)
+    deps.presenter.shown.ask_for_join_link(game_id)
     _show(deps, lobby)
     await query.answer(url=link)
 

@@ -17,9 +17,9 @@ from ..deps import GapleContext
 from ..doors import DoorClosed, check_button_chat
 from ..flow import job_queue, recovering, show_progress
 from ..held import hold
-from ..present import TurnMessage
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
+from ..shown import TurnMessage
 from .common import seated_t, user_of, user_t
 
 log = logging.getLogger(__name__)
@@ -55,14 +55,16 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             if code is not None:
                 progress = await game.move(user.id, version, code)
                 # Told once the move is stored, before the computers' moves that follow it.
-                await _answer_quietly(query, partial(deps.presenter.you_moved, t, kind, code))()
+                await _answer_quietly(
+                    query, partial(deps.presenter.render.you_moved, t, kind, code)
+                )()
                 progress = await game.advance(progress)
                 seat = facts.seat_of(user.id)
                 if seat is not None:
                     # The move was the turn's, so the message tapped is the turn message
                     # (another worker may have sent it, or this one before a restart): it
                     # loses its buttons once the move is shown, as one this worker sent would.
-                    deps.presenter.adopt_turn_message(
+                    deps.presenter.shown.adopt_turn(
                         game_id,
                         TurnMessage(seat.number, user.id, query.message.message_id, version),
                     )
@@ -75,7 +77,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 picked = None
         except PickHasNoMove:
             assert t is not None  # the game was found
-            text = deps.presenter.presentation(kind).no_move_for_pick(t)
+            text = deps.presenter.render.presentation(kind).no_move_for_pick(t)
             await query.answer(text, show_alert=True)
             return
         except ServiceError as error:
@@ -85,10 +87,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             return
         # The answer first: the edit may wait its turn in the private chat's one a second.
         await query.answer()
-        rendered = deps.presenter.render_hand(t, view, picked)
+        rendered = deps.presenter.render.hand(t, view, picked)
         await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
         if view.legal:
-            deps.presenter.remember_turn(
+            deps.presenter.shown.set_turn(
                 game_id, TurnMessage(view.seat, user.id, query.message.message_id, view.version)
             )
 
@@ -124,7 +126,7 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
         await deps.presenter.edit_private(
             user.id,
             query.message.message_id,
-            Rendered(deps.presenter.private_note(t, facts.kind, PrivateNote.SEAT_BACK)),
+            Rendered(deps.presenter.render.private_note(t, facts.kind, PrivateNote.SEAT_BACK)),
         )
         await show_progress(deps, job_queue(context), progress)
 
@@ -149,7 +151,7 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
         except DoorClosed as error:
             await query.answer(door_text(t, error), show_alert=True)
             return
-        alert = deps.presenter.presentation(facts.kind).hand_alert(t, hand)
+        alert = deps.presenter.render.presentation(facts.kind).hand_alert(t, hand)
     await query.answer(alert, show_alert=True)
 
 

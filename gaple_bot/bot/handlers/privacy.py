@@ -94,9 +94,9 @@ async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None
             if isinstance(shown, LobbyView):
                 if shown.status is not GameStatus.LOBBY:
                     cancel_lobby_expiry(queue, game_id)
-                link = deps.presenter.needs_join_link(game_id)
+                link = deps.presenter.shown.needs_join_link(game_id)
                 deps.presenter.show_lobby(
-                    shown, deps.presenter.render_lobby(shown, deps.bot_username, link)
+                    shown, deps.presenter.render.lobby(shown, deps.bot_username, link)
                 )
             elif shown is not None:
                 _tell_the_table(deps, shown)
@@ -121,7 +121,7 @@ def _tell_the_table(deps: Deps, progress: Progress) -> None:
     table = progress.table
     if table is None or progress.abandoned is not None:
         return
-    t = deps.presenter.group_t(table.language)
+    t = deps.presenter.render.group_t(table.language)
     deps.presenter.group_notice(
         table, t.gettext("🤖 A player left the table: the computer plays their seat from now on.")
     )

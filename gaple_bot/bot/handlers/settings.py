@@ -56,7 +56,7 @@ def settings_menu(deps: Deps, kind_index: int, settings: ChatSettings) -> Render
     """The menu of the `kind_index`-th game, in the chat's language."""
     kind = deps.service.registry.get(deps.service.registry.names[kind_index])
     options = deps.service.players.chat_options(kind, settings)
-    t = deps.presenter.group_t(settings.language)
+    t = deps.presenter.render.group_t(settings.language)
     return render_settings(t, kind_index, kind, settings, options)
 
 
@@ -121,9 +121,9 @@ async def redraw_lobbies(deps: Deps, chat_id: int) -> None:
             lobby = await game.lobby()
             if lobby.status is not GameStatus.LOBBY:
                 continue
-            link = deps.presenter.needs_join_link(game_id)
+            link = deps.presenter.shown.needs_join_link(game_id)
             deps.presenter.show_lobby(
-                lobby, deps.presenter.render_lobby(lobby, deps.bot_username, link)
+                lobby, deps.presenter.render.lobby(lobby, deps.bot_username, link)
             )
 
 
