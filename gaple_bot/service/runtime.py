@@ -16,6 +16,7 @@ from .chat_changes import ChatChanges
 from .chats import ChatDefaults
 from .computer import ComputerPlayers
 from .dealer import Dealer
+from .feed import OutcomeFeed
 from .forgetting import Forgetting
 from .live import LiveCache
 from .lobby import Lobbies
@@ -65,6 +66,8 @@ class GameService:
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
         self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
         self.ledger = GroupLedger(store)
+        self.feed = OutcomeFeed()
+        """Every use case's outcome, for the front ends that subscribe."""
         self.clock = clock
         self._pruned_at: datetime | None = None
 

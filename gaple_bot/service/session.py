@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..store import GameStatus
 from .errors import GameNotRunning, NotSeated
 from .live import LiveGame
+from .outcome import LobbyChanged, Outcome, TableChanged
 from .progress import Progress
 from .views import HandView, LobbyView, Person, SeatInfo, TableView
 
@@ -121,6 +122,18 @@ class GameSession:
             raise NotSeated(f"user {user_id} is not at game {self.game_id}")
         return self._service.tables.private(live, seat.seat)
 
+    def _progressed(self, progress: Progress) -> Progress:
+        """`progress`, published as an Outcome to the front ends that subscribe."""
+        if self._service.feed.listened:
+            self._service.feed.publish(Outcome.of_progress(progress))
+        return progress
+
+    def _changed(self, lobby: LobbyView) -> LobbyView:
+        """The lobby as a use case left it, published."""
+        if self._service.feed.listened:
+            self._service.feed.publish(Outcome.of_lobby(lobby))
+        return lobby
+
     def forget(self) -> None:
         """Drop this worker's copy (after an unexpected failure): read afresh next time."""
         self._service.cache.drop(self.game_id)
@@ -129,27 +142,31 @@ class GameSession:
 
     async def join(self, person: Person) -> LobbyView:
         """The person takes the next free seat."""
-        return await self._service.lobbies.join(self.game_id, person)
+        return self._changed(await self._service.lobbies.join(self.game_id, person))
 
     async def leave(self, user_id: int) -> LobbyView:
         """The person gets up from the lobby."""
-        return await self._service.lobbies.leave(self.game_id, user_id)
+        return self._changed(await self._service.lobbies.leave(self.game_id, user_id))
 
     async def add_computer(self, user_id: int, is_admin: bool) -> LobbyView:
         """A computer player takes the next free seat."""
-        return await self._service.lobbies.add_computer(self.game_id, user_id, is_admin)
+        return self._changed(
+            await self._service.lobbies.add_computer(self.game_id, user_id, is_admin)
+        )
 
     async def cancel(self, user_id: int, is_admin: bool) -> LobbyView:
         """The lobby closes without a game."""
-        return await self._service.lobbies.cancel(self.game_id, user_id, is_admin)
+        return self._changed(await self._service.lobbies.cancel(self.game_id, user_id, is_admin))
 
     async def expire(self) -> LobbyView | None:
         """Nobody started the lobby in time (None: it started or closed meanwhile)."""
-        return await self._service.lobbies.expire(self.game_id)
+        lobby = await self._service.lobbies.expire(self.game_id)
+        return None if lobby is None else self._changed(lobby)
 
     async def start(self, user_id: int, is_admin: bool) -> tuple[LobbyView, Progress]:
         """The first round is dealt; computers fill the empty seats if the chat wants."""
-        return await self._service.lobbies.start(self.game_id, user_id, is_admin)
+        lobby, progress = await self._service.lobbies.start(self.game_id, user_id, is_admin)
+        return self._changed(lobby), self._progressed(progress)
 
     async def leave_for_good(self, user_id: int) -> LobbyView | Progress | None:
         """The person, who asked to be forgotten, leaves the game: their lobby seat goes, a
@@ -166,7 +183,8 @@ class GameSession:
 
     async def go_on(self) -> Progress | None:
         """The bot may write again: a paused game goes on (None: it was not paused)."""
-        return await self._service.chat_changes.resume(self.game_id)
+        progress = await self._service.chat_changes.resume(self.game_id)
+        return None if progress is None else self._progressed(progress)
 
     async def play_again(self, person: Person) -> LobbyView:
         """A new lobby with this finished game's players seated."""
@@ -181,7 +199,7 @@ class GameSession:
 
     async def advance(self, progress: Progress) -> Progress:
         """Every move that needs no person after `progress`, and where the game stands then."""
-        return await self._service.tables.advance_game(self.game_id, progress)
+        return self._progressed(await self._service.tables.advance_game(self.game_id, progress))
 
     async def turn_view(self, user_id: int, version: int) -> HandView[Any, Any]:
         """The person's view on their own turn (raises unless the button is current)."""
@@ -195,7 +213,8 @@ class GameSession:
 
     async def timeout(self, version: int) -> Progress | None:
         """The turn at `version` ran out: the computer moves (None: the game moved on)."""
-        return await self._service.tables.timeout(self.game_id, version)
+        progress = await self._service.tables.timeout(self.game_id, version)
+        return None if progress is None else self._progressed(progress)
 
     async def take_reminder(self, version: int) -> ReminderDue | None:
         """The half-time reminder of the turn at `version`, taken for this worker to send."""
@@ -213,20 +232,28 @@ class GameSession:
 
     async def owed_turn(self, version: int) -> Progress | None:
         """Where the game stands, if the person to move at `version` is owed their hand."""
-        return await self._service.tables.owed_turn(self.game_id, version)
+        progress = await self._service.tables.owed_turn(self.game_id, version)
+        return None if progress is None else self._progressed(progress)
 
     async def set_autoplay(self, user_id: int, autoplay: bool) -> Progress:
         """Hand the person's seat to the computer, or give it back."""
-        return await self._service.tables.set_autoplay(self.game_id, user_id, autoplay)
+        return self._progressed(
+            await self._service.tables.set_autoplay(self.game_id, user_id, autoplay)
+        )
 
     async def play_on(self) -> Progress | None:
         """A game waiting for nobody plays on to the next person's turn."""
-        return await self._service.tables.play_on(self.game_id)
+        progress = await self._service.tables.play_on(self.game_id)
+        return None if progress is None else self._progressed(progress)
 
     async def resume(self) -> Progress:
         """After a restart: finish the automatic moves a crash interrupted."""
-        return await self._service.tables.resume(self.game_id)
+        return self._progressed(await self._service.tables.resume(self.game_id))
 
     async def stop(self, user_id: int, is_admin: bool) -> TableView[Any] | None:
         """/stop: abort the game; its last table (None if it was a lobby)."""
-        return await self._service.tables.stop(self.game_id, user_id, is_admin)
+        table = await self._service.tables.stop(self.game_id, user_id, is_admin)
+        if self._service.feed.listened:
+            effect = TableChanged(table) if table is not None else LobbyChanged(await self.lobby())
+            self._service.feed.publish(Outcome(self.game_id, (effect,)))
+        return table

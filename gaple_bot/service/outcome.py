@@ -1,0 +1,172 @@
+"""What a use case changed, as a frozen record of typed effects, for any front end to show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .progress import GameOver, Progress, RoundOver, RoundStarted
+from .views import HandView, LobbyView, RoundReveal, TableView
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """The lobby as it stands now (a seat taken or freed, started, closed)."""
+
+    lobby: LobbyView
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDealt:
+    """A new round was dealt: its first table (each person's hand comes as HandChanged)."""
+
+    table: TableView[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A person's seat moved (by hand, or by the computer for them)."""
+
+    round_number: int
+    seat: int
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A person's turn ran out: the computer moved for them."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHandedOver:
+    """The computer plays this person's seat from now on (until they take it back)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round ended: every hand is revealed."""
+
+    reveal: RoundReveal[Any, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game has a winner: its final table and every seat's total after each round."""
+
+    table: TableView[Any]
+    history: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """Nobody was left to play: the game stopped (no results, no rating changes)."""
+
+    table: TableView[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """The public table as it stands now."""
+
+    table: TableView[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HandChanged:
+    """A person's own view now: private to that seat."""
+
+    hand: HandView[Any, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """A person is to move, with their legal moves, until `deadline`: private to that seat."""
+
+    hand: HandView[Any, Any]
+    deadline: datetime | None
+
+
+Effect = (
+    LobbyChanged
+    | RoundDealt
+    | Moved
+    | TimedOut
+    | SeatHandedOver
+    | RoundEnded
+    | GameEnded
+    | Abandoned
+    | TableChanged
+    | HandChanged
+    | TurnStarted
+)
+PRIVATE_EFFECTS = (HandChanged, TurnStarted)
+"""Effects only their own seat may see."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Everything one use case changed in one game, oldest first."""
+
+    game_id: int
+    effects: tuple[Effect, ...]
+
+    @property
+    def version(self) -> int | None:
+        """The game's version after the use case (None if it shows no table)."""
+        tables = [e.table for e in self.effects if isinstance(e, TableChanged | RoundDealt)]
+        return tables[-1].version if tables else None
+
+    def public(self) -> Outcome:
+        """What everyone may see: the outcome without any seat's private view."""
+        return Outcome(
+            self.game_id, tuple(e for e in self.effects if not isinstance(e, PRIVATE_EFFECTS))
+        )
+
+    def for_seat(self, seat: int) -> Outcome:
+        """What the person in `seat` may see: the public effects and their own views."""
+        return Outcome(
+            self.game_id,
+            tuple(
+                e for e in self.effects if not isinstance(e, PRIVATE_EFFECTS) or e.hand.seat == seat
+            ),
+        )
+
+    @classmethod
+    def of_lobby(cls, lobby: LobbyView) -> Outcome:
+        """A lobby's change."""
+        return cls(lobby.game_id, (LobbyChanged(lobby),))
+
+    @classmethod
+    def of_progress(cls, progress: Progress) -> Outcome:
+        """The effects of a use case that played a running game."""
+        effects: list[Effect] = []
+        for step in progress.steps:
+            if isinstance(step, RoundOver):
+                effects.append(RoundEnded(step.reveal))
+            elif isinstance(step, RoundStarted):
+                effects.append(RoundDealt(step.table))
+                effects.extend(HandChanged(hand) for hand in step.hands)
+            elif isinstance(step, GameOver):
+                effects.append(GameEnded(step.table, step.history))
+        effects.extend(Moved(*move) for move in progress.moved)
+        effects.extend(TimedOut(seat) for seat in progress.timed_out)
+        effects.extend(SeatHandedOver(seat) for seat in progress.autoplay_started)
+        if progress.abandoned is not None:
+            effects.append(Abandoned(progress.abandoned))
+        if progress.table is not None:
+            effects.append(TableChanged(progress.table))
+        turn = progress.turn
+        effects.extend(
+            HandChanged(hand)
+            for hand in progress.hands.values()
+            if turn is None or hand.seat != turn.seat
+        )
+        if turn is not None:
+            deadline = progress.table.deadline if progress.table is not None else None
+            effects.append(TurnStarted(turn, deadline))
+        return cls(progress.game_id, tuple(effects))

@@ -1,0 +1,104 @@
+"""Every use case's outcome is published as typed effects, so a front end that did not make
+the move (a page showing the table) can show it, each seat seeing only its own hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gaple_bot.service.outcome import (
+    HandChanged,
+    LobbyChanged,
+    Moved,
+    Outcome,
+    TableChanged,
+    TurnStarted,
+)
+from gaple_bot.service.runtime import GameService
+
+from .deals import TWO_TURNS
+from .kit import ANA, BUDI, Table
+
+Tables = Callable[[str], Table]
+
+
+async def _two_people_started(table: Tables) -> Table:
+    gaple = table("gaple")
+    await gaple.set_option("computers", "off")
+    await gaple.open(ANA)
+    await gaple.join(BUDI)
+    await gaple.start(ANA, deals=[TWO_TURNS])
+    return gaple
+
+
+def _kinds(outcome: Outcome) -> list[type]:
+    return [type(effect) for effect in outcome.effects]
+
+
+async def test_a_move_is_published_with_the_table_and_the_next_turn(
+    table: Tables, service: GameService
+) -> None:
+    gaple = await _two_people_started(table)
+    feed = service.feed.subscribe()
+    async with service.hold(gaple.game_id) as game:
+        progress = await game.move(ANA.user_id, gaple.version, gaple.code("R66"))
+        await game.advance(progress)
+    [outcome] = feed.waiting()
+    assert outcome.game_id == gaple.game_id
+    assert Moved(1, 0, gaple.code("R66")) in outcome.effects
+    [changed] = [e for e in outcome.effects if isinstance(e, TableChanged)]
+    assert outcome.version == changed.table.version > gaple.version
+    [turn] = [e for e in outcome.effects if isinstance(e, TurnStarted)]
+    assert turn.hand.seat == 1 and turn.hand.legal == (gaple.code("R65"),)
+    assert turn.deadline == changed.table.deadline is not None
+    feed.close()
+
+
+async def test_each_seat_sees_only_its_own_hand_and_everyone_the_table(
+    table: Tables, service: GameService
+) -> None:
+    gaple = await _two_people_started(table)
+    feed = service.feed.subscribe()
+    async with service.hold(gaple.game_id) as game:
+        await game.advance(await game.move(ANA.user_id, gaple.version, gaple.code("R66")))
+    [outcome] = feed.waiting()
+    assert HandChanged not in _kinds(outcome.public())
+    assert TurnStarted not in _kinds(outcome.public())
+    assert TableChanged in _kinds(outcome.public())
+    ana = outcome.for_seat(0)
+    assert {e.hand.seat for e in ana.effects if isinstance(e, HandChanged | TurnStarted)} == {0}
+    budi = outcome.for_seat(1)
+    assert [e.hand.seat for e in budi.effects if isinstance(e, TurnStarted)] == [1]
+    assert not [e for e in budi.effects if isinstance(e, HandChanged) and e.hand.seat == 0]
+
+
+async def test_a_join_is_published_as_the_lobby_now(table: Tables, service: GameService) -> None:
+    gaple = table("gaple")
+    lobby = await gaple.open(ANA)
+    feed = service.feed.subscribe()
+    await service.players.private_chat_opened(BUDI)
+    async with service.hold(lobby.game_id) as game:
+        joined = await game.join(BUDI)
+    [outcome] = feed.waiting()
+    assert outcome.effects == (LobbyChanged(joined),)
+    assert [seat.user_id for seat in joined.seats] == [ANA.user_id, BUDI.user_id]
+
+
+async def test_a_subscriber_that_fell_behind_is_told_how_much_it_missed(
+    table: Tables, service: GameService
+) -> None:
+    gaple = table("gaple")
+    lobby = await gaple.open(ANA)
+    feed = service.feed.subscribe(length=1)
+    for person in (BUDI, ANA):
+        await service.players.private_chat_opened(person)
+    async with service.hold(lobby.game_id) as game:
+        await game.join(BUDI)
+        await game.leave(BUDI.user_id)
+    assert feed.missed == 1
+    [last] = feed.waiting()
+    assert isinstance(last.effects[0], LobbyChanged)
+    assert [seat.user_id for seat in last.effects[0].lobby.seats] == [ANA.user_id]
+    feed.close()
+    async with service.hold(lobby.game_id) as game:
+        await game.join(BUDI)
+    assert feed.waiting() == []
