@@ -103,7 +103,7 @@ class Presenter:
     def _remember(self, game_id: int) -> Callable[[Message], Awaitable[None]]:
         """Store the id of the game's group message once it exists (a fresh one replaces a
         message an admin deleted)."""
-        return lambda m: self.service.tables.remember_table_message(game_id, m.message_id)
+        return lambda m: self.service.hands.remember_table_message(game_id, m.message_id)
 
     # The group -------------------------------------------------------------------------------
 
@@ -221,7 +221,7 @@ class Presenter:
             return
         t = self.render.private_t(seat, turn.table.language)
         if (await self.private.edit(seat.user_id, message_id, self.render.hand(t, turn))).shown:
-            await self.service.tables.turn_shown(turn.game_id, turn.version)
+            await self.service.hands.turn_shown(turn.game_id, turn.version)
         self.shown.set_turn(
             turn.game_id, TurnMessage(turn.seat, seat.user_id, message_id, turn.version)
         )
@@ -294,7 +294,7 @@ class Presenter:
         if delivery.message is None:
             return
         turn = live and bool(hand.legal)
-        await self.service.tables.remember_hand_message(
+        await self.service.hands.remember_hand_message(
             hand.game_id,
             hand.seat,
             delivery.message.message_id,

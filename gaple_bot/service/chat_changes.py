@@ -7,6 +7,7 @@ from ..store.types import utc_now
 from .live import LiveCache
 from .play import Tables
 from .progress import Progress
+from .seen import where_it_stands
 from .session import GameFacts, facts_of
 
 
@@ -71,7 +72,7 @@ class ChatChanges:
         live.deadline = None
         progress = Progress(game_id)
         await self.tables.advance(live, progress)
-        return self.tables.finish(live, progress)
+        return where_it_stands(live, progress)
 
     async def move(self, old_id: int, new_id: int) -> list[int]:
         """The group became a supergroup: settings, boards, ratings and games follow to the

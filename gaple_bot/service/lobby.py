@@ -36,6 +36,7 @@ from .errors import (
 from .live import LiveCache, LiveGame, kind_options
 from .play import Tables
 from .progress import Progress, RoundStarted
+from .seen import hand_view, table_view, where_it_stands
 from .views import LobbyView, Person
 
 
@@ -250,14 +251,14 @@ class Lobbies:
             self.cache.drop(game_id)
             raise
         self.cache.games[game_id] = started
-        table = self.tables.table(started)
+        table = table_view(started)
         hands = tuple(
-            self.tables.hand(started, s.seat, table) for s in started.seats if s.user_id is not None
+            hand_view(started, s.seat, table) for s in started.seats if s.user_id is not None
         )
         progress = Progress(game_id, steps=[RoundStarted(table, hands)])
         await self.tables.advance(started, progress)
         lobby = self.view(started)
-        return lobby, self.tables.finish(started, progress)
+        return lobby, where_it_stands(started, progress)
 
     async def _lobby(self, game_id: int) -> LiveGame:
         live = await self.cache.get(game_id)

@@ -8,23 +8,20 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..games.seam import Match
-from ..store import GameStatus, SeatRecord, Store
+from ..store import GameStatus, Store
 from .computer import ComputerPlayers
 from .dealer import Dealer, ShuffledDeals
 from .errors import (
     GameNotRunning,
-    GamePaused,
     NotAllowed,
     NotSeated,
-    NotYourTurn,
-    PickHasNoMove,
     StaleButton,
 )
 from .live import LiveCache, LiveGame
 from .progress import GameOver, Progress, RoundOver, RoundStarted
+from .seen import people_hands, running_match, table_view, turn_seat, where_it_stands
 from .tally import Tally
-from .views import HandView, RoundReveal, TableView
+from .views import RoundReveal, TableView
 
 REMINDER_MIN_SECONDS = 2
 """A turn this short or shorter gets no half-time reminder."""
@@ -52,73 +49,6 @@ class Tables:
         self.dealer: Dealer = dealer or ShuffledDeals()
         """Deals every round, the first one too (Lobbies.start asks it)."""
 
-    # Views ---------------------------------------------------------------------------------
-
-    def table(self, live: LiveGame) -> TableView[Any]:
-        """The public table of the game's current round."""
-        match = live.match
-        assert match is not None
-        return TableView(
-            game_id=live.game_id,
-            version=live.version,
-            chat_id=live.chat_id,
-            thread_id=live.thread_id,
-            kind=live.kind.name,
-            config=match.config,
-            status=live.status,
-            round_number=match.round_number,
-            seats=live.seat_infos(),
-            scores=match.scores,
-            to_move=match.to_move,
-            deadline=live.deadline,
-            winner=match.winner,
-            board=match.board(),
-            language=live.chat.language,
-            chat_title=live.chat.title or "",
-            round_over=match.round_over,
-            pictures=live.options["pictures"] == "on",
-            message_id=live.message_id,
-        )
-
-    def hand(
-        self, live: LiveGame, seat: int, table: TableView[Any] | None = None
-    ) -> HandView[Any, Any]:
-        """A person's private view; legal moves only when they are to move themselves."""
-        match = live.match
-        assert match is not None
-        legal: tuple[int, ...] = ()
-        if match.to_move == seat and not live.computer_moves(seat):
-            legal = match.legal_codes()
-        return HandView(
-            game_id=live.game_id,
-            version=live.version,
-            seat=seat,
-            legal=legal,
-            private=match.private(seat),
-            table=table or self.table(live),
-        )
-
-    def private(self, live: LiveGame, seat: int) -> object:
-        """What seat `seat` alone may see now (its hand)."""
-        assert live.match is not None
-        return live.match.private(seat)
-
-    def _people_hands(self, live: LiveGame, table: TableView[Any]) -> dict[int, HandView[Any, Any]]:
-        return {s.seat: self.hand(live, s.seat, table) for s in live.seats if s.user_id is not None}
-
-    def finish(self, live: LiveGame, progress: Progress) -> Progress:
-        """Fill in where the game stands now."""
-        match = live.match
-        if match is None or live.status is not GameStatus.RUNNING or match.to_move is None:
-            return progress
-        table = self.table(live)
-        progress.table = table
-        progress.hands = self._people_hands(live, table)
-        seat = match.to_move
-        if not live.computer_moves(seat):
-            progress.turn = progress.hands[seat]
-        return progress
-
     # Use cases -----------------------------------------------------------------------------
 
     async def play(self, game_id: int, user_id: int, version: int, code: int) -> Progress:
@@ -129,8 +59,8 @@ class Tables:
         """A person's move from a button, checked against the seat, the version and the rules,
         and stored; the moves that follow it are `advance_game`'s."""
         live = await self.cache.get(game_id)
-        match = self._running(live)
-        seat = self._turn_seat(live, user_id, version)
+        match = running_match(live)
+        seat = turn_seat(live, user_id, version)
         if code not in match.legal_codes():
             # The bot shows only legal moves as move buttons: any other is from an old state.
             raise StaleButton(f"move {code} is not legal now")
@@ -142,70 +72,7 @@ class Tables:
         """Every move after `progress` that needs no person, and where the game stands then."""
         live = await self.cache.get(game_id)
         await self.advance(live, progress)
-        return self.finish(live, progress)
-
-    def _turn_seat(self, live: LiveGame, user_id: int, version: int) -> SeatRecord:
-        """The person's seat, if the button is current and they are to move; raises if not."""
-        match = self._running(live)
-        seat = live.seat_of(user_id)
-        if seat is None:
-            raise NotSeated(f"user {user_id} does not sit at game {live.game_id}")
-        if live.paused:
-            raise GamePaused(f"game {live.game_id} is paused")
-        if version != live.version:
-            raise StaleButton(f"game {live.game_id} is at version {live.version}, not {version}")
-        if match.to_move != seat.seat or live.computer_moves(seat.seat):
-            raise NotYourTurn(f"seat {seat.seat} is not to move")
-        return seat
-
-    def turn_view(self, live: LiveGame, user_id: int, version: int) -> HandView[Any, Any]:
-        """The person's view on their own turn (raises unless the button is current)."""
-        return self.hand(live, self._turn_seat(live, user_id, version).seat)
-
-    def step_view(
-        self, live: LiveGame, user_id: int, version: int, step: int
-    ) -> tuple[HandView[Any, Any], tuple[int, ...]]:
-        """The seat's view when it takes first pick `step` (a tile, a card), and the moves
-        that pick leads to: raises unless it leads to at least one legal move now."""
-        view = self.turn_view(live, user_id, version)
-        assert live.match is not None
-        codes = live.match.step_codes(step)
-        if not codes:
-            raise PickHasNoMove(f"pick {step} has no legal move")
-        return view, codes
-
-    async def stored_turn(self, game_id: int, version: int) -> tuple[int, int, int] | None:
-        """(seat, user, message) of the stored hand message of the person whose turn the game
-        is at `version` (any worker may have sent it), or None: no person's turn then, or no
-        message stored."""
-        live = await self.cache.get(game_id)
-        if live.status is not GameStatus.RUNNING or live.match is None or live.version != version:
-            return None
-        seat = live.match.to_move
-        if seat is None or live.computer_moves(seat):
-            return None
-        record = live.seats[seat]
-        if record.user_id is None or record.hand_message_id is None:
-            return None
-        return seat, record.user_id, record.hand_message_id
-
-    async def take_reminder(self, game_id: int, version: int) -> tuple[LiveGame, int] | None:
-        """The game and the seat of the person whose turn the game is at `version`, once they
-        are due their half-time reminder, with the reminder taken in the database so that one
-        worker sends it; None if it was taken already, or the game moved on or is paused."""
-        live = await self.cache.get(game_id)
-        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
-            return None
-        match = live.match
-        if match is None or live.deadline is None:
-            return None
-        seat = match.to_move
-        if seat is None or live.computer_moves(seat) or live.seats[seat].user_id is None:
-            return None
-        async with self.store.transaction() as tx:
-            if not await tx.games.claim_reminder(game_id, version):
-                return None
-        return live, seat
+        return where_it_stands(live, progress)
 
     async def timeout(self, game_id: int, version: int) -> Progress | None:
         """The turn ran out: the computer moves for the seat; two in a row hand it over.
@@ -214,7 +81,7 @@ class Tables:
         live = await self.cache.get(game_id)
         if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
             return None
-        seat = self._running(live).to_move
+        seat = running_match(live).to_move
         if seat is None or live.computer_moves(seat):
             return None
         record = live.seats[seat]
@@ -232,12 +99,12 @@ class Tables:
             live, seat, code, progress, timeouts=timeouts, autoplay=True if autoplay else None
         )
         await self.advance(live, progress)
-        return self.finish(live, progress)
+        return where_it_stands(live, progress)
 
     async def set_autoplay(self, game_id: int, user_id: int, autoplay: bool) -> Progress:
         """Hand a person's seat to the computer (the bot cannot reach them) or give it back."""
         live = await self.cache.get(game_id)
-        self._running(live)
+        running_match(live)
         seat = live.seat_of(user_id)
         if seat is None:
             raise NotSeated(f"user {user_id} does not sit at game {game_id}")
@@ -256,7 +123,7 @@ class Tables:
             if autoplay:
                 progress.autoplay_started.append(seat.seat)
         await self.advance(live, progress)
-        return self.finish(live, progress)
+        return where_it_stands(live, progress)
 
     async def advance(self, live: LiveGame, progress: Progress) -> None:
         """Play every move that needs no person: computer seats, moves nobody has to choose
@@ -282,11 +149,6 @@ class Tables:
                 return
 
     # Writing -------------------------------------------------------------------------------
-
-    def _running(self, live: LiveGame) -> Match:
-        if live.status is not GameStatus.RUNNING or live.match is None:
-            raise GameNotRunning(f"game {live.game_id} is {live.status.value}")
-        return live.match
 
     def _deadline(self, live: LiveGame) -> datetime | None:
         """When the turn now starting runs out; None when no person has to move."""
@@ -389,12 +251,12 @@ class Tables:
         if record.user_id is not None:
             progress.moved.append((round_number, seat, code))
         if result is not None:
-            table = self.table(live)
+            table = table_view(live)
             reveal = RoundReveal(table, match.revealed())
             progress.steps.append(RoundOver(table, reveal))
         if match.is_over:
             live.status = GameStatus.FINISHED
-            progress.steps.append(GameOver(self.table(live), match.totals_by_round()))
+            progress.steps.append(GameOver(table_view(live), match.totals_by_round()))
             self.cache.drop(live.game_id)
 
     async def _deal_next(self, live: LiveGame, progress: Progress) -> None:
@@ -415,8 +277,8 @@ class Tables:
             self.cache.drop(live.game_id)
             raise
         live.version, live.deadline, live.hand_due = version, deadline, timing["hand_due"]
-        table = self.table(live)
-        hands = tuple(self._people_hands(live, table).values())
+        table = table_view(live)
+        hands = tuple(people_hands(live, table).values())
         progress.steps.append(RoundStarted(table, hands))
 
     @staticmethod
@@ -435,7 +297,7 @@ class Tables:
             raise
         live.status = GameStatus.ABORTED
         live.deadline = None
-        progress.abandoned = self.table(live)
+        progress.abandoned = table_view(live)
         progress.timed_out.clear()
         self.cache.drop(live.game_id)
         return progress
@@ -453,56 +315,9 @@ class Tables:
             await tx.games.abort(game_id)
         live.status = GameStatus.ABORTED
         live.deadline = None
-        table = self.table(live) if live.match is not None else None
+        table = table_view(live) if live.match is not None else None
         self.cache.drop(game_id)
         return table
-
-    async def remember_table_message(self, game_id: int, message_id: int) -> None:
-        """Store which group message shows the game (to edit it again after a restart)."""
-        async with self.store.transaction() as tx:
-            await tx.games.set_message(game_id, message_id)
-        live = self.cache.games.get(game_id)
-        if live is not None:
-            live.message_id = message_id
-
-    async def remember_hand_message(
-        self, game_id: int, seat: int, message_id: int | None, *, turn_version: int | None = None
-    ) -> None:
-        """Store which private message shows a seat its hand; `turn_version`: it holds the
-        move buttons of the seat's turn at that version, so its hand is no longer owed."""
-        async with self.store.transaction() as tx:
-            await tx.seats.set_hand_message(game_id, seat, message_id)
-            if turn_version is not None:
-                await tx.games.hand_shown(game_id, turn_version)
-        live = self.cache.games.get(game_id)
-        if live is not None:
-            live.seats[seat] = dataclasses.replace(live.seats[seat], hand_message_id=message_id)
-            if turn_version is not None and live.version == turn_version:
-                live.hand_due = None
-
-    async def turn_shown(self, game_id: int, version: int) -> None:
-        """The turn at `version` is shown to its person by a message stored already (edited
-        with its buttons after a restart): its hand is no longer owed."""
-        async with self.store.transaction() as tx:
-            await tx.games.hand_shown(game_id, version)
-        live = self.cache.games.get(game_id)
-        if live is not None and live.version == version:
-            live.hand_due = None
-
-    async def owed_turn(self, game_id: int, version: int) -> Progress | None:
-        """Where the game stands, if the person whose turn it is at `version` is still owed
-        their hand: the worker that started the turn sends it under the game's lock, so one
-        still owed when another holds the lock was lost (that worker died, or the send
-        failed) and is to be sent now. None if it went out, or the game moved on."""
-        live = await self.cache.get(game_id)
-        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
-            return None
-        if live.hand_due is None or live.match is None:
-            return None
-        seat = live.match.to_move
-        if seat is None or live.computer_moves(seat):
-            return None
-        return self.finish(live, Progress(game_id))
 
     async def play_on(self, game_id: int) -> Progress | None:
         """A game that waits for nobody (its worker died while the computers moved): play
@@ -524,4 +339,4 @@ class Tables:
             if live.deadline is not None and live.deadline <= self.clock():
                 # The turn ran out while the bot was down: the person gets a whole turn again.
                 await self._set_deadline(live)
-        return self.finish(live, progress)
+        return where_it_stands(live, progress)

@@ -18,6 +18,7 @@ from .computer import ComputerPlayers
 from .dealer import Dealer
 from .feed import OutcomeFeed
 from .forgetting import Forgetting
+from .hands import HandMessages
 from .live import LiveCache
 from .lobby import Lobbies
 from .outbox import GroupLedger
@@ -65,6 +66,7 @@ class GameService:
         self.players = Players(store, self.cache)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
         self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
+        self.hands = HandMessages(store, self.cache)
         self.ledger = GroupLedger(store)
         self.feed = OutcomeFeed()
         """Every use case's outcome, for the front ends that subscribe."""

@@ -17,6 +17,7 @@ from .errors import GameNotRunning, NotSeated
 from .live import LiveGame
 from .outcome import LobbyChanged, Outcome, TableChanged
 from .progress import Progress
+from .seen import private_view, step_view, table_view, turn_view
 from .views import HandView, LobbyView, Person, SeatInfo, TableView
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class GameSession:
         live = await self._live()
         if live.match is None:
             raise GameNotRunning(f"game {self.game_id} has no table yet")
-        return self._service.tables.table(live)
+        return table_view(live)
 
     async def lobby(self) -> LobbyView:
         """The lobby as it stands."""
@@ -120,7 +121,7 @@ class GameSession:
         seat = live.seat_of(user_id)
         if seat is None or live.match is None:
             raise NotSeated(f"user {user_id} is not at game {self.game_id}")
-        return self._service.tables.private(live, seat.seat)
+        return private_view(live, seat.seat)
 
     def _progressed(self, progress: Progress) -> Progress:
         """`progress`, published as an Outcome to the front ends that subscribe."""
@@ -203,13 +204,13 @@ class GameSession:
 
     async def turn_view(self, user_id: int, version: int) -> HandView[Any, Any]:
         """The person's view on their own turn (raises unless the button is current)."""
-        return self._service.tables.turn_view(await self._live(), user_id, version)
+        return turn_view(await self._live(), user_id, version)
 
     async def step_view(
         self, user_id: int, version: int, step: int
     ) -> tuple[HandView[Any, Any], tuple[int, ...]]:
         """The person's view once they take first pick `step`, and the moves it leads to."""
-        return self._service.tables.step_view(await self._live(), user_id, version, step)
+        return step_view(await self._live(), user_id, version, step)
 
     async def timeout(self, version: int) -> Progress | None:
         """The turn at `version` ran out: the computer moves (None: the game moved on)."""
@@ -218,21 +219,21 @@ class GameSession:
 
     async def take_reminder(self, version: int) -> ReminderDue | None:
         """The half-time reminder of the turn at `version`, taken for this worker to send."""
-        due = await self._service.tables.take_reminder(self.game_id, version)
+        due = await self._service.hands.take_reminder(self.game_id, version)
         if due is None:
             return None
         live, seat = due
         assert live.deadline is not None
-        table = self._service.tables.table(live)
+        table = table_view(live)
         return ReminderDue(table, table.seats[seat], live.deadline)
 
     async def stored_turn(self, version: int) -> tuple[int, int, int] | None:
         """(seat, user, message) of the stored hand message of the turn at `version`."""
-        return await self._service.tables.stored_turn(self.game_id, version)
+        return await self._service.hands.stored_turn(self.game_id, version)
 
     async def owed_turn(self, version: int) -> Progress | None:
         """Where the game stands, if the person to move at `version` is owed their hand."""
-        progress = await self._service.tables.owed_turn(self.game_id, version)
+        progress = await self._service.hands.owed_turn(self.game_id, version)
         return None if progress is None else self._progressed(progress)
 
     async def set_autoplay(self, user_id: int, autoplay: bool) -> Progress:

@@ -17,6 +17,7 @@ from gaple_bot.games.gaple.present import GaplePresentation
 from gaple_bot.games.pictures import Picture, PictureError
 from gaple_bot.games.pictures.standings import standings_picture
 from gaple_bot.games.views import RoundReveal
+from gaple_bot.service.seen import table_view
 from gaple_bot.store import GameStatus, Store
 from tests.bot.harness import (
     GROUP,
@@ -81,12 +82,12 @@ async def assert_pictures_are_the_games(deps: Deps, game_id: int, shown: list[Fa
     assert len(round_ends) == len(stored.rounds)
     for number, message in enumerate(round_ends, start=1):
         live.match = kind.replay(stored.config, stored.rounds[:number])
-        table = deps.service.tables.table(live)
+        table = table_view(live)
         reveal = RoundReveal(table, live.match.revealed())
         t = deps.presenter.render.group_t(table.language)
         expected = kind.presentation.round_end_picture(t, reveal)
         assert message.photo is not None and message.photo.data == expected.data, number
-    table = deps.service.tables.table(live)
+    table = table_view(live)
     history = live.match.totals_by_round() if live.match else ()
     expected = standings_picture(deps.presenter.render.group_t(table.language), table, history)
     assert standings.photo is not None and standings.photo.data == expected.data

@@ -173,7 +173,7 @@ class Table:
         if progress.table is not None:
             self.version = progress.table.version
         if progress.turn is not None and self.hands_reach:
-            await self.service.tables.turn_shown(self.game_id, progress.turn.version)
+            await self.service.hands.turn_shown(self.game_id, progress.turn.version)
         return progress
 
     # What the database holds -------------------------------------------------------------

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from gaple_bot.service.runtime import GameService
+from gaple_bot.service.seen import turn_view
 from gaple_bot.service.views import LobbyView, Person
 from gaple_bot.store import GameStatus, Store
 from gaple_bot.store.game_locks import GAME_LOCK_SPACE
@@ -134,7 +135,7 @@ async def test_moves_made_on_one_worker_are_played_on_from_the_other(
             live = await service.cache.get(game_id)
             if live.status is not GameStatus.RUNNING:
                 break
-            view = service.tables.turn_view(live, ANA.user_id, live.version)
+            view = turn_view(live, ANA.user_id, live.version)
             await service.tables.play(game_id, ANA.user_id, live.version, view.legal[0])
             played += 1
     assert played >= 2

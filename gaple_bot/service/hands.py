@@ -1,0 +1,100 @@
+"""Which messages show a game's hands: stored so that any worker finds them, the reminders
+taken so that one worker sends each, and the hands owed to the person to move."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..store import GameStatus, Store
+from .live import LiveCache, LiveGame
+from .progress import Progress
+from .seen import where_it_stands
+
+
+class HandMessages:
+    """The private and group messages of a game's turns, kept in the database. Callers hold
+    the game (see GameService.hold)."""
+
+    def __init__(self, store: Store, cache: LiveCache) -> None:
+        self.store = store
+        self.cache = cache
+
+    async def stored_turn(self, game_id: int, version: int) -> tuple[int, int, int] | None:
+        """(seat, user, message) of the stored hand message of the person whose turn the game
+        is at `version` (any worker may have sent it), or None: no person's turn then, or no
+        message stored."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.match is None or live.version != version:
+            return None
+        seat = live.match.to_move
+        if seat is None or live.computer_moves(seat):
+            return None
+        record = live.seats[seat]
+        if record.user_id is None or record.hand_message_id is None:
+            return None
+        return seat, record.user_id, record.hand_message_id
+
+    async def take_reminder(self, game_id: int, version: int) -> tuple[LiveGame, int] | None:
+        """The game and the seat of the person whose turn the game is at `version`, once they
+        are due their half-time reminder, with the reminder taken in the database so that one
+        worker sends it; None if it was taken already, or the game moved on or is paused."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
+            return None
+        match = live.match
+        if match is None or live.deadline is None:
+            return None
+        seat = match.to_move
+        if seat is None or live.computer_moves(seat) or live.seats[seat].user_id is None:
+            return None
+        async with self.store.transaction() as tx:
+            if not await tx.games.claim_reminder(game_id, version):
+                return None
+        return live, seat
+
+    async def remember_table_message(self, game_id: int, message_id: int) -> None:
+        """Store which group message shows the game (to edit it again after a restart)."""
+        async with self.store.transaction() as tx:
+            await tx.games.set_message(game_id, message_id)
+        live = self.cache.games.get(game_id)
+        if live is not None:
+            live.message_id = message_id
+
+    async def remember_hand_message(
+        self, game_id: int, seat: int, message_id: int | None, *, turn_version: int | None = None
+    ) -> None:
+        """Store which private message shows a seat its hand; `turn_version`: it holds the
+        move buttons of the seat's turn at that version, so its hand is no longer owed."""
+        async with self.store.transaction() as tx:
+            await tx.seats.set_hand_message(game_id, seat, message_id)
+            if turn_version is not None:
+                await tx.games.hand_shown(game_id, turn_version)
+        live = self.cache.games.get(game_id)
+        if live is not None:
+            live.seats[seat] = dataclasses.replace(live.seats[seat], hand_message_id=message_id)
+            if turn_version is not None and live.version == turn_version:
+                live.hand_due = None
+
+    async def turn_shown(self, game_id: int, version: int) -> None:
+        """The turn at `version` is shown to its person by a message stored already (edited
+        with its buttons after a restart): its hand is no longer owed."""
+        async with self.store.transaction() as tx:
+            await tx.games.hand_shown(game_id, version)
+        live = self.cache.games.get(game_id)
+        if live is not None and live.version == version:
+            live.hand_due = None
+
+    async def owed_turn(self, game_id: int, version: int) -> Progress | None:
+        """Where the game stands, if the person whose turn it is at `version` is still owed
+        their hand: the worker that started the turn sends it under the game's lock, so one
+        still owed when another holds the lock was lost (that worker died, or the send
+        failed) and is to be sent now. None if it went out, or the game moved on."""
+        live = await self.cache.get(game_id)
+        if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
+            return None
+        if live.hand_due is None or live.match is None:
+            return None
+        seat = live.match.to_move
+        if seat is None or live.computer_moves(seat):
+            return None
+        return where_it_stands(live, Progress(game_id))
