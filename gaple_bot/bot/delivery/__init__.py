@@ -1,0 +1,1 @@
+"""Group message delivery: a pure core (order, merging, budgets, answers) and two drivers."""
