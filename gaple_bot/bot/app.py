@@ -38,6 +38,7 @@ from ..service.chats import ChatDefaults
 from ..service.computer import process_pool
 from ..settings import Settings
 from .chat_changes import chat_migrated, chat_unwritable
+from .delivery import OutboxClock, open_outbox
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .doors import Membership
 from .handlers.boards import stats, top
@@ -48,7 +49,6 @@ from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .http import AiohttpRequest
-from .outbox import GroupOutbox, OutboxClock
 from .pacing import Pacer
 from .painter import Painter
 from .present import Presenter
@@ -139,7 +139,7 @@ def build_application(
             await chat_migrated(deps, job_queue, old_chat_id, new_chat_id)
 
         # The group budget counts on the same clock as everything else unless told otherwise.
-        outbox = GroupOutbox(
+        outbox = open_outbox(
             app.bot,
             settings.group_messages_per_minute,
             ledger=service.ledger,

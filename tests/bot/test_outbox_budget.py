@@ -8,7 +8,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from gaple_bot.bot.deps import GapleApplication
-from gaple_bot.bot.outbox import GroupOutbox
+from gaple_bot.bot.outbox import GroupOutbox, open_outbox
 from gaple_bot.service.outbox import GroupLedger
 from tests.bot.harness import (
     GROUP,
@@ -43,7 +43,7 @@ async def outbox_in_group(
     ):
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        yield fake, GroupOutbox(bot, per_minute, ledger=None, clock=outbox_clock(clock))
+        yield fake, open_outbox(bot, per_minute, ledger=None, clock=outbox_clock(clock))
 
 
 def budget_of_five(
@@ -72,7 +72,7 @@ async def test_a_slow_request_does_not_let_a_later_one_out_early() -> None:
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         fake.delay_next("sendMessage", 5.0, chat_id=GROUP)
-        outbox = GroupOutbox(bot, 3, ledger=None, clock=outbox_clock(clock))
+        outbox = open_outbox(bot, 3, ledger=None, clock=outbox_clock(clock))
         for n in range(1, 5):
             outbox.send(GROUP, text=f"message {n}")
         # The first request is on its way (the fake holds it on the clock).
@@ -98,14 +98,14 @@ async def test_a_restarted_outbox_knows_the_budget_spent_before(tmp_path: Path) 
     ):
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        first = GroupOutbox(bot, 5, ledger=GroupLedger(store), clock=outbox_clock(clock))
+        first = open_outbox(bot, 5, ledger=GroupLedger(store), clock=outbox_clock(clock))
         for n in range(5):
             first.send(GROUP, text=f"before {n}")
         await first.drain()
         await first.close(10)
         clock.advance(20.0)
         # A new process 20 s later: its first message waits for the old ones' window.
-        second = GroupOutbox(bot, 5, ledger=GroupLedger(store), clock=outbox_clock(clock))
+        second = open_outbox(bot, 5, ledger=GroupLedger(store), clock=outbox_clock(clock))
         second.send(GROUP, text="after the restart")
         await settle(fake, clock, second)
         assert fake.last_bot_text(GROUP) == "before 4"
@@ -164,7 +164,7 @@ async def test_a_retry_waits_for_the_budget_like_any_request() -> None:
     ):
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        outbox = GroupOutbox(bot, 2, clock=outbox_clock(clock))
+        outbox = open_outbox(bot, 2, clock=outbox_clock(clock))
         outbox.send(GROUP, text="first")
         await outbox.drain()
         fake.fail_next("sendMessage", 502, "Bad Gateway", chat_id=GROUP)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Message
 
-from gaple_bot.bot.outbox import GroupOutbox
+from gaple_bot.bot.outbox import open_outbox
 from tests.bot.harness import GROUP, GROUP_TITLE
 from tests.fakes.telegram_server import running_fake
 
@@ -20,7 +20,7 @@ async def test_an_edit_of_a_deleted_message_sends_it_afresh() -> None:
         async def remember(message: Message) -> None:
             sent.append(message.message_id)
 
-        outbox = GroupOutbox(bot, 1000)
+        outbox = open_outbox(bot, 1000)
         handle = outbox.send(GROUP, on_sent=remember, text="table v1")
         first = await handle.wait()
         assert first is not None
@@ -48,7 +48,7 @@ async def test_an_existing_message_that_is_gone_is_sent_afresh_in_its_topic() ->
         async def remember(message: Message) -> None:
             sent.append(message.message_id)
 
-        outbox = GroupOutbox(bot, 1000)
+        outbox = open_outbox(bot, 1000)
         handle = outbox.existing(GROUP, old.message_id, thread_id=topic, on_sent=remember)
         outbox.edit(handle, text="table after the restart")
         await outbox.drain()
@@ -66,7 +66,7 @@ async def test_the_unwritable_hook_runs_once_until_the_group_is_writable_again()
         async def unwritable(chat_id: int) -> None:
             called.append(chat_id)
 
-        outbox = GroupOutbox(bot, 1000, on_unwritable=unwritable)
+        outbox = open_outbox(bot, 1000, on_unwritable=unwritable)
         fake.kick_bot(GROUP)
         for n in range(3):
             outbox.send(GROUP, text=f"lost {n}")

@@ -10,7 +10,7 @@ from pathlib import Path
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 
-from gaple_bot.bot.outbox import GroupOutbox
+from gaple_bot.bot.outbox import open_outbox
 from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.store import GameStatus
 from tests.bot.harness import (
@@ -39,7 +39,7 @@ async def test_sends_queued_at_shutdown_go_out_after_the_restart(tmp_path: Path)
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         ledger = GroupLedger(store)
-        first = GroupOutbox(bot, 5, ledger=ledger, clock=outbox_clock(clock))
+        first = open_outbox(bot, 5, ledger=ledger, clock=outbox_clock(clock))
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("Again", callback_data="again")]])
         texts = [f"<b>result</b> {n}" for n in range(12)]
         for text in texts:
@@ -50,7 +50,7 @@ async def test_sends_queued_at_shutdown_go_out_after_the_restart(tmp_path: Path)
         assert len(await ledger.pending()) == 7
 
         clock.advance(30.0)
-        second = GroupOutbox(bot, 5, ledger=ledger, clock=outbox_clock(clock))
+        second = open_outbox(bot, 5, ledger=ledger, clock=outbox_clock(clock))
         assert await second.restore() == 7
         while second.busy:
             await settle(fake, clock, second)

@@ -8,7 +8,7 @@ from pathlib import Path
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 
-from gaple_bot.bot.outbox import CAPTION_LIMIT, GroupOutbox
+from gaple_bot.bot.outbox import CAPTION_LIMIT, open_outbox
 from gaple_bot.bot.painter import Painter
 from gaple_bot.games.pictures import Picture
 from gaple_bot.games.pictures.canvas import encode, new_canvas
@@ -54,7 +54,7 @@ async def test_photos_go_out_in_order_with_captions_and_buttons(tmp_path: Path) 
     ):
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        outbox = GroupOutbox(bot, 4, clock=outbox_clock(clock), painter=painter)
+        outbox = open_outbox(bot, 4, clock=outbox_clock(clock), painter=painter)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("Again", callback_data="again")]])
         outbox.send(GROUP, text="before", parse_mode=ParseMode.HTML)
         for n in range(3):
@@ -95,7 +95,7 @@ async def test_a_picture_that_cannot_be_drawn_goes_as_its_caption(tmp_path: Path
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         painter = CountingPainter(fail=True)
-        outbox = GroupOutbox(bot, 100, painter=painter)
+        outbox = open_outbox(bot, 100, painter=painter)
         outbox.send_photo(GROUP, picture(1), caption="<b>still</b> readable", parse_mode="HTML")
         await outbox.drain()
         [message] = fake.bot_messages(GROUP)
@@ -112,7 +112,7 @@ async def test_a_caption_too_long_for_a_photo_goes_as_text(tmp_path: Path) -> No
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         painter = CountingPainter()
-        outbox = GroupOutbox(bot, 100, painter=painter)
+        outbox = open_outbox(bot, 100, painter=painter)
         fits = "<b>" + "a" * CAPTION_LIMIT + "</b>"  # the tags do not count
         too_long = "a" * (CAPTION_LIMIT + 1)
         outbox.send_photo(GROUP, picture(1), caption=fits, parse_mode="HTML")
@@ -137,7 +137,7 @@ async def test_photos_waiting_at_shutdown_are_drawn_and_sent_after_the_restart(
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         ledger = GroupLedger(store)
-        first = GroupOutbox(bot, 2, ledger=ledger, clock=outbox_clock(clock), painter=Painter())
+        first = open_outbox(bot, 2, ledger=ledger, clock=outbox_clock(clock), painter=Painter())
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("Again", callback_data="again")]])
         for n in range(5):
             first.send_photo(
@@ -154,7 +154,7 @@ async def test_photos_waiting_at_shutdown_are_drawn_and_sent_after_the_restart(
 
         clock.advance(61.0)
         painter = CountingPainter()
-        second = GroupOutbox(bot, 2, ledger=ledger, clock=outbox_clock(clock), painter=painter)
+        second = open_outbox(bot, 2, ledger=ledger, clock=outbox_clock(clock), painter=painter)
         assert await second.restore() == 3
         while second.busy:
             await settle(fake, clock, second)
@@ -194,7 +194,7 @@ async def test_a_photo_telegram_refuses_goes_as_its_caption(tmp_path: Path) -> N
         async def unwritable(chat_id: int) -> None:
             called.append(chat_id)
 
-        outbox = GroupOutbox(bot, 100, painter=CountingPainter(), on_unwritable=unwritable)
+        outbox = open_outbox(bot, 100, painter=CountingPainter(), on_unwritable=unwritable)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("Again", callback_data="again")]])
         fake.fail_next("sendPhoto", 400, "Bad Request: PHOTO_INVALID_DIMENSIONS", chat_id=GROUP)
         outbox.send_photo(
@@ -225,7 +225,7 @@ async def test_a_group_that_refuses_photos_gets_their_captions_as_text(tmp_path:
             called.append(chat_id)
 
         painter = CountingPainter()
-        outbox = GroupOutbox(
+        outbox = open_outbox(
             bot, 100, clock=outbox_clock(clock), painter=painter, on_unwritable=unwritable
         )
         refusal = "Bad Request: not enough rights to send photos to the chat"

@@ -3,7 +3,7 @@ within it, and each one's messages keep their order."""
 
 from __future__ import annotations
 
-from gaple_bot.bot.outbox import GroupOutbox
+from gaple_bot.bot.outbox import GroupOutbox, open_outbox
 from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.store import Store
 from tests.bot.outbox_kit import assert_window_holds, outbox_clock
@@ -37,7 +37,7 @@ async def test_two_workers_together_keep_the_groups_budget(
     ):
         fake.add_group(GROUP, "Shared")
         outboxes = [
-            GroupOutbox(bot, PER_MINUTE, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            open_outbox(bot, PER_MINUTE, ledger=GroupLedger(store), clock=outbox_clock(clock))
             for store in (first, second)
         ]
         for n in range(6):

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from gaple_bot.bot.outbox import GroupOutbox
+from gaple_bot.bot.outbox import GroupOutbox, open_outbox
 from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
@@ -53,7 +53,7 @@ async def test_each_edit_reaches_the_table_of_its_round_whichever_worker_posted_
     ):
         fake.add_group(GROUP, "Shared")
         first, second = (
-            GroupOutbox(bot, 100, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            open_outbox(bot, 100, ledger=GroupLedger(store), clock=outbox_clock(clock))
             for store in two_workers
         )
         # As under the game's lock: each worker's part is stored before the next one's.
@@ -88,7 +88,7 @@ async def test_edits_of_one_message_waiting_for_the_budget_go_as_one(
     ):
         fake.add_group(GROUP, "Shared")
         first, second = (
-            GroupOutbox(bot, per_minute, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            open_outbox(bot, per_minute, ledger=GroupLedger(store), clock=outbox_clock(clock))
             for store in two_workers
         )
         first.send(GROUP, text="notice 1")
@@ -128,7 +128,7 @@ async def test_what_a_stopped_worker_left_waiting_is_sent_by_another(
     ):
         fake.add_group(GROUP, "Shared")
         first, second = (
-            GroupOutbox(bot, per_minute, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            open_outbox(bot, per_minute, ledger=GroupLedger(store), clock=outbox_clock(clock))
             for store in two_workers
         )
         for n in range(4):
@@ -158,7 +158,7 @@ async def test_a_forgotten_table_is_not_edited_again_by_any_worker(
     ):
         fake.add_group(GROUP, "Shared")
         first, second = (
-            GroupOutbox(bot, 100, ledger=GroupLedger(store), clock=outbox_clock(clock))
+            open_outbox(bot, 100, ledger=GroupLedger(store), clock=outbox_clock(clock))
             for store in two_workers
         )
         first.send(GROUP, game_id=game_id, text="table")

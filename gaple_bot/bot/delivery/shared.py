@@ -1,0 +1,239 @@
+"""The database-shared driver: beside other workers every send and edit waits in the
+database, one queue per group, sent in order by whichever worker holds the group's turn."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import Bot, Message
+
+from ...games.pictures import Picture
+from ...service.outbox import GroupLedger
+from .answers import Outcome
+from .base import DriverBase, edit_job, photo_params, send_job
+from .budget import Budgets
+from .handle import MessageHandle, OnSent, OutboxClock, Painter, settled_handle
+from .job import Job
+from .records import GroupMessage, Kind
+from .runtime import Hooks, Pauses
+from .sending import Sender
+from .stored import Forget, Request, head_request
+from .turns import Shared
+from .workers import Workers
+from .writer import LedgerWriter
+
+log = logging.getLogger(__name__)
+
+
+class SharedOutbox(DriverBase):
+    """Every send and edit waits in the database, one queue per group for all workers, and
+    whichever worker holds the group's turn sends what waits there in order, merging the edits
+    of one message: so a group sees its messages in the order the games made them, each edit
+    reaches the message it is meant for (a game's lobby or table as stored when its turn
+    comes), and no worker's backlog keeps another's messages waiting. If the database does
+    not take a message, this worker sends it from its own queue, in the group's turn."""
+
+    shared = True
+    """The groups' queues are in the database, shared with other workers."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        per_minute: int,
+        *,
+        ledger: GroupLedger,
+        clock: OutboxClock | None = None,
+        hooks: Hooks | None = None,
+        painter: Painter | None = None,
+    ) -> None:
+        budgets = Budgets(per_minute)
+        pauses = Pauses(clock or OutboxClock())
+        writer = LedgerWriter(ledger, stored=self._stored, unstored=self._unstored)
+        sender = Sender(bot, budgets, writer, pauses, hooks or Hooks(), painter)
+        self._turns = Shared(budgets, pauses, ledger, writer)
+        super().__init__(sender, Workers(sender, self._turns), writer, painter)
+        self._ledger = ledger
+        self._drainers: dict[int, asyncio.Task[None]] = {}
+        """The groups whose stored queue this worker is sending (or waiting for the turn)."""
+        self._again: set[int] = set()
+        """Groups given more to send while their drainer was already at work."""
+
+    async def queued_now(self) -> tuple[int, int]:
+        """The shared queues in the database (all workers' messages: each worker's /metrics
+        shows the same)."""
+        lengths = await self._ledger.waiting_counts()
+        return sum(lengths), max(lengths, default=0)
+
+    def send(
+        self,
+        chat_id: int,
+        on_sent: OnSent | None = None,
+        *,
+        game_id: int | None = None,
+        **kwargs: Any,
+    ) -> MessageHandle:
+        """Queue a sendMessage in the database (the message of `game_id` is stored on the
+        game when it goes out)."""
+        job = send_job(chat_id, on_sent, game_id, kwargs)
+        self._writer.store(job)
+        return job.target
+
+    def send_photo(
+        self,
+        chat_id: int,
+        picture: Picture,
+        *,
+        caption: str,
+        on_sent: OnSent | None = None,
+        **kwargs: Any,
+    ) -> MessageHandle:
+        """Queue a photo of `picture` with its HTML caption, drawn by whichever worker sends
+        it when its turn comes (its caption goes as text if it cannot be)."""
+        job = send_job(chat_id, on_sent, None, photo_params(picture, caption, kwargs))
+        self._writer.store(job)
+        return job.target
+
+    def edit(self, handle: MessageHandle, **kwargs: Any) -> None:
+        """Queue an edit of the handle's message (of its game's, as stored when its turn
+        comes) in the database; edits of one message waiting together merge."""
+        self._writer.store(edit_job(handle, kwargs))
+
+    def existing(
+        self,
+        chat_id: int,
+        message_id: int,
+        *,
+        thread_id: int | None = None,
+        on_sent: OnSent | None = None,
+        game_id: int | None = None,
+    ) -> MessageHandle:
+        """A handle for a message sent earlier: the game's message (as stored when an edit's
+        turn comes) for a game's, else that message."""
+        if game_id is not None:
+            return self.game_message(chat_id, game_id, thread_id=thread_id)
+        return self._known.get(chat_id, message_id, thread_id=thread_id, on_sent=on_sent)
+
+    def forget_game_message(self, chat_id: int, game_id: int) -> None:
+        """The game's message is not edited again once what is queued before now has gone
+        out; the next edit of the game's message posts a fresh one (after a pause the old one
+        may be far up the chat)."""
+        handle = MessageHandle(chat_id, game_id=game_id)
+        self._writer.store(Job(handle, GroupMessage(chat_id, Kind.FORGET, game_id=game_id)))
+
+    async def restore(self) -> int:
+        """Whoever holds a group's turn sends every worker's waiting messages: a group with
+        some waiting and no drainer here gets one (it waits for the turn); at start and from
+        time to time (a worker that died leaves its messages to the others). Returns 0: none
+        is adopted."""
+        for chat_id in await self._ledger.chats_waiting():
+            if chat_id not in self._drainers:
+                self._kick(chat_id)
+        return 0
+
+    async def forget_chat(self, chat_id: int) -> None:
+        """The bot left the group: drop whatever waits for it, here and in the database."""
+        self._workers.drop(chat_id)
+        await self.flush()
+        await self._ledger.forget_chat(chat_id)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group became a supergroup: what waits for it in the database goes to the new
+        chat, in order."""
+        self._workers.drop(old_chat_id)
+        await self.flush()
+        await self._ledger.move_chat(old_chat_id, new_chat_id)
+        self._kick(new_chat_id)
+
+    def _tasks(self) -> list[asyncio.Task[None]]:
+        return [*super()._tasks(), *self._drainers.values()]
+
+    def _stored(self, jobs: Sequence[Job]) -> None:
+        for chat_id in dict.fromkeys(job.chat_id for job in jobs):
+            self._kick(chat_id)
+
+    def _unstored(self, jobs: Sequence[Job]) -> None:
+        # On this worker's own, in its order (the database does not answer).
+        for job in jobs:
+            job.stored = False
+            self._workers.push(job)
+
+    def _kick(self, chat_id: int) -> None:
+        """See that the group's stored queue gets sent: start a drainer, or tell the one at
+        work that there is more."""
+        if chat_id in self._drainers:
+            self._again.add(chat_id)
+            return
+        if self._sender.pauses.closed.is_set():
+            return
+        self._drainers[chat_id] = asyncio.create_task(self._drain(chat_id))
+
+    async def _drain(self, chat_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(chat_id)
+                await self._drain_turn(chat_id)
+                if chat_id not in self._again or self._sender.pauses.closed.is_set():
+                    return
+        except Exception:
+            # What waits stays stored: the sweep kicks the group again.
+            log.exception("group %s: its waiting messages could not be sent", chat_id)
+        finally:
+            del self._drainers[chat_id]
+
+    async def _drain_turn(self, chat_id: int) -> None:
+        """Hold the group's turn and send what waits for it, every worker's, in order, until
+        nothing does (or the outbox closes, or a request gets no answer: then it waits for
+        the next kick)."""
+        ledger, sender = self._ledger, self._sender
+        async with ledger.group_turn(chat_id):
+            await self._turns.reload(chat_id)
+            while not sender.pauses.closed.is_set():
+                if not await ledger.waiting(chat_id):
+                    return
+                if not await sender.wait_for_budget(chat_id):
+                    return
+                # Read again once the budget allows: edits queued meanwhile merge in.
+                head = head_request(await ledger.waiting(chat_id))
+                if head is None:
+                    return
+                if isinstance(head, Forget):
+                    await ledger.game_message_sent(head.game_id, None)
+                    await ledger.finish([head.row_id])
+                    continue
+                job = await self._job(head)
+                outcome = await sender.run(job)
+                if outcome is Outcome.GONE:
+                    # The message is gone: the change goes out as a fresh message.
+                    if not await sender.wait_for_budget(chat_id):
+                        return
+                    outcome = await sender.run(job)
+                # Request times stored before the next worker's turn reads them.
+                await self.flush()
+                if outcome not in (Outcome.DELIVERED, Outcome.REFUSED):
+                    return
+                await ledger.finish(list(head.covered))
+
+    async def _job(self, head: Request) -> Job:
+        """The job of the stored queue's head: an edit of a game's message goes to the
+        message the game stores now."""
+        message = head.message
+        message_id = head.message_id
+        if message.kind is Kind.EDIT and message.game_id is not None:
+            message_id = await self._ledger.game_message(message.game_id)
+        handle = settled_handle(
+            message.chat_id, message_id, thread_id=message.thread_id, game_id=message.game_id
+        )
+        if message.game_id is not None:
+            handle.on_sent = self._store_game_message(message.game_id)
+        return Job(handle, message)
+
+    def _store_game_message(self, game_id: int) -> OnSent:
+        """Store a new lobby or table message on its game, for the edits that follow it."""
+
+        async def store(message: Message) -> None:
+            await self._ledger.game_message_sent(game_id, message.message_id)
+
+        return store
