@@ -12,9 +12,10 @@ from .base import DriverBase, edit_job, photo_params, send_job
 from .budget import Budgets
 from .handle import MessageHandle, OnSent, OutboxClock, Painter
 from .job import Job
-from .records import GroupMessage, Kind
+from .records import Kind
 from .runtime import Hooks, Pauses
 from .sending import Sender
+from .stored_json import stored_message
 from .turns import Alone
 from .workers import Workers
 from .writer import LedgerWriter, NoLedger
@@ -119,7 +120,7 @@ class LocalOutbox(DriverBase):
         pending = await self._ledger.adopt()
         for stored in pending:
             handle = MessageHandle(stored.chat_id, thread_id=stored.thread_id)
-            message = GroupMessage.stored(
+            message = stored_message(
                 stored.chat_id, Kind.SEND, stored.params, thread_id=stored.thread_id
             )
             self._workers.push(Job(handle, message, stored=True, row_id=stored.id))

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
-
-from telegram import InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters, TelegramObject
+from typing import TYPE_CHECKING, Any
 
 from ...games.pictures import Picture
-from ..outbox_json import params_from_json, params_to_json
+
+if TYPE_CHECKING:
+    # Only their types: the record holds the content as given and never builds it.
+    from telegram import InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 
 
 class Kind(StrEnum):
@@ -65,32 +66,6 @@ class GroupMessage:
             game_id=game_id,
         )
 
-    @classmethod
-    def stored(
-        cls,
-        chat_id: int,
-        kind: Kind,
-        params: dict[str, Any],
-        *,
-        thread_id: int | None = None,
-        game_id: int | None = None,
-    ) -> GroupMessage:
-        """The record of a queued row's JSON parameters (`to_json` wrote them, or older code)."""
-        message = cls.of(chat_id, kind, params_from_json(params), game_id=game_id)
-        if message.thread_id is None and thread_id is not None:
-            message = replace(message, thread_id=thread_id)
-        return message
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON parameters stored in `group_sends.params` (as the outbox always stored
-        them: its Bot API arguments but the chat, a picture tagged); TypeError if not storable."""
-        params = self.arguments()
-        if self.kind is Kind.SEND and self.thread_id is not None:
-            params = {"message_thread_id": self.thread_id, **params}
-        if self.picture is not None:
-            params["picture"] = self.picture
-        return params_to_json(params)
-
     def arguments(self) -> dict[str, Any]:
         """The content's Bot API arguments (text or caption, format, buttons, reply, preview)."""
         values = {
@@ -107,8 +82,8 @@ class GroupMessage:
         (None for a photo's: never compared)."""
         if self.picture is not None:
             return None
-        markup = self.reply_markup
-        buttons = markup.to_dict() if isinstance(markup, TelegramObject) else markup
+        markup: Any = self.reply_markup
+        buttons = markup.to_dict() if hasattr(markup, "to_dict") else markup
         return json.dumps([self.text, self.parse_mode, buttons], sort_keys=True)
 
     def moved_to(self, chat_id: int) -> GroupMessage:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...service.api import QueuedSend
 from .records import GroupMessage, Kind
+from .stored_json import stored_message
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +51,7 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
             ):
                 covered.append(row.id)
                 params = row.params
-    message = GroupMessage.stored(
+    message = stored_message(
         head.chat_id, kind, params, thread_id=head.thread_id, game_id=head.game_id
     )
     return Request(message, head.message_id, tuple(covered))

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from ...service.outbox import GroupLedger, GroupRequest
 from .budget import WINDOW
 from .job import Job
+from .stored_json import stored_json
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class LedgerWriter:
                     GroupRequest(
                         handle.chat_id,
                         handle.thread_id,
-                        job.message.to_json(),
+                        stored_json(job.message),
                         kind=job.message.kind.value,
                         game_id=handle.game_id,
                         message_id=handle.message_id if handle.game_id is None else None,

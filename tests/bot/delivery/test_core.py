@@ -21,6 +21,7 @@ from gaple_bot.bot.delivery.budget import WINDOW, Budgets
 from gaple_bot.bot.delivery.queues import Item, Queues, Wait
 from gaple_bot.bot.delivery.records import GroupMessage, Kind
 from gaple_bot.bot.delivery.stored import Forget, Request, head_request
+from gaple_bot.bot.delivery.stored_json import stored_json, stored_message
 from gaple_bot.bot.outbox_json import params_to_json
 from gaple_bot.games.pictures import Picture
 from gaple_bot.service.api import QueuedSend
@@ -238,13 +239,13 @@ def test_a_message_stores_the_json_the_outbox_always_stored() -> None:
         "reply_parameters": reply,
     }
     message = GroupMessage.of(GROUP, Kind.SEND, params, game_id=3)
-    assert message.to_json() == params_to_json(params)
-    again = GroupMessage.stored(GROUP, Kind.SEND, message.to_json(), game_id=3)
+    assert stored_json(message) == params_to_json(params)
+    again = stored_message(GROUP, Kind.SEND, stored_json(message), game_id=3)
     assert again == message
 
 
 def test_an_old_stored_send_reads_as_a_plain_send() -> None:
-    message = GroupMessage.stored(GROUP, Kind.SEND, {"text": "Giliran Ani"}, thread_id=4)
+    message = stored_message(GROUP, Kind.SEND, {"text": "Giliran Ani"}, thread_id=4)
     assert message == GroupMessage(GROUP, Kind.SEND, thread_id=4, text="Giliran Ani")
 
 
@@ -252,8 +253,8 @@ def test_a_photo_stores_its_picture_and_caption() -> None:
     picture = Picture("standings", {"title": "round 1"})
     params = {"picture": picture, "text": "round 1", "parse_mode": "HTML"}
     message = GroupMessage.of(GROUP, Kind.SEND, params)
-    assert message.to_json() == params_to_json(params)
-    assert GroupMessage.stored(GROUP, Kind.SEND, message.to_json()) == message
+    assert stored_json(message) == params_to_json(params)
+    assert stored_message(GROUP, Kind.SEND, stored_json(message)) == message
     assert message.content() is None, "a photo is never edited"
 
 
