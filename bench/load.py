@@ -102,7 +102,8 @@ from gaple_bot.bot.render.settings import choices, menu_options  # noqa: E402
 from gaple_bot.games.registry import default_registry  # noqa: E402
 from gaple_bot.settings import settings_from  # noqa: E402
 from gaple_bot.store import GameStatus, Store  # noqa: E402
-from tests.bot.harness import deps_of, legal_buttons, load_engine_game  # noqa: E402
+from tests.bot.driver import legal_buttons  # noqa: E402
+from tests.bot.harness import deps_of, load_engine_game  # noqa: E402
 from tests.fakes.telegram_server import (  # noqa: E402
     DEFAULT_TOKEN,
     GROUP_WRITE_METHODS,

@@ -1,19 +1,18 @@
-"""Start the real application against the fake server, and act as players in a group."""
+"""Start the real application against the fake server, and read what it showed the group
+(tests/bot/driver.py acts as the people)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
 from gaple_bot.bot.app import build_application, start_application, stop_application
-from gaple_bot.bot.callback_data import Action, decode
+from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
 from gaple_bot.bot.outbox import OutboxClock
 from gaple_bot.games.gaple.kind import GapleKind
@@ -94,89 +93,10 @@ def lobby_message(fake: FakeTelegram, chat_id: int = GROUP) -> FakeMessage:
     raise AssertionError("no lobby message in the group")
 
 
-def turn_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
-    """The player's private message with live move buttons, if it is their turn."""
-    for message in reversed(fake.bot_messages(user_id)):
-        datas = [data for _, data in message.buttons() if data]
-        if any(d.startswith((Action.MOVE.value + ":", Action.PICK.value + ":")) for d in datas):
-            return message
-    return None
-
-
 def carries_moves(params: Mapping[str, object]) -> bool:
     """Whether a send's (or a message version's) buttons make moves: the hand of a turn."""
     markup = json.dumps(params.get("reply_markup", ""), default=str)
     return any(f'"{action.value}:' in markup for action in (Action.MOVE, Action.PICK))
-
-
-def legal_buttons(message: FakeMessage) -> list[tuple[str, str]]:
-    """The buttons of a turn message that make (or lead to) a legal move."""
-    return [
-        (text, data)
-        for text, data in message.buttons()
-        if data and (text.startswith(("✅", "🗑", "⬅️")) or text.endswith("➡️"))
-    ]
-
-
-async def play_one_turn(fake: FakeTelegram, user_id: int, rng: random.Random) -> str:
-    """Tap a legal tile (and an end when asked) in the player's turn message; returns the
-    callback data of the move made."""
-    message = turn_message(fake, user_id)
-    assert message is not None, f"user {user_id} has no turn message"
-    _label, data = rng.choice(legal_buttons(message))
-    query = await fake.press(user_id, user_id, message.message_id, data)
-    answer = await fake.wait_callback_answer(query)
-    if decode(data).action is Action.PICK:
-        assert answer is not None and not answer.get("show_alert"), answer
-        await fake.wait_for(
-            lambda: any(
-                t.startswith("⬅️") for t, _ in fake.message(user_id, message.message_id).buttons()
-            ),
-            message="the end choice was not shown",
-        )
-        ends = legal_buttons(fake.message(user_id, message.message_id))
-        _label, data = rng.choice(ends)
-        query = await fake.press(user_id, user_id, message.message_id, data)
-        await fake.wait_callback_answer(query)
-    # The bot retires the played message's buttons once it has shown the move everywhere.
-    await fake.wait_for(
-        lambda: not fake.message(user_id, message.message_id).buttons(),
-        message="the played message kept live buttons",
-    )
-    return data
-
-
-async def seat_and_start(fake: FakeTelegram, opener: int, *others: int) -> None:
-    """`opener` opens a table in GROUP, the others join, the opener starts: computers fill the
-    empty seats. Everyone has opened their private chat with the bot first."""
-    for user in (opener, *others):
-        await fake.start_private(user)
-    await fake.send_message(opener, GROUP, "/gaple")
-    await fake.wait_idle()
-    lobby = lobby_message(fake).message_id
-    for user in others:
-        await fake.wait_callback_answer(await fake.press_button(user, GROUP, lobby, "✋ Join"))
-    await fake.wait_callback_answer(await fake.press_button(opener, GROUP, lobby, "▶️ Start"))
-
-
-async def play_until(
-    fake: FakeTelegram,
-    players: tuple[int, ...],
-    done: Callable[[], Awaitable[bool] | bool],
-    rng: random.Random,
-    seconds: float = 180,
-) -> None:
-    """The given people play their turns (others leave theirs to run out) until `done`."""
-    deadline = time.monotonic() + seconds
-    while True:
-        outcome = done()
-        if outcome if isinstance(outcome, bool) else await outcome:
-            return
-        assert time.monotonic() < deadline, "the game did not get there in time"
-        for user in players:
-            if turn_message(fake, user) is not None:
-                await play_one_turn(fake, user, rng)
-        await asyncio.sleep(0.02)
 
 
 TILE = re.compile(r"\[(\d)\|(\d)\]")

@@ -8,21 +8,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.games.gaple.rules import Discarded, Game, Played, Side, tile_text
+from tests.bot.driver import Player, Players, legal_buttons, turn_message
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
-    legal_buttons,
     load_engine_game,
     lobby_message,
     running_bot,
     tiles_in_text,
-    turn_message,
 )
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
@@ -80,56 +78,8 @@ async def running_table(tmp_path: Path, seed: int = 1) -> AsyncIterator[Table]:
             game_id = await deps_of(app).service.active_game(GROUP, None)
             assert game_id is not None
             table = Table(fake, app, game_id)
-            await next_turn(table)
+            await Players(table.fake, PEOPLE).next_turn()
             yield table
-
-
-async def next_turn(table: Table) -> tuple[int, FakeMessage]:
-    """Wait until Ana or Budi has live move buttons; returns who and the message."""
-    fake = table.fake
-
-    def someone() -> bool:
-        return any(turn_message(fake, user) is not None for user in PEOPLE)
-
-    await fake.wait_for(someone, message="nobody got move buttons")
-    await fake.wait_idle(quiet=QUIET)
-    for user in PEOPLE:
-        message = turn_message(fake, user)
-        if message is not None:
-            return user, message
-    raise AssertionError("the move buttons went away")
-
-
-async def press(
-    fake: FakeTelegram, user: int, chat: int, message_id: int, data: str
-) -> dict[str, Any]:
-    """Press any callback data (even one the message does not show); returns the answer."""
-    query = await fake.press(user, chat, message_id, data, check_button=False)
-    return await fake.wait_callback_answer(query)
-
-
-async def make_move(table: Table, user: int, message: FakeMessage, data: str) -> dict[str, Any]:
-    """Tap a button that plays a move; returns once the message lost its buttons."""
-    answer = await press(table.fake, user, user, message.message_id, data)
-    await table.fake.wait_for(
-        lambda: table.fake.message(user, message.message_id).buttons() == [],
-        message="the played move's buttons stayed",
-    )
-    await table.fake.wait_idle(quiet=QUIET)
-    return answer
-
-
-async def play_a_turn(table: Table, rng: random.Random) -> None:
-    """Whoever is to move plays a legal move (a random end when a tile fits both)."""
-    user, message = await next_turn(table)
-    _, data = rng.choice(legal_buttons(message))
-    if decode(data).action is Action.PICK:
-        await press(table.fake, user, user, message.message_id, data)
-        await table.fake.wait_for(
-            lambda: "Which end" in table.fake.message(user, message.message_id).text
-        )
-        _, data = rng.choice(legal_buttons(table.fake.message(user, message.message_id)))
-    await make_move(table, user, message, data)
 
 
 def moves_by(game: Game, seat: int) -> int:
@@ -173,7 +123,7 @@ def table_message(fake: FakeTelegram) -> FakeMessage:
 
 async def test_double_tap_on_a_move_plays_it_once(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         seat = await table.seat_of(user)
         _, data = next((t, d) for t, d in legal_buttons(message) if d.startswith("mv:"))
         before = moves_by(await table.engine(), seat)
@@ -216,13 +166,13 @@ FORGED = [
 
 async def test_forged_button_gets_an_alert_and_changes_nothing(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         assert table.game_id == 1
         version = decode(legal_buttons(message)[0][1]).field("version")
         before, edits = await table.state(), len(message.versions)
         for pattern, expected in FORGED:
             data = pattern.format(version=version)
-            answer = await press(table.fake, user, user, message.message_id, data)
+            answer = await Player(table.fake, user).press(user, message.message_id, data)
             assert answer.get("text") == expected, (data, answer)
             assert answer.get("show_alert") is True, (data, answer)
         await table.fake.wait_idle(quiet=QUIET)
@@ -232,10 +182,10 @@ async def test_forged_button_gets_an_alert_and_changes_nothing(tmp_path: Path) -
 
 async def test_forged_button_with_a_number_beyond_64_bits_gets_an_alert(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         before = await table.state()
         for data in (f"mv:{2**63}:1:3", f"sh:{2**70}", f"lj:{-(2**64)}"):
-            answer = await press(table.fake, user, user, message.message_id, data)
+            answer = await Player(table.fake, user).press(user, message.message_id, data)
             assert answer.get("show_alert") is True, (data, answer)
             assert answer.get("text") in (NOT_VALID, "This game no longer exists."), (data, answer)
         assert await table.state() == before
@@ -243,7 +193,7 @@ async def test_forged_button_with_a_number_beyond_64_bits_gets_an_alert(tmp_path
 
 async def test_forged_move_version_or_code_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         version = decode(legal_buttons(message)[0][1]).field("version")
         before = await table.state()
         for forged in (
@@ -251,7 +201,7 @@ async def test_forged_move_version_or_code_is_refused_and_changes_nothing(tmp_pa
             encode(Action.MOVE, table.game_id, version, 999),
             encode(Action.MOVE, table.game_id, version, -1),
         ):
-            answer = await press(table.fake, user, user, message.message_id, forged)
+            answer = await Player(table.fake, user).press(user, message.message_id, forged)
             # Indistinguishable from a double tap: the quiet 'out of date' toast.
             assert answer.get("text") == OUT_OF_DATE, (forged, answer)
         await table.fake.wait_idle(quiet=QUIET)
@@ -261,10 +211,10 @@ async def test_forged_move_version_or_code_is_refused_and_changes_nothing(tmp_pa
 
 async def test_stale_button_is_out_of_date_and_changes_nothing(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         _, data = next((t, d) for t, d in legal_buttons(message) if d.startswith("mv:"))
-        await make_move(table, user, message, data)
-        await next_turn(table)
+        await Player(table.fake, user).make_move(message, data)
+        await Players(table.fake, PEOPLE).next_turn()
         before = await table.state()
         # Every button the old message showed, pressed again after the game moved on.
         live = next(v for v in reversed(message.versions) if v.reply_markup)
@@ -276,7 +226,7 @@ async def test_stale_button_is_out_of_date_and_changes_nothing(tmp_path: Path) -
         ]
         assert data in old_datas
         for old in old_datas:
-            answer = await press(table.fake, user, user, message.message_id, old)
+            answer = await Player(table.fake, user).press(user, message.message_id, old)
             assert answer.get("text") == OUT_OF_DATE, (old, answer)
             assert not answer.get("show_alert")
         await table.fake.wait_idle(quiet=QUIET)
@@ -286,7 +236,7 @@ async def test_stale_button_is_out_of_date_and_changes_nothing(tmp_path: Path) -
 async def test_someone_elses_move_button_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
         fake = table.fake
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         other = BUDI if user == ANA else ANA
         _, data = legal_buttons(message)[0]
         before, edits = await table.state(), len(message.versions)
@@ -296,7 +246,7 @@ async def test_someone_elses_move_button_is_refused_and_changes_nothing(tmp_path
         ):
             # The intruder presses the data in a message of their own private chat.
             own = fake.bot_messages(intruder)[-1]
-            answer = await press(fake, intruder, intruder, own.message_id, data)
+            answer = await Player(fake, intruder).press(intruder, own.message_id, data)
             assert answer.get("text") == expected
             assert answer.get("show_alert") is True
         await fake.wait_idle(quiet=QUIET)
@@ -310,7 +260,7 @@ async def test_a_tile_that_fits_neither_end_gets_a_short_alert(tmp_path: Path) -
         fake = table.fake
         rng = random.Random(3)
         for _ in range(60):
-            user, message = await next_turn(table)
+            user, message = await Players(table.fake, PEOPLE).next_turn()
             stuck = [
                 (text, data)
                 for text, data in message.buttons()
@@ -320,12 +270,12 @@ async def test_a_tile_that_fits_neither_end_gets_a_short_alert(tmp_path: Path) -
             ]
             if stuck:
                 break
-            await play_a_turn(table, rng)
+            await Players(table.fake, PEOPLE).play_a_turn(rng)
         else:
             raise AssertionError("no turn offered a tile that does not fit")
         _, data = stuck[0]
         before, edits = await table.state(), len(message.versions)
-        answer = await press(fake, user, user, message.message_id, data)
+        answer = await Player(fake, user).press(user, message.message_id, data)
         await fake.wait_idle(quiet=QUIET)
         assert answer.get("text") == "That tile fits neither open end."
         assert answer.get("show_alert") is True
@@ -338,7 +288,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end_with_a_way_back(tmp_pat
         fake = table.fake
         rng = random.Random(5)
         for _ in range(200):
-            user, message = await next_turn(table)
+            user, message = await Players(table.fake, PEOPLE).next_turn()
             both = [
                 (text, data)
                 for text, data in message.buttons()
@@ -346,7 +296,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end_with_a_way_back(tmp_pat
             ]
             if both:
                 break
-            await play_a_turn(table, rng)
+            await Players(table.fake, PEOPLE).play_a_turn(rng)
         else:
             raise AssertionError("no turn offered a tile that fits both ends")
         tile_label, pick = both[0]
@@ -356,7 +306,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end_with_a_way_back(tmp_pat
         ends = game.round.ends
         assert ends is not None and ends[0] != ends[1]
 
-        answer = await press(fake, user, user, message.message_id, pick)
+        answer = await Player(fake, user).press(user, message.message_id, pick)
         assert not answer.get("show_alert")
         await fake.wait_for(lambda: "Which end" in fake.message(user, message.message_id).text)
         choice = fake.message(user, message.message_id)
@@ -364,16 +314,16 @@ async def test_a_tile_that_fits_both_ends_asks_which_end_with_a_way_back(tmp_pat
         assert f"Which end for {tile_label.removeprefix('✅ ')}?" in choice.text
         assert labels == [f"⬅️ Left end ({ends[0]})", f"Right end ({ends[1]}) ➡️", "↩️ Back"]
 
-        answer = await press(fake, user, user, message.message_id, data_of(choice, "↩️ Back"))
+        answer = await Player(fake, user).press(user, message.message_id, data_of(choice, "↩️ Back"))
         assert not answer.get("show_alert")
         await fake.wait_for(lambda: "Which end" not in fake.message(user, message.message_id).text)
         assert fake.message(user, message.message_id).buttons() == tile_buttons
         assert (await table.engine()).replay_key() == game.replay_key()
 
-        await press(fake, user, user, message.message_id, pick)
+        await Player(fake, user).press(user, message.message_id, pick)
         await fake.wait_for(lambda: "Which end" in fake.message(user, message.message_id).text)
         left = data_of(fake.message(user, message.message_id), f"⬅️ Left end ({ends[0]})")
-        answer = await make_move(table, user, message, left)
+        answer = await Player(table.fake, user).make_move(message, left)
         assert str(answer.get("text", "")).startswith("You played ")
         after = await table.engine()
         played = [
@@ -392,7 +342,9 @@ async def test_my_hand_on_the_table_shows_the_tappers_own_tiles(tmp_path: Path) 
         assert "🁢 My hand" in board.button_texts()
         game = await table.engine()
         for user in PEOPLE:
-            answer = await press(fake, user, GROUP, board.message_id, data_of(board, "🁢 My hand"))
+            answer = await Player(fake, user).press(
+                GROUP, board.message_id, data_of(board, "🁢 My hand")
+            )
             assert answer.get("show_alert") is True
             text = str(answer.get("text"))
             assert text.startswith("Your hand: ")
@@ -400,7 +352,9 @@ async def test_my_hand_on_the_table_shows_the_tappers_own_tiles(tmp_path: Path) 
             assert tiles_in_text(text) == as_pairs(game, seat)
             private = [m for m in fake.bot_messages(user) if "Your hand:" in m.text][-1]
             assert hand_line(private.text) == tiles_in_text(text)
-        answer = await press(fake, CITRA, GROUP, board.message_id, data_of(board, "🁢 My hand"))
+        answer = await Player(fake, CITRA).press(
+            GROUP, board.message_id, data_of(board, "🁢 My hand")
+        )
         assert answer.get("text") == "You are not at this table."
         assert answer.get("show_alert") is True
 
@@ -408,9 +362,9 @@ async def test_my_hand_on_the_table_shows_the_tappers_own_tiles(tmp_path: Path) 
 async def test_after_a_move_the_message_keeps_no_live_buttons(tmp_path: Path) -> None:
     async with running_table(tmp_path) as table:
         fake = table.fake
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         text, data = next((t, d) for t, d in legal_buttons(message) if d.startswith("mv:"))
-        answer = await make_move(table, user, message, data)
+        answer = await Player(table.fake, user).make_move(message, data)
         assert str(answer.get("text")).startswith(f"You played {text.removeprefix('✅ ')}")
         after = fake.message(user, message.message_id)
         assert after.buttons() == []
@@ -423,7 +377,7 @@ async def test_move_data_pressed_outside_the_private_chat_changes_no_private_mes
 ) -> None:
     async with running_table(tmp_path) as table:
         fake = table.fake
-        user, message = await next_turn(table)
+        user, message = await Players(table.fake, PEOPLE).next_turn()
         version = decode(legal_buttons(message)[0][1]).field("version")
         # A message of the player's private chat that is not the turn message (the greeting),
         # and a group message with the same id to press the forged data on.
@@ -431,8 +385,8 @@ async def test_move_data_pressed_outside_the_private_chat_changes_no_private_mes
         while greeting.message_id not in fake.chats[GROUP].messages:
             await fake.send_message(CITRA, GROUP, "filler")
         before, edits = await table.state(), len(greeting.versions)
-        answer = await press(
-            fake, user, GROUP, greeting.message_id, encode(Action.BACK, table.game_id, version)
+        answer = await Player(fake, user).press(
+            GROUP, greeting.message_id, encode(Action.BACK, table.game_id, version)
         )
         await fake.wait_idle(quiet=QUIET)
         assert answer.get("show_alert") is True, answer
@@ -441,4 +395,4 @@ async def test_move_data_pressed_outside_the_private_chat_changes_no_private_mes
 
         # Playing from the real turn message still retires its buttons.
         _, data = next((t, d) for t, d in legal_buttons(message) if d.startswith("mv:"))
-        await make_move(table, user, message, data)
+        await Player(table.fake, user).make_move(message, data)

@@ -15,17 +15,14 @@ from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.chat_changes import chat_unwritable
 from gaple_bot.bot.deps import Deps, GapleApplication, GapleContext
 from gaple_bot.store import GameRecord, GameStatus
+from tests.bot.driver import legal_buttons, play_until, seat_and_start, turn_message
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
-    legal_buttons,
     load_engine_game,
     lobby_message,
-    play_until,
     running_bot,
-    seat_and_start,
-    turn_message,
 )
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 

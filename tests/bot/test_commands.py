@@ -10,16 +10,8 @@ from pathlib import Path
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.store import GameStatus
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    gaple_options,
-    lobby_message,
-    play_until,
-    running_bot,
-    turn_message,
-)
+from tests.bot.driver import play_until, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, gaple_options, lobby_message, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA, BUDI, CITRA = 101, 102, 103

@@ -9,15 +9,14 @@ import pytest
 
 from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.store import GameStatus
+from tests.bot.driver import play_until, seat_and_start
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
     load_engine_game,
     lobby_message,
-    play_until,
     running_bot,
-    seat_and_start,
 )
 from tests.bot.leaks import (
     assert_group_saw_nothing_hidden,

@@ -35,7 +35,8 @@ from gaple_bot.games.gaple.rules import TILE_COUNT, Move
 from gaple_bot.games.gaple.rules.moves import MOVE_CODES
 from gaple_bot.games.registry import default_registry
 from gaple_bot.i18n import SUPPORTED_LANGUAGES
-from tests.bot.harness import deps_of, lobby_message, running_bot, turn_message
+from tests.bot.driver import turn_message
+from tests.bot.harness import deps_of, lobby_message, running_bot
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 T = TypeVar("T")

@@ -11,6 +11,7 @@ from typing import Any
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.store import GameStatus, SeatRecord
+from tests.bot.driver import Players, play_until, turn_message
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
@@ -18,10 +19,8 @@ from tests.bot.harness import (
     gaple_options,
     load_engine_game,
     lobby_message,
-    play_until,
     running_bot,
     tiles_in_text,
-    turn_message,
 )
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
@@ -120,15 +119,6 @@ async def press_start(fake: FakeTelegram, user: int, lobby: FakeMessage) -> dict
     return await tap(fake, user, lobby, encode(Action.START, game_of(lobby)))
 
 
-async def wait_for_play(fake: FakeTelegram, people: tuple[int, ...]) -> None:
-    """Wait until one of the people has move buttons and the bot is quiet."""
-    await fake.wait_for(
-        lambda: any(turn_message(fake, user) is not None for user in people),
-        message="nobody got move buttons",
-    )
-    await fake.wait_idle(quiet=QUIET)
-
-
 async def stored(app: GapleApplication, game_id: int) -> tuple[GameStatus, int, list[SeatRecord]]:
     """The stored game's status, seat count of its config, and seats."""
     async with deps_of(app).service.store.read() as tx:
@@ -222,7 +212,7 @@ async def test_computers_off_two_people_play_a_whole_two_seat_classic_game(
             game_id = game_of(lobby)
             answer = await press_start(fake, ANA, lobby)
             assert answer.get("text") == "Let's play!"
-            await wait_for_play(fake, (ANA, BUDI))
+            await Players(fake, (ANA, BUDI)).wait_for_turn()
             await assert_started_with_people_only(fake, app, game_id, (ANA, BUDI), 7)
             lobby = fake.message(GROUP, lobby.message_id)
             assert "The game has started." in lobby.text
@@ -253,7 +243,7 @@ async def test_computers_off_three_people_make_a_three_seat_game(tmp_path: Path)
             game_id = game_of(lobby)
             answer = await press_start(fake, BUDI, lobby)
             assert answer.get("text") == "Let's play!"
-            await wait_for_play(fake, people)
+            await Players(fake, people).wait_for_turn()
             await assert_started_with_people_only(fake, app, game_id, people, 7)
 
 
@@ -316,7 +306,7 @@ async def test_computers_off_discards_need_four_people(tmp_path: Path) -> None:
             assert answer.get("text") == "You joined. Your tiles will come in our private chat."
             answer = await press_start(fake, ANA, lobby)
             assert answer.get("text") == "Let's play!"
-            await wait_for_play(fake, people)
+            await Players(fake, people).wait_for_turn()
             await assert_started_with_people_only(fake, app, game_id, people, 6)
 
 
@@ -335,7 +325,7 @@ async def test_computers_on_by_default_fill_a_two_person_table_to_four(tmp_path:
             game_id = game_of(lobby)
             answer = await press_start(fake, ANA, lobby)
             assert answer.get("text") == "Let's play!"
-            await wait_for_play(fake, (ANA, BUDI))
+            await Players(fake, (ANA, BUDI)).wait_for_turn()
             status, seats, records = await stored(app, game_id)
             assert status is GameStatus.RUNNING
             assert seats == 4
@@ -367,7 +357,7 @@ async def test_the_game_word_of_commands_names_the_same_game_as_the_default(
             lobby = await open_table(fake, ANA, BUDI)
             game_id = game_of(lobby)
             assert (await press_start(fake, ANA, lobby)).get("text") == "Let's play!"
-            await wait_for_play(fake, (ANA, BUDI))
+            await Players(fake, (ANA, BUDI)).wait_for_turn()
             await finish(fake, app, game_id, (ANA, BUDI), seed=3)
 
             pairs = [
@@ -426,7 +416,7 @@ async def test_turning_computers_off_before_start_applies_to_an_open_lobby(
 
             answer = await press_start(fake, BUDI, lobby)
             assert answer.get("text") == "Let's play!"
-            await wait_for_play(fake, (BUDI, CITRA))
+            await Players(fake, (BUDI, CITRA)).wait_for_turn()
             await assert_started_with_people_only(fake, app, game_id, (BUDI, CITRA), 7)
 
 
@@ -448,7 +438,7 @@ async def test_turning_computers_on_before_start_lets_a_lone_person_start(
             await choose_setting(fake, COMPUTERS, ON)
             answer = await press_start(fake, BUDI, lobby)
             assert answer.get("text") == "Let's play!"
-            await wait_for_play(fake, (BUDI,))
+            await Players(fake, (BUDI,)).wait_for_turn()
             status, seats, records = await stored(app, game_id)
             assert (status, seats) == (GameStatus.RUNNING, 4)
             assert [s.user_id for s in records] == [BUDI, None, None, None]

@@ -10,7 +10,6 @@ cards (a colour square and the value), not with Gap's presentation code.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 import time
@@ -30,15 +29,8 @@ from gaple_bot.games.gap.rules import Played, move
 from gaple_bot.games.options import COMPUTERS as COMPUTERS_OPTION
 from gaple_bot.games.registry import default_registry
 from gaple_bot.store import GameStatus, SeatRecord, Store
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    gaple_options,
-    lobby_message,
-    running_bot,
-    turn_message,
-)
+from tests.bot.driver import GAP_CARDS, Player, Players, card_buttons, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, gaple_options, lobby_message, running_bot
 from tests.bot.leaks import (
     assert_group_saw_nothing_hidden,
     assert_player_saw_only_their_own,
@@ -283,81 +275,11 @@ def finished(store: Store, game_id: int) -> Callable[[], Awaitable[bool]]:
 # Playing Gap's card buttons ------------------------------------------------------------------
 
 
-def card_buttons(message: FakeMessage) -> list[tuple[str, str]]:
-    """The card buttons of a turn message: plays (mv:) and cards that ask which take (pk:)."""
-    return [
-        (text, data)
-        for text, data in message.buttons()
-        if data and data.startswith((Action.MOVE.value + ":", Action.PICK.value + ":"))
-    ]
-
-
 def hand_of(text: str) -> str:
     """The 'Your cards: …' line of a private hand message."""
     found = re.search(r"^Your cards: (.*)$", text, re.MULTILINE)
     assert found is not None, text
     return found.group(1)
-
-
-async def play_turn(fake: FakeTelegram, user: int, rng: random.Random) -> int:
-    """The person taps a card of their turn message (and a take when asked); returns the code
-    of the move made."""
-    message = turn_message(fake, user)
-    assert message is not None, f"user {user} has no turn message"
-    _label, data = rng.choice(card_buttons(message))
-    if decode(data).action is Action.PICK:
-        answer = await tap(fake, user, message, data)
-        assert not answer.get("show_alert"), answer
-        await fake.wait_for(
-            lambda: BACK in fake.message(user, message.message_id).button_texts(),
-            message="the take choice was not shown",
-        )
-        choices = [
-            d
-            for _, d in fake.message(user, message.message_id).buttons()
-            if d and d.startswith(Action.MOVE.value + ":")
-        ]
-        data = rng.choice(choices)
-    query = await fake.press(user, user, message.message_id, data)
-    answer = await fake.wait_callback_answer(query)
-    assert str(answer.get("text", "")).startswith("You played "), answer
-    # The bot retires the played message's buttons once it has shown the move everywhere.
-    await fake.wait_for(
-        lambda: not fake.message(user, message.message_id).buttons(),
-        message="the played message kept live buttons",
-    )
-    return decode(data).field("code")
-
-
-async def play_until(
-    fake: FakeTelegram,
-    people: Sequence[int],
-    done: Callable[[], Awaitable[bool]],
-    rng: random.Random,
-    seconds: float = 100,
-) -> None:
-    """The people play their turns until `done`."""
-    deadline = time.monotonic() + seconds
-    while not await done():
-        assert time.monotonic() < deadline, "the game did not get there in time"
-        for user in people:
-            if turn_message(fake, user) is not None:
-                await play_turn(fake, user, rng)
-        await asyncio.sleep(0.02)
-
-
-async def next_turn(fake: FakeTelegram, people: Sequence[int]) -> tuple[int, FakeMessage]:
-    """Wait until one of the people has live card buttons; returns who and the message."""
-    await fake.wait_for(
-        lambda: any(turn_message(fake, u) is not None for u in people),
-        message="nobody got card buttons",
-    )
-    await fake.wait_idle(quiet=QUIET)
-    for user in people:
-        message = turn_message(fake, user)
-        if message is not None:
-            return user, message
-    raise AssertionError("the card buttons went away")
 
 
 # What the group should see, position by position ----------------------------------------------
@@ -641,7 +563,7 @@ async def test_whole_gap_game(
         game_id, lobby = await start_gap(fake, people, computers=computers, added=added)
         assert lobby.startswith("Gap · first to 20"), lobby
         assert f"Seats taken: {len(people) + added} of 6" in lobby, lobby
-        await next_turn(fake, people)
+        await Players(fake, people, GAP_CARDS).next_turn()
         records = await seats_of(store, game_id)
         assert [s.user_id for s in records][: len(people)] == list(people)
         assert len(records) == seats
@@ -658,7 +580,9 @@ async def test_whole_gap_game(
         dealt = sorted([*(c for h in deal["hands"] for c in h), *deal["middle"], *deal["pile"]])
         assert dealt == list(range({2: 40, 3: 50}.get(seats, 60)))
 
-        await play_until(fake, people, finished(store, game_id), random.Random(seats))
+        await Players(fake, people, GAP_CARDS).play_until(
+            finished(store, game_id), random.Random(seats), 100
+        )
         await fake.wait_idle(quiet=QUIET)
 
         replayed = await replay_positions(store, game_id, names)
@@ -711,13 +635,13 @@ async def until_a_choice(
     who, the turn message and the card's pick data."""
     deadline = time.monotonic() + 60
     while True:
-        user, message = await next_turn(fake, people)
+        user, message = await Players(fake, people, GAP_CARDS).next_turn()
         picks = [d for _, d in card_buttons(message) if d.startswith(Action.PICK.value + ":")]
         if picks:
             return user, message, picks[0]
         assert time.monotonic() < deadline, "no card offered a choice of takes"
         assert not (await gap_match(store, game_id)).is_over, "the game ended without a choice"
-        await play_turn(fake, user, rng)
+        await Player(fake, user, GAP_CARDS).play_turn(rng)
 
 
 async def test_a_card_with_a_choice_of_takes_asks_which_and_back_changes_nothing(
@@ -821,7 +745,7 @@ async def test_stale_and_forged_card_buttons_change_nothing(tmp_path: Path) -> N
     ):
         store = deps_of(app).service.store
         game_id, _ = await start_gap(fake, people, target=TARGET_50, computers=OFF)
-        user, message = await next_turn(fake, people)
+        user, message = await Players(fake, people, GAP_CARDS).next_turn()
         seat = people.index(user)
         match = await gap_match(store, game_id)
         version = await version_of(store, game_id)
@@ -857,7 +781,7 @@ async def test_stale_and_forged_card_buttons_change_nothing(tmp_path: Path) -> N
         answer = await tap(fake, user, message, played)
         assert str(answer.get("text", "")).startswith("You played "), answer
         await fake.wait_for(lambda: not fake.message(user, message.message_id).buttons())
-        await next_turn(fake, people)
+        await Players(fake, people, GAP_CARDS).next_turn()
         moved = await state(store, game_id)
         assert moved != before
         other = people[1 - seat]
@@ -892,7 +816,7 @@ async def test_restart_mid_round_brings_back_the_table_and_the_hand(
                 current = (await gap_match(store, game_id)).game.round
                 return len(current.moves) >= 5 and current.to_move is not None
 
-            await play_until(fake, people, some_moves_made, rng)
+            await Players(fake, people, GAP_CARDS).play_until(some_moves_made, rng, 100)
             await fake.wait_idle(quiet=QUIET)
             before = await state(store, game_id)
             names = seat_names(await seats_of(store, game_id))
@@ -904,7 +828,7 @@ async def test_restart_mid_round_brings_back_the_table_and_the_hand(
             match = await gap_match(store, game_id)
             seat = match.to_move
             assert seat is not None
-            user, message = await next_turn(fake, people)
+            user, message = await Players(fake, people, GAP_CARDS).next_turn()
             assert user == people[seat]
             # The hand: the person's cards, and a button for every card, no other.
             assert hand_of(message.text) == cards(match.game.round.hands[seat])
@@ -927,7 +851,7 @@ async def test_restart_mid_round_brings_back_the_table_and_the_hand(
                 d and d.startswith(Action.SHOW_HAND.value + ":") for _, d in table.buttons()
             ), table.buttons()
 
-            await play_until(fake, people, finished(store, game_id), rng)
+            await Players(fake, people, GAP_CARDS).play_until(finished(store, game_id), rng, 100)
             await fake.wait_idle(quiet=QUIET)
             config, rounds = await stored_rounds(store, game_id)
             final = GapKind().replay(config, rounds)
@@ -1017,7 +941,9 @@ async def test_leak_scanner_on_gap_private_chats(tmp_path: Path) -> None:
     ):
         store = deps_of(app).service.store
         game_id, _ = await start_gap(fake, people, computers=OFF)
-        await play_until(fake, people, finished(store, game_id), random.Random(2))
+        await Players(fake, people, GAP_CARDS).play_until(
+            finished(store, game_id), random.Random(2), 100
+        )
         await fake.wait_idle(quiet=QUIET)
         secrets = await load_secrets(store, game_id)
         assert_group_saw_nothing_hidden(fake, GROUP, secrets)

@@ -5,15 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    load_engine_game,
-    play_until,
-    running_bot,
-    seat_and_start,
-)
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.fakes.telegram_server import running_fake
 
 ANA, BUDI = 1401, 1402

@@ -8,7 +8,8 @@ from pathlib import Path
 from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.i18n import SUPPORTED_LANGUAGES
 from gaple_bot.store import GameStatus
-from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, play_until, running_bot
+from tests.bot.driver import play_until
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
 from tests.fakes.telegram_server import running_fake
 
 ANA, BUDI = 501, 502

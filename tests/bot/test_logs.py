@@ -16,7 +16,8 @@ from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.logs import LOGGER_FLOORS
 from gaple_bot.settings import settings_from
 from gaple_bot.store import GameStatus
-from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, play_until, running_bot, seat_and_start
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, running_bot
 from tests.bot.leaks import assert_log_names_no_tile
 from tests.fakes.telegram_server import running_fake
 

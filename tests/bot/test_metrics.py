@@ -8,7 +8,8 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.bot.harness import GROUP, GROUP_TITLE, play_until, running_bot, seat_and_start
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, running_bot
 from tests.fakes.telegram_server import running_fake
 from tests.postgres import free_port
 

@@ -10,15 +10,8 @@ from pathlib import Path
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.outbox import GroupOutbox, open_outbox
 from gaple_bot.service.outbox import GroupLedger
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    load_engine_game,
-    play_until,
-    running_bot,
-    seat_and_start,
-)
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.bot.outbox_kit import (
     assert_window_holds,
     group_receipts,

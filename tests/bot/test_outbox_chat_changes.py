@@ -18,16 +18,8 @@ import pytest
 from gaple_bot.bot.deps import Deps, GapleApplication
 from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.store import GameRecord, GameStatus
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    load_engine_game,
-    play_until,
-    running_bot,
-    seat_and_start,
-    turn_message,
-)
+from tests.bot.driver import play_until, seat_and_start, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.bot.outbox_kit import GROUP_WRITES, migrated_store, outbox_clock
 from tests.fakes.clock import ManualClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake

@@ -13,15 +13,8 @@ from telegram.constants import ParseMode
 from gaple_bot.bot.outbox import open_outbox
 from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.store import GameStatus
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    load_engine_game,
-    play_until,
-    running_bot,
-    seat_and_start,
-)
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.bot.outbox_kit import assert_window_holds, migrated_store, outbox_clock, settle
 from tests.fakes.clock import ManualClock
 from tests.fakes.telegram_server import running_fake

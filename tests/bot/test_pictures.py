@@ -19,15 +19,14 @@ from gaple_bot.games.pictures.standings import standings_picture
 from gaple_bot.games.views import RoundReveal
 from gaple_bot.service.seen import table_view
 from gaple_bot.store import GameStatus, Store
+from tests.bot.driver import play_until, seat_and_start
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
     load_engine_game,
     lobby_message,
-    play_until,
     running_bot,
-    seat_and_start,
 )
 from tests.bot.leaks import (
     assert_group_saw_nothing_hidden,

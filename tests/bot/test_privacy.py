@@ -25,15 +25,8 @@ from gaple_bot.store import (
     is_former_player,
 )
 from gaple_bot.store.models import Base, Move
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    lobby_message,
-    play_until,
-    running_bot,
-    seat_and_start,
-)
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 from tests.store.forgotten import rows_mentioning
 from tests.store.kit import Player, play_game

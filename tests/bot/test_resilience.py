@@ -10,16 +10,14 @@ from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.bot.timers import lobby_job_name
 from gaple_bot.games.seam import GameKind
 from gaple_bot.store import GameStatus
+from tests.bot.driver import play_until, seat_and_start, turn_message
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
     deps_of,
     load_engine_game,
     lobby_message,
-    play_until,
     running_bot,
-    seat_and_start,
-    turn_message,
 )
 from tests.clock import TestClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake

@@ -7,16 +7,8 @@ import re
 from pathlib import Path
 
 from gaple_bot.store import GameStatus
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    load_engine_game,
-    play_until,
-    running_bot,
-    seat_and_start,
-    turn_message,
-)
+from tests.bot.driver import play_until, seat_and_start, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.fakes.telegram_server import running_fake
 
 ANA, BUDI = 301, 302

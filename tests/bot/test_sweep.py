@@ -9,19 +9,10 @@ import asyncio
 import pytest
 
 from gaple_bot.bot import flow
-from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.flow import cancel_turn_timers, remind_turn
 from gaple_bot.bot.timers import cancel_lobby_expiry
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    legal_buttons,
-    lobby_message,
-    running_bot,
-    seat_and_start,
-    turn_message,
-)
+from tests.bot.driver import Player, seat_and_start, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA = 401
@@ -150,7 +141,7 @@ async def test_the_sweep_plays_on_a_game_left_in_the_computers_moves(
             monkeypatch.setattr(flow, "schedule_recovery", lambda queue, recovery: None)
             first = turn_message(fake, ANA)
             assert first is not None
-            await _tap_a_move(fake, first)
+            await Player(fake, ANA).tap_first_move(first)
             await asyncio.wait_for(died.wait(), WAIT)
             await fake.wait_for(
                 lambda: (
@@ -160,18 +151,3 @@ async def test_the_sweep_plays_on_a_game_left_in_the_computers_moves(
                 timeout=WAIT,
                 message="the sweep did not play the game on",
             )
-
-
-async def _tap_a_move(fake: FakeTelegram, message: FakeMessage) -> None:
-    """Ana taps a legal tile, and an end of the line if she is asked for one."""
-    _label, data = legal_buttons(message)[0]
-    await fake.wait_callback_answer(await fake.press(ANA, ANA, message.message_id, data))
-    if decode(data).action is Action.PICK:
-        await fake.wait_for(
-            lambda: any(
-                t.startswith("⬅️") for t, _ in fake.message(ANA, message.message_id).buttons()
-            ),
-            message="the end choice was not shown",
-        )
-        _label, end = legal_buttons(fake.message(ANA, message.message_id))[0]
-        await fake.press(ANA, ANA, message.message_id, end)

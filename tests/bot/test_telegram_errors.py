@@ -7,15 +7,8 @@ from collections import deque
 from pathlib import Path
 
 from gaple_bot.store import GameStatus
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    deps_of,
-    load_engine_game,
-    play_until,
-    running_bot,
-    seat_and_start,
-)
+from tests.bot.driver import play_until, seat_and_start
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.bot.outbox_kit import GROUP_WRITES
 from tests.clock import TestClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    carries_moves,
-    deps_of,
-    play_until,
-    running_bot,
-    seat_and_start,
-    turn_message,
-)
+from tests.bot.driver import play_until, seat_and_start, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, carries_moves, deps_of, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA, BUDI = 201, 202
@@ -33,13 +24,6 @@ def _take_back_offer(fake: FakeTelegram) -> FakeMessage | None:
     return None
 
 
-async def _budi_plays_until(
-    fake: FakeTelegram, done: Callable[[], bool], rng: random.Random
-) -> None:
-    """Budi plays his turns (Ana does nothing) until `done` holds."""
-    await play_until(fake, (BUDI,), done, rng, seconds=180)
-
-
 async def test_reminder_then_computer_then_handover_then_take_back(tmp_path: Path) -> None:
     rng = random.Random(3)
     async with running_fake(group_limit_per_minute=1000) as fake:
@@ -54,22 +38,30 @@ async def test_reminder_then_computer_then_handover_then_take_back(tmp_path: Pat
             assert game_id is not None
 
             # Half time: a private nudge; the end: the computer plays and the group is told.
-            await _budi_plays_until(
-                fake, lambda: any("left." in m.text for m in fake.bot_messages(ANA)), rng
-            )
-            await _budi_plays_until(
+            await play_until(
                 fake,
+                (BUDI,),
+                lambda: any("left." in m.text for m in fake.bot_messages(ANA)),
+                rng,
+                seconds=180,
+            )
+            await play_until(
+                fake,
+                (BUDI,),
                 lambda: any(
                     "Ana ran out of time: the computer played" in t for t in _group_texts(fake)
                 ),
                 rng,
+                seconds=180,
             )
             async with deps.service.store.read() as tx:
                 ana = (await tx.seats.of_game(game_id))[0]
             assert ana.user_id == ANA and ana.timeouts >= 1
 
             # The second timeout in a row hands the seat to the computer.
-            await _budi_plays_until(fake, lambda: _take_back_offer(fake) is not None, rng)
+            await play_until(
+                fake, (BUDI,), lambda: _take_back_offer(fake) is not None, rng, seconds=180
+            )
             # The group's notice goes through the outbox, maybe after the private offer.
             await fake.wait_for(
                 lambda: any(
@@ -98,7 +90,9 @@ async def test_reminder_then_computer_then_handover_then_take_back(tmp_path: Pat
             assert not ana.autoplay and ana.timeouts == 0
             assert "yours again" in fake.message(ANA, offer.message_id).text
             # Her turn comes to her again.
-            await _budi_plays_until(fake, lambda: turn_message(fake, ANA) is not None, rng)
+            await play_until(
+                fake, (BUDI,), lambda: turn_message(fake, ANA) is not None, rng, seconds=180
+            )
 
 
 async def test_a_turn_whose_hand_never_went_out_is_not_counted_against_the_person(
@@ -128,9 +122,11 @@ async def test_a_turn_whose_hand_never_went_out_is_not_counted_against_the_perso
             def ran_out() -> int:
                 return sum("Ana ran out of time" in t for t in _group_texts(fake))
 
-            await _budi_plays_until(fake, lambda: ran_out() >= 2, rng)
+            await play_until(fake, (BUDI,), lambda: ran_out() >= 2, rng, seconds=180)
             # Her next turn's hand reaches her: the seat is still hers to play.
-            await _budi_plays_until(fake, lambda: turn_message(fake, ANA) is not None, rng)
+            await play_until(
+                fake, (BUDI,), lambda: turn_message(fake, ANA) is not None, rng, seconds=180
+            )
             assert not any("ran out of time twice" in t for t in _group_texts(fake))
             async with deps.service.store.read() as tx:
                 ana = (await tx.seats.of_game(game_id))[0]

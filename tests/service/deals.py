@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gaple_bot.games.gap.rules import GapConfig
-from tests.engine.hand_dealt import classic_deal, discards_deal
-from tests.engine_gap.hand_dealt import hand_deal
+from tests.games.gap.rules.hand_dealt import hand_deal
+from tests.games.gaple.rules.hand_dealt import classic_deal, discards_deal
 
 # Gaple, classic, two seats -------------------------------------------------------------------
 

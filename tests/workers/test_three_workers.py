@@ -19,14 +19,8 @@ import pytest
 
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.store import GameStatus, Store
-from tests.bot.harness import (
-    carries_moves,
-    legal_buttons,
-    load_engine_game,
-    lobby_message,
-    play_one_turn,
-    turn_message,
-)
+from tests.bot.driver import Players, legal_buttons, play_one_turn, turn_message
+from tests.bot.harness import carries_moves, load_engine_game, lobby_message
 from tests.bot.leaks import (
     assert_group_saw_nothing_hidden,
     assert_player_saw_only_their_own,
@@ -257,19 +251,19 @@ async def _play_until(
     fake: FakeTelegram,
     workers: Workers,
     players: tuple[int, ...],
-    done: Callable[[], Awaitable[bool]],
+    done: Callable[[], Awaitable[bool] | bool],
     rng: random.Random,
+    seconds: float = GAME_SECONDS,
 ) -> None:
-    """The given people play their turns as they come, until `done`."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + GAME_SECONDS
-    while not await done():
-        assert workers.alive(), workers.output()
-        assert loop.time() < deadline, f"the game did not get there\n{workers.output()}"
-        for user in players:
-            if turn_message(fake, user) is not None:
-                await play_one_turn(fake, user, rng)
-        await asyncio.sleep(0.05)
+    """The given people play their turns as they come, until `done`, while a worker lives."""
+    await Players(fake, players).play_until(
+        done,
+        rng,
+        seconds,
+        watch=lambda: "" if workers.alive() else workers.output(),
+        story=lambda: f"the game did not get there\n{workers.output()}",
+        pause=0.05,
+    )
 
 
 async def _assert_game_right(
@@ -518,17 +512,15 @@ async def _next_turn_of_ana(fake: FakeTelegram, workers: Workers, rng: random.Ra
     """Both play on until Ana is given a turn she was not given before; the id of its
     message."""
     earlier = turn_message(fake, ANA)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while True:
+
+    def new_turn() -> bool:
         message = turn_message(fake, ANA)
-        if message is not None and (earlier is None or message.message_id != earlier.message_id):
-            return message.message_id
-        assert loop.time() < deadline, workers.output()
-        for user in (ANA, BUDI):
-            if turn_message(fake, user) is not None:
-                await play_one_turn(fake, user, rng)
-        await asyncio.sleep(0.05)
+        return message is not None and (earlier is None or message.message_id != earlier.message_id)
+
+    await _play_until(fake, workers, (ANA, BUDI), new_turn, rng, seconds=WAIT)
+    message = turn_message(fake, ANA)
+    assert message is not None
+    return message.message_id
 
 
 async def _running_game(store: Store) -> bool:

@@ -18,7 +18,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.bot.harness import GROUP, GROUP_TITLE, lobby_message, play_one_turn, turn_message
+from tests.bot.driver import play_one_turn, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, lobby_message
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 from tests.postgres import free_port
 

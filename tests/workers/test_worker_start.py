@@ -10,14 +10,8 @@ from telegram import Update
 
 from gaple_bot.bot.callback_data import Action, decode
 from gaple_bot.bot.deps import GapleApplication
-from tests.bot.harness import (
-    GROUP,
-    GROUP_TITLE,
-    legal_buttons,
-    lobby_message,
-    running_bot,
-    turn_message,
-)
+from tests.bot.driver import legal_buttons, turn_message
+from tests.bot.harness import GROUP, GROUP_TITLE, lobby_message, running_bot
 from tests.fakes.telegram_server import GROUP_WRITE_METHODS, FakeTelegram, running_fake
 
 ANA, BUDI = 1401, 1402

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from ai_positions import SETUPS, positions
 
 from gaple_bot.games.gaple.ai import Budget, Level
 from gaple_bot.games.gaple.ai.arena import play_arena
@@ -13,6 +12,8 @@ from gaple_bot.games.gaple.ai.players import Player, play
 from gaple_bot.games.gaple.ai.playout import random_rollout, rules_of, to_bits
 from gaple_bot.games.gaple.ai.reference import round_margin
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
+
+from .ai_positions import SETUPS, positions
 
 SMALL_V1 = Budget(deals=2, per_move=True, exact_tiles=6, extra_deals=2, passed_over=0.5, keep=3)
 

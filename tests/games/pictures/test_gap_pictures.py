@@ -103,7 +103,7 @@ def _case(scenario: Scenario) -> Callable[[], bytes]:
 CASES: dict[str, Callable[[], bytes]] = {
     name: _case(scenario) for name, scenario in SCENARIOS.items()
 }
-"""Golden cases for tests.pictures.regenerate."""
+"""Golden cases for tests.games.pictures.regenerate."""
 
 EVERY = [
     *SCENARIOS.values(),

@@ -6,7 +6,6 @@ import copy
 import random
 
 import pytest
-from ai_positions import SETUPS
 
 from gaple_bot.games.gaple.ai.exact import SearchTooLarge, Solver
 from gaple_bot.games.gaple.ai.playout import (
@@ -47,6 +46,8 @@ from gaple_bot.games.gaple.rules.tiles import (
     pips,
     tile_id,
 )
+
+from .ai_positions import SETUPS
 
 
 def test_bit_order_is_greedy_order() -> None:

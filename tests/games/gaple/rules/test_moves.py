@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hand_dealt import tile
 
 from gaple_bot.games.gaple.rules import (
     PASS,
@@ -17,6 +16,8 @@ from gaple_bot.games.gaple.rules import (
     play,
 )
 from gaple_bot.games.gaple.rules.moves import ALL_MOVES, MOVE_CODES
+
+from .hand_dealt import tile
 
 BAD_TEXTS = (
     "",

@@ -5,18 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from hand_dealt import (
-    CLASSIC_2,
-    CLASSIC_3,
-    CLASSIC_4,
-    classic_deal,
-    hand,
-    move_texts,
-    play_out,
-    texts_of,
-    the_rest,
-    tile,
-)
 
 from gaple_bot.games.gaple.rules import (
     PASS,
@@ -42,6 +30,19 @@ from gaple_bot.games.gaple.rules import (
     tile_text,
 )
 from gaple_bot.games.gaple.rules.tiles import FULL_SET
+
+from .hand_dealt import (
+    CLASSIC_2,
+    CLASSIC_3,
+    CLASSIC_4,
+    classic_deal,
+    hand,
+    move_texts,
+    play_out,
+    texts_of,
+    the_rest,
+    tile,
+)
 
 # Two seats: [6|6] leads, [6|5] answers, and the line (6, 5) is blocked although the set-aside
 # tiles hold every other 6 and 5: they are not in a hand (C2, C11a).

@@ -10,8 +10,6 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
-from ai_clock import stop_the_clock, stop_the_clock_for_good
-from ai_positions import SETUPS, positions
 
 from gaple_bot.games.gaple.ai import (
     BUDGETS,
@@ -23,6 +21,9 @@ from gaple_bot.games.gaple.ai import (
 )
 from gaple_bot.games.gaple.ai.montecarlo import _survivors
 from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet
+
+from .ai_clock import stop_the_clock, stop_the_clock_for_good
+from .ai_positions import SETUPS, positions
 
 SMALL = Budget(deals=2, per_move=True, exact_tiles=6)
 """A tiny budget that still goes through sampling, rollouts and the exact solver."""

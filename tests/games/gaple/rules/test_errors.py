@@ -5,17 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from hand_dealt import (
-    CLASSIC_2,
-    CLASSIC_4,
-    DISCARDS_4,
-    DISCARDS_4_PASS,
-    classic_deal,
-    discards_deal,
-    hand,
-    play_out,
-    tile,
-)
 
 from gaple_bot.games.gaple.rules import (
     PASS,
@@ -40,6 +29,18 @@ from gaple_bot.games.gaple.rules import (
     game_to_json,
 )
 from gaple_bot.games.gaple.rules.moves import ALL_MOVES
+
+from .hand_dealt import (
+    CLASSIC_2,
+    CLASSIC_4,
+    DISCARDS_4,
+    DISCARDS_4_PASS,
+    classic_deal,
+    discards_deal,
+    hand,
+    play_out,
+    tile,
+)
 
 # Two seats: seat 0 leads [6|6]; after [6|4] seat 0 may play [6|2] left or a 4 right.
 TWO_SEATS = classic_deal("66 43 62 02 04 14 24", "64 63 00 01 11 13 22", leader=0, lead="66")

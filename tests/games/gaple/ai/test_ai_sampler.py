@@ -7,7 +7,6 @@ import random
 from collections import Counter
 
 import pytest
-from ai_positions import SETUPS, positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,8 @@ from gaple_bot.games.gaple.ai.knowledge import PlaceKind, knowledge_of
 from gaple_bot.games.gaple.ai.sampler import Sampler, SamplerError, bits_of
 from gaple_bot.games.gaple.rules import Discarded, GameConfig, Passed, RuleSet
 from gaple_bot.games.gaple.rules.tiles import FULL_SET, NUMBER_MASK, TILES
+
+from .ai_positions import SETUPS, positions
 
 
 def _check_draw(unseen: int, places: list[tuple[int, int]], masks: list[int]) -> None:

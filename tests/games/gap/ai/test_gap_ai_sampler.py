@@ -8,13 +8,14 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from gap_ai_positions import SEAT_COUNTS, positions
 
 from gaple_bot.games.gap.ai.greedy import greedy_move
 from gaple_bot.games.gap.ai.sampler import Sampler, SamplerError
 from gaple_bot.games.gap.ai.sim import State, greedy, pack, score
 from gaple_bot.games.gap.rules import COLOUR, NONE, VALUE, Game, GapConfig, Move, score_collection
 from gaple_bot.games.gap.rules.cards import LOWER, UPPER
+
+from .gap_ai_positions import SEAT_COUNTS, positions
 
 
 @pytest.mark.parametrize("seats", SEAT_COUNTS)

@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-from hand_dealt import CLASSIC_2, DISCARDS_4, classic_deal, discards_deal, play_out, tile
 
 from gaple_bot.games.gaple.rules import (
     PASS,
@@ -18,6 +17,8 @@ from gaple_bot.games.gaple.rules import (
     game_to_json,
     replay,
 )
+
+from .hand_dealt import CLASSIC_2, DISCARDS_4, classic_deal, discards_deal, play_out, tile
 
 
 def two_seat_game() -> Game:

@@ -9,7 +9,8 @@ from pathlib import Path
 from PIL import Image, ImageChops
 
 GOLDEN = Path(__file__).with_name("golden")
-"""The stored pictures, one PNG per case (`python -m tests.pictures.regenerate` redraws them)."""
+"""The stored pictures, one PNG per case (`python -m tests.games.pictures.regenerate` redraws
+them)."""
 CHANNEL_SLACK = 48
 """A pixel counts as changed when a channel moves by more than this (anti-aliasing, a
 FreeType build that rounds a glyph edge differently, stay under it)."""
@@ -36,11 +37,14 @@ def difference(drawn: bytes, golden: bytes) -> float:
 def assert_matches_golden(name: str, drawn: bytes) -> None:
     """The case `name` draws as its golden image does."""
     path = GOLDEN / f"{name}.png"
-    assert path.exists(), f"no golden image {path.name}: run python -m tests.pictures.regenerate"
+    assert path.exists(), (
+        f"no golden image {path.name}: run python -m tests.games.pictures.regenerate"
+    )
     share = difference(drawn, path.read_bytes())
     assert share <= CHANGED_SHARE, (
         f"{name}: {share:.2%} of the pixels differ from {path.name} (at most "
-        f"{CHANGED_SHARE:.2%}); if the change is meant, run python -m tests.pictures.regenerate"
+        f"{CHANGED_SHARE:.2%}); if the change is meant, run "
+        "python -m tests.games.pictures.regenerate"
     )
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from gap_ai_clock import stop_the_clock
 
 from gaple_bot.games.gap.ai import Budget, Level
 from gaple_bot.games.gap.ai.arena import main, round_shares, run_arena, wilson
 from gaple_bot.games.gap.rules import GapConfig
+
+from .gap_ai_clock import stop_the_clock
 
 QUICK = {Level.NORMAL: Budget(deals=2), Level.HARD: Budget(deals=2, per_move=True)}
 

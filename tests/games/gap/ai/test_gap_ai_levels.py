@@ -9,13 +9,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 import pytest
-from gap_ai_clock import stop_the_clock, stop_the_clock_for_good
-from gap_ai_positions import SEAT_COUNTS, positions
 
 from gaple_bot.games.gap.ai import BUDGETS, Budget, Level, decide, greedy_move
 from gaple_bot.games.gap.ai.greedy import gain
 from gaple_bot.games.gap.ai.sim import pack
 from gaple_bot.games.gap.rules import Game, GapConfig, Move, score_collection
+
+from .gap_ai_clock import stop_the_clock, stop_the_clock_for_good
+from .gap_ai_positions import SEAT_COUNTS, positions
 
 SMALL = Budget(deals=2)
 """A tiny budget that still goes through sampling and play-outs."""

@@ -6,7 +6,6 @@ import math
 import random
 
 import pytest
-from ai_positions import SETUPS, positions
 
 from gaple_bot.games.gaple.ai import Budget, Level, decide
 from gaple_bot.games.gaple.ai.inference import PlayModel
@@ -14,6 +13,8 @@ from gaple_bot.games.gaple.ai.montecarlo import Dealer
 from gaple_bot.games.gaple.ai.playout import BIT_OF, NUM, SUM
 from gaple_bot.games.gaple.rules import GameConfig, Played, SeatView
 from gaple_bot.games.gaple.rules.tiles import tile_id
+
+from .ai_positions import SETUPS, positions
 
 
 def _likelihood(view: SeatView, hands: list[int], beta: float) -> float:

@@ -6,11 +6,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from ai_positions import SETUPS
 
 from gaple_bot.games.gaple.ai import BUDGETS, Level, choose_move
 from gaple_bot.games.gaple.rules import Deal, Game, GameConfig, GapleError, Move
 from gaple_bot.games.gaple.rules.tiles import tiles_in
+
+from .ai_positions import SETUPS
 
 
 def _replay(config: GameConfig, deals: list[Deal], codes: list[list[int]]) -> Game | None:

@@ -5,17 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from hand_dealt import (
-    DISCARDS_4,
-    DISCARDS_4_PASS,
-    DISCARDS_5,
-    discards_deal,
-    hand,
-    move_texts,
-    play_out,
-    texts_of,
-    tile,
-)
 
 from gaple_bot.games.gaple.rules import (
     PASS,
@@ -35,6 +24,18 @@ from gaple_bot.games.gaple.rules import (
     StuckRule,
     deal_round,
     game_winner,
+)
+
+from .hand_dealt import (
+    DISCARDS_4,
+    DISCARDS_4_PASS,
+    DISCARDS_5,
+    discards_deal,
+    hand,
+    move_texts,
+    play_out,
+    texts_of,
+    tile,
 )
 
 # Start [6|6]; seat 0 leads with [6|5], seat 1 answers [5|4], and seat 2 holds [6|4], which

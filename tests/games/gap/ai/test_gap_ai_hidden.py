@@ -6,11 +6,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from gap_ai_clock import stop_the_clock
-from gap_ai_positions import SEAT_COUNTS, random_game
 
 from gaple_bot.games.gap.ai import BUDGETS, Budget, Level, decide
 from gaple_bot.games.gap.rules import Deal, Game, GapConfig, Move
+
+from .gap_ai_clock import stop_the_clock
+from .gap_ai_positions import SEAT_COUNTS, random_game
 
 
 def _replay(config: GapConfig, deals: list[Deal], codes: list[list[int]]) -> Game:

@@ -5,17 +5,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from reference_classic import (
-    LEFT,
-    RIGHT,
-    RefGame,
-    RefMove,
-    RefRound,
-    Tile,
-    first_lead,
-    pip_total,
-)
-
 from gaple_bot.games.gaple.rules import (
     TILES,
     Game,
@@ -29,6 +18,17 @@ from gaple_bot.games.gaple.rules import (
 )
 from gaple_bot.games.gaple.rules.moves import ALL_MOVES
 from gaple_bot.games.gaple.rules.tiles import tiles_in
+
+from .reference_classic import (
+    LEFT,
+    RIGHT,
+    RefGame,
+    RefMove,
+    RefRound,
+    Tile,
+    first_lead,
+    pip_total,
+)
 
 ROUNDS = 10_000
 # Every fifth round also asks `is_legal` about all 85 moves (slower, so not every round).

@@ -1,4 +1,5 @@
-"""Redraw every golden image: `python -m tests.pictures.regenerate` after a deliberate change."""
+"""Redraw every golden image: `python -m tests.games.pictures.regenerate` after a deliberate
+change."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .golden import Case
 def every_case() -> dict[str, Case]:
     """The CASES of every test module in this package, by name (names must not repeat)."""
     cases: dict[str, Case] = {}
-    package = importlib.import_module(__package__ or "tests.pictures")
+    package = importlib.import_module(__package__ or "tests.games.pictures")
     for info in pkgutil.iter_modules(package.__path__):
         if not info.name.startswith("test_"):
             continue
@@ -28,7 +29,7 @@ def every_case() -> dict[str, Case]:
 
 README_PICTURE = (
     "gaple_classic_gaple",
-    Path(__file__).parents[2] / "docs/pictures/gaple-round-end.png",
+    Path(__file__).parents[3] / "docs/pictures/gaple-round-end.png",
 )
 """The golden case the README shows, and where its copy lives."""
 

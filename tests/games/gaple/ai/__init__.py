@@ -1,0 +1,1 @@
+"""Tests of Gaple's computer players: they see only a seat's view and are bounded by work."""

@@ -1,0 +1,1 @@
+"""What the repository promises beyond the package: its README and docs, its benchmarks."""
