@@ -16,7 +16,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from ..games.pictures.standings import standings_picture
-from ..games.seam import Presentation
+from ..games.seam import AnyPresentation
 from ..games.texts import seat_name
 from ..games.views import PrivateNote
 from ..i18n import Translator, Translators
@@ -160,7 +160,7 @@ class Presenter:
 
     # A game's own messages --------------------------------------------------------------------
 
-    def presentation(self, kind: str) -> Presentation:
+    def presentation(self, kind: str) -> AnyPresentation:
         """The messages of game kind `kind`."""
         return self.service.registry.get(kind).presentation
 

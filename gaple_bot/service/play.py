@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..games.seam import Match
+from ..games.seam import AnyMatch
 from ..store import GameStatus, SeatRecord, Store
 from .computer import ComputerPlayers
 from .dealer import Dealer, ShuffledDeals
@@ -284,7 +284,7 @@ class Tables:
 
     # Writing -------------------------------------------------------------------------------
 
-    def _running(self, live: LiveGame) -> Match:
+    def _running(self, live: LiveGame) -> AnyMatch:
         if live.status is not GameStatus.RUNNING or live.match is None:
             raise GameNotRunning(f"game {live.game_id} is {live.status.value}")
         return live.match

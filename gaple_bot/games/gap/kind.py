@@ -10,6 +10,7 @@ from ..seam import (
     JSON,
     ExtraSpec,
     GameDataError,
+    GameKind,
     Presentation,
     SeatLimits,
     SeatOutcome,
@@ -179,7 +180,7 @@ class GapMatch:
         return seat_outcomes(self.game)
 
 
-class GapKind:
+class GapKind(GameKind[GapBoard, GapHand, SeatView]):
     """Gap: two to six seats collecting colour cards."""
 
     name = "gap"
@@ -187,7 +188,7 @@ class GapKind:
     extras = (ExtraSpec("best_round", "max"),)
 
     @property
-    def presentation(self) -> Presentation:
+    def presentation(self) -> Presentation[GapBoard, GapHand]:
         """Gap's messages and buttons."""
         from .present import GapPresentation
 
@@ -231,9 +232,8 @@ class GapKind:
         except (GapError, KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"the stored game does not replay: {exc}") from exc
 
-    def computer_move(self, level: str, view: object, seed: int) -> int:
+    def computer_move(self, level: str, view: SeatView, seed: int) -> int:
         """The move code computer `level` picks (runs in a worker process)."""
         from .ai.levels import decide
 
-        assert isinstance(view, SeatView)
         return decide(level, view, seed).code

@@ -10,6 +10,7 @@ from ..seam import (
     JSON,
     ExtraSpec,
     GameDataError,
+    GameKind,
     Presentation,
     SeatLimits,
     SeatOutcome,
@@ -72,8 +73,8 @@ def seat_outcomes(game: Game) -> list[SeatOutcome]:
         if result.reason is EndReason.GAPLE:
             # The play that emptied a hand comes just before the round's end.
             last = played_round.events[-2]
-            assert isinstance(last, Played)
-            gaples[last.seat] += 1
+            if isinstance(last, Played):
+                gaples[last.seat] += 1
     totals = game.scores
     return [
         SeatOutcome(
@@ -211,7 +212,7 @@ class GapleMatch:
         return seat_outcomes(self.game)
 
 
-class GapleKind:
+class GapleKind(GameKind[GapleBoard, GapleHand, SeatView]):
     """Gaple: two to five seats, classic or discard rules."""
 
     name = "gaple"
@@ -219,7 +220,7 @@ class GapleKind:
     extras = (ExtraSpec("gaples", "sum"), ExtraSpec("best_round", "max"))
 
     @property
-    def presentation(self) -> Presentation:
+    def presentation(self) -> Presentation[GapleBoard, GapleHand]:
         """Gaple's messages and buttons."""
         from .present import GaplePresentation
 
@@ -268,9 +269,8 @@ class GapleKind:
         except (GapleError, KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"the stored game does not replay: {exc}") from exc
 
-    def computer_move(self, level: str, view: object, seed: int) -> int:
+    def computer_move(self, level: str, view: SeatView, seed: int) -> int:
         """The move code computer `level` picks (runs in a worker process)."""
         from .ai.levels import decide
 
-        assert isinstance(view, SeatView)
         return decide(level, view, seed).code
