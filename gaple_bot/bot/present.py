@@ -169,12 +169,12 @@ class Presenter:
         t = self.group_t(table.language)
         message = self.presentation(table.kind).table(t, table, self.clock())
         text = message.text
-        if table.status is GameStatus.ABORTED:
+        if table.aborted:
             text = "\n\n".join([text, t.gettext("This game was stopped.")])
         elif table.round_over:
             text = "\n\n".join([text, t.gettext("This round is over.")])
         extra: tuple[InlineKeyboardButton, ...] = ()
-        if not table.round_over and table.status is GameStatus.RUNNING:
+        if not table.round_over and not table.aborted:
             label = self.presentation(table.kind).my_hand_label(t)
             my_hand = InlineKeyboardButton(
                 label, callback_data=encode(Action.SHOW_HAND, table.game_id)

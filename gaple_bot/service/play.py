@@ -65,7 +65,6 @@ class Tables:
             thread_id=live.thread_id,
             kind=live.kind.name,
             config=match.config,
-            status=live.status,
             round_number=match.round_number,
             seats=live.seat_infos(),
             scores=match.scores,
@@ -76,6 +75,7 @@ class Tables:
             language=live.chat.language,
             chat_title=live.chat.title or "",
             round_over=match.round_over,
+            aborted=live.status is GameStatus.ABORTED,
             pictures=live.options["pictures"] == "on",
             message_id=live.message_id,
         )
