@@ -11,7 +11,8 @@ from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from ..i18n import Translator
 from .options import OptionSpec
-from .pictures import Picture
+from .pictures import Picture, PictureError
+from .texts import standings
 from .views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 
 JSON = dict[str, Any]
@@ -175,18 +176,19 @@ class Presentation(ABC, Generic[Board, Private]):
     def round_end(self, t: Translator, reveal: RoundReveal[Board, Private]) -> GameMessage:
         """The group's message when a round ends."""
 
-    @abstractmethod
     def round_end_picture(self, t: Translator, reveal: RoundReveal[Board, Private]) -> Picture:
-        """The round's end drawn, from the same reveal (the photo that round_end captions)."""
+        """The round's end drawn, from the same reveal (the photo that round_end captions).
+        By default a kind draws nothing: PictureError, and the bot sends the text alone."""
+        raise PictureError("this game draws no round end")
 
-    @abstractmethod
     def draw(self, picture: Picture) -> bytes:
         """One of the kind's own pictures ('<kind>.…') as PNG bytes; PictureError if it is
-        not one or its data cannot be drawn."""
+        not one or its data cannot be drawn (by default a kind has no pictures of its own)."""
+        raise PictureError(f"no drawer {picture.drawer!r}")
 
-    @abstractmethod
     def game_end(self, t: Translator, table: TableView[Board]) -> GameMessage:
-        """The group's final standings."""
+        """The group's final standings: by default the common winner and totals."""
+        return standings(t, table)
 
     @abstractmethod
     def hidden_items(self, private: Private) -> tuple[frozenset[str], ...]:
@@ -233,9 +235,10 @@ class Presentation(ABC, Generic[Board, Private]):
         """The /settings line of one of the kind's own options, for a chat whose games get
         this config."""
 
-    @abstractmethod
     def option_label(self, t: Translator, option: str, value: str) -> str:
-        """A value of one of the kind's own options, as its /settings button says it."""
+        """A value of one of the kind's own options, as its /settings button says it: by
+        default the value itself (a number)."""
+        return value
 
     @abstractmethod
     def record_lines(
@@ -272,7 +275,8 @@ class GameKind(Protocol[Board, Private, View]):
 
     @property
     def extras(self) -> tuple[ExtraSpec, ...]:
-        """The game-specific numbers of each seat's result."""
+        """The game-specific numbers of each seat's result (by default none)."""
+        return ()
 
     @property
     def presentation(self) -> Presentation[Board, Private]:
@@ -285,10 +289,17 @@ class GameKind(Protocol[Board, Private, View]):
         """The stored config of a game of these options and seats."""
 
     def config_seats(self, config: JSON) -> int:
-        """The seat count of a stored config."""
+        """The seat count of a stored config: by default its "seats" (GameDataError if it has
+        none)."""
+        seats = config.get("seats")
+        if not isinstance(seats, int):
+            raise GameDataError(f"a config without a seat count: {config!r}")
+        return seats
 
     def config_limits(self, config: JSON) -> SeatLimits:
-        """The seats a game of this stored config's rules may have."""
+        """The seats a game of this stored config's rules may have: by default those of the
+        default options (a kind whose limits depend on its options says otherwise)."""
+        return self.seat_limits({})
 
     def with_seats(self, config: JSON, seats: int) -> JSON:
         """The stored config with another seat count (within its limits)."""

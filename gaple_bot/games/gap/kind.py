@@ -139,10 +139,6 @@ class GapKind(GameKind[GapBoard, GapHand, SeatView]):
         """The config's seat count."""
         return config_of(config).seats
 
-    def config_limits(self, config: JSON) -> SeatLimits:
-        """Two to six seats whatever the target."""
-        return self.seat_limits({})
-
     def with_seats(self, config: JSON, seats: int) -> JSON:
         """The config with `seats` seats; GameDataError outside two to six."""
         try:

@@ -129,10 +129,6 @@ class GapPresentation(Presentation[GapBoard, GapHand]):
         """ "Target: 30 points"."""
         return option_line(t.domain(DOMAIN), GapConfig.from_dict(config))
 
-    def option_label(self, t: Translator, option: str, value: str) -> str:
-        """A target is its number."""
-        return value
-
     def record_lines(
         self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
     ) -> list[str]:
