@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .options import COMMON_OPTIONS
-from .seam import GameKind
+from .seam import AnyGameKind
 
 
 class UnknownKind(LookupError):
@@ -15,7 +15,7 @@ class UnknownKind(LookupError):
 class Registry:
     """The installed game kinds by name, in the order they were registered."""
 
-    def __init__(self, kinds: tuple[GameKind, ...]) -> None:
+    def __init__(self, kinds: tuple[AnyGameKind, ...]) -> None:
         self._kinds = {kind.name: kind for kind in kinds}
         if len(self._kinds) != len(kinds) or not kinds:
             raise ValueError("kinds must be at least one, with distinct names")
@@ -26,7 +26,7 @@ class Registry:
             if missing:
                 raise ValueError(f"{kind.name} lacks the common options {sorted(missing)}")
 
-    def get(self, name: str) -> GameKind:
+    def get(self, name: str) -> AnyGameKind:
         """The kind called `name`; UnknownKind if there is none."""
         try:
             return self._kinds[name]
@@ -36,7 +36,7 @@ class Registry:
     def __contains__(self, name: object) -> bool:
         return name in self._kinds
 
-    def __iter__(self) -> Iterator[GameKind]:
+    def __iter__(self) -> Iterator[AnyGameKind]:
         return iter(self._kinds.values())
 
     @property
@@ -45,7 +45,7 @@ class Registry:
         return tuple(self._kinds)
 
     @property
-    def default(self) -> GameKind:
+    def default(self) -> AnyGameKind:
         """The kind a chat that never played gets."""
         return next(iter(self._kinds.values()))
 

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from ..i18n import Translator
 from .options import OptionSpec
-from .pictures import Picture
+from .pictures import Picture, PictureError
+from .texts import standings
 from .views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 
 JSON = dict[str, Any]
 """A game's config, a deal or a round's result as stored: plain JSON values."""
+
+Board = TypeVar("Board")
+"""A kind's public board (Gaple: GapleBoard)."""
+Private = TypeVar("Private")
+"""A kind's private view of one seat (Gaple: GapleHand)."""
+View = TypeVar("View")
+"""What a kind's computer player sees (Gaple: its rules' SeatView)."""
+Board_co = TypeVar("Board_co", covariant=True)
+Private_co = TypeVar("Private_co", covariant=True)
+View_co = TypeVar("View_co", covariant=True)
 
 
 class GameDataError(ValueError):
@@ -54,7 +66,7 @@ class SeatOutcome:
     """Values of the kind's ExtraSpecs."""
 
 
-class Match(Protocol):
+class Match(Protocol[Board_co, Private_co, View_co]):
     """A game in play: its rounds so far and the current one, rebuilt from deals and moves."""
 
     @property
@@ -110,16 +122,16 @@ class Match(Protocol):
     def winner(self) -> int | None:
         """The seat that won the game, once it is over."""
 
-    def board(self) -> object:
+    def board(self) -> Board_co:
         """The kind's public board of the current round (nothing hidden)."""
 
-    def private(self, seat: int) -> object:
+    def private(self, seat: int) -> Private_co:
         """What seat `seat` alone sees (its hand)."""
 
-    def revealed(self) -> tuple[object, ...]:
+    def revealed(self) -> tuple[Private_co, ...]:
         """Every seat's private view, for the end of a round when all is shown."""
 
-    def computer_view(self, seat: int) -> object:
+    def computer_view(self, seat: int) -> View_co:
         """What a computer player at `seat` sees (picklable, for a worker process)."""
 
     def outcomes(self) -> list[SeatOutcome]:
@@ -129,82 +141,106 @@ class Match(Protocol):
         """Every seat's total after each finished round, oldest first (the standings chart)."""
 
 
-class Presentation(Protocol):
+class Presentation(ABC, Generic[Board, Private]):
     """A kind's messages and buttons, as plain data (the bot turns them into Telegram's and
     adds its own buttons: 'My hand' on a running table, 'Play again' under the standings)."""
 
-    def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
+    @abstractmethod
+    def table(self, t: Translator, table: TableView[Board], now: datetime) -> GameMessage:
         """The group's table message."""
 
+    @abstractmethod
     def hand(
-        self, t: Translator, view: HandView[Any, Any], now: datetime, step: int | None
+        self, t: Translator, view: HandView[Board, Private], now: datetime, step: int | None
     ) -> GameMessage:
         """A person's private hand, with move buttons when it has legal moves; `step` is
         their first pick when a move takes two (the buttons then offer its moves and Back)."""
 
-    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
+    @abstractmethod
+    def played(self, t: Translator, view: HandView[Board, Private], code: int) -> GameMessage:
         """The private hand right after the person made move `code`."""
 
+    @abstractmethod
     def you_moved(self, t: Translator, code: int) -> str:
         """Move `code` told to the person who made it, in one sentence."""
 
+    @abstractmethod
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """Move `code` made by the computer when the person's time ran out."""
 
-    def hand_alert(self, t: Translator, private: object) -> str:
+    @abstractmethod
+    def hand_alert(self, t: Translator, private: Private) -> str:
         """A short alert of the person's hand (the table's 'My hand' button)."""
 
-    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
+    @abstractmethod
+    def round_end(self, t: Translator, reveal: RoundReveal[Board, Private]) -> GameMessage:
         """The group's message when a round ends."""
 
-    def round_end_picture(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Picture:
-        """The round's end drawn, from the same reveal (the photo that round_end captions)."""
+    def round_end_picture(self, t: Translator, reveal: RoundReveal[Board, Private]) -> Picture:
+        """The round's end drawn, from the same reveal (the photo that round_end captions).
+        By default a kind draws nothing: PictureError, and the bot sends the text alone."""
+        raise PictureError("this game draws no round end")
 
     def draw(self, picture: Picture) -> bytes:
         """One of the kind's own pictures ('<kind>.…') as PNG bytes; PictureError if it is
-        not one or its data cannot be drawn."""
+        not one or its data cannot be drawn (by default a kind has no pictures of its own)."""
+        raise PictureError(f"no drawer {picture.drawer!r}")
 
-    def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
-        """The group's final standings."""
+    def game_end(self, t: Translator, table: TableView[Board]) -> GameMessage:
+        """The group's final standings: by default the common winner and totals."""
+        return standings(t, table)
 
-    def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
+    @abstractmethod
+    def hidden_items(self, private: Private) -> tuple[frozenset[str], ...]:
         """This seat's hidden items, each as every text that would name it to anyone else
         (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
         each item in one of them)."""
 
+    @abstractmethod
     def private_note(self, t: Translator, note: PrivateNote, chat: str) -> str:
         """A short private note about where and when the hand comes (`chat`: the group's
         title, HTML-escaped, for the notes that name it)."""
 
+    @abstractmethod
     def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
         """The open lobby's invitation: tap Join, where the hand comes, who fills empty seats."""
 
+    @abstractmethod
     def no_move_for_pick(self, t: Translator) -> str:
         """The alert when a first pick leads to no legal move ("That tile fits neither open
         end.")."""
 
+    @abstractmethod
     def my_hand_label(self, t: Translator) -> str:
         """The table's button that shows a seated person their hand in an alert."""
 
+    @abstractmethod
     def command_help(self, t: Translator) -> str:
         """The game's command in the bot's command menu ("Open a Gaple table in this group")."""
 
+    @abstractmethod
     def help_line(self, t: Translator) -> str:
         """The game's command in /help ("/gaple: open a table in this group")."""
 
+    @abstractmethod
     def rules(self, t: Translator, config: JSON) -> list[str]:
         """/rules for a game of this config, a few lines."""
 
+    @abstractmethod
     def lobby_title(self, t: Translator, config: JSON) -> str:
         """The lobby's first line: the game and its rules in a few words."""
 
+    @abstractmethod
     def option_line(self, t: Translator, option: str, config: JSON) -> str:
         """The /settings line of one of the kind's own options, for a chat whose games get
         this config."""
 
     def option_label(self, t: Translator, option: str, value: str) -> str:
-        """A value of one of the kind's own options, as its /settings button says it."""
+        """A value of one of the kind's own options, as its /settings button says it: by
+        default the value itself (a number)."""
+        return value
 
+    @abstractmethod
     def record_lines(
         self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
     ) -> list[str]:
@@ -220,13 +256,13 @@ def running_totals(points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ..
     return tuple(totals)
 
 
-def next_config(kind: GameKind, options: Mapping[str, str]) -> JSON:
+def next_config(kind: AnyGameKind, options: Mapping[str, str]) -> JSON:
     """The config a new game of these options gets (its seats provisional until it starts:
     as many as computers fill)."""
     return kind.make_config(options, kind.seat_limits(options).filled)
 
 
-class GameKind(Protocol):
+class GameKind(Protocol[Board, Private, View]):
     """One game: its identity, options, rules entry points, computer players and messages."""
 
     @property
@@ -239,10 +275,11 @@ class GameKind(Protocol):
 
     @property
     def extras(self) -> tuple[ExtraSpec, ...]:
-        """The game-specific numbers of each seat's result."""
+        """The game-specific numbers of each seat's result (by default none)."""
+        return ()
 
     @property
-    def presentation(self) -> Presentation:
+    def presentation(self) -> Presentation[Board, Private]:
         """The kind's messages."""
 
     def seat_limits(self, options: Mapping[str, str]) -> SeatLimits:
@@ -252,21 +289,40 @@ class GameKind(Protocol):
         """The stored config of a game of these options and seats."""
 
     def config_seats(self, config: JSON) -> int:
-        """The seat count of a stored config."""
+        """The seat count of a stored config: by default its "seats" (GameDataError if it has
+        none)."""
+        seats = config.get("seats")
+        if not isinstance(seats, int):
+            raise GameDataError(f"a config without a seat count: {config!r}")
+        return seats
 
     def config_limits(self, config: JSON) -> SeatLimits:
-        """The seats a game of this stored config's rules may have."""
+        """The seats a game of this stored config's rules may have: by default those of the
+        default options (a kind whose limits depend on its options says otherwise)."""
+        return self.seat_limits({})
 
     def with_seats(self, config: JSON, seats: int) -> JSON:
         """The stored config with another seat count (within its limits)."""
 
-    def new_match(self, config: JSON, rng: random.Random) -> tuple[Match, JSON]:
+    def new_match(
+        self, config: JSON, rng: random.Random
+    ) -> tuple[Match[Board, Private, View], JSON]:
         """A new match with its first round dealt from `rng`, and that deal."""
 
-    def replay(self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]) -> Match:
+    def replay(
+        self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]
+    ) -> Match[Board, Private, View]:
         """The match rebuilt from its stored deals and move codes (every move checked);
         raises GameDataError if they do not replay."""
 
-    def computer_move(self, level: str, view: object, seed: int) -> int:
+    def computer_move(self, level: str, view: View, seed: int) -> int:
         """The code of the move computer `level` makes in `view` (runs in a worker process:
         a module-level function's arguments and result pickle)."""
+
+
+AnyGameKind: TypeAlias = GameKind[Any, Any, Any]
+"""A kind whatever its board and views: what the registry holds and the layers above use."""
+AnyMatch: TypeAlias = Match[Any, Any, Any]
+"""A match of any kind."""
+AnyPresentation: TypeAlias = Presentation[Any, Any]
+"""The messages of any kind."""

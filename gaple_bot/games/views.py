@@ -13,15 +13,6 @@ Private = TypeVar("Private")
 """A kind's private view of one seat (Gaple: its hand and discards)."""
 
 
-class GameStatus(StrEnum):
-    """Where a game is in its life."""
-
-    LOBBY = "lobby"
-    RUNNING = "running"
-    FINISHED = "finished"
-    ABORTED = "aborted"
-
-
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """Who sits in a seat: a person (user_id) or a computer player (computer_level)."""
@@ -59,7 +50,6 @@ class TableView(Generic[Board]):
     thread_id: int | None
     kind: str
     config: dict[str, Any]
-    status: GameStatus
     round_number: int
     seats: tuple[SeatInfo, ...]
     scores: tuple[int, ...]
@@ -72,6 +62,8 @@ class TableView(Generic[Board]):
     chat_title: str = ""
     round_over: bool = False
     """The round on the table has ended (its result is on the board)."""
+    aborted: bool = False
+    """The game was stopped before it was decided (no more moves come)."""
     pictures: bool = True
     """The chat wants round ends and standings drawn (its "pictures" option)."""
     message_id: int | None = None

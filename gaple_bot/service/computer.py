@@ -9,7 +9,7 @@ import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from ..games.seam import GameKind
+from ..games.seam import AnyGameKind
 from .lifeline import end_with_parent
 from .tally import Tally
 
@@ -21,7 +21,7 @@ class ComputerPlayers:
         self._executor = executor
         self._tally = tally or Tally()
 
-    async def choose(self, kind: GameKind, level: str, view: object, rng: random.Random) -> int:
+    async def choose(self, kind: AnyGameKind, level: str, view: object, rng: random.Random) -> int:
         """The code of the move the computer player of `level` makes in `view`."""
         # One seed whatever the level: the same `rng` state gives the same decision. Without
         # an executor the loop's thread pool thinks (under the GIL: fine for short decisions).

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..games.options import checked_options
 from ..games.registry import Registry, UnknownKind
-from ..games.seam import GameDataError, GameKind, Match
+from ..games.seam import AnyGameKind, AnyMatch, GameDataError
 from ..store import (
     ChatSettings,
     ComputerLevel,
@@ -40,7 +40,7 @@ class LiveGame:
     """A game's stored facts plus its replayed match (None while in the lobby)."""
 
     game_id: int
-    kind: GameKind
+    kind: AnyGameKind
     chat_id: int
     thread_id: int | None
     opener_id: int
@@ -57,7 +57,7 @@ class LiveGame:
     seats: list[SeatRecord]
     names: dict[int, str]
     languages: dict[int, str | None]
-    match: Match | None = None
+    match: AnyMatch | None = None
     paused: bool = False
     """The bot may not write in the chat: no moves, no timers (stored on the game)."""
     join_token: str | None = None
@@ -109,7 +109,7 @@ class LiveGame:
         return int(self.options["turn"])
 
 
-def kind_options(kind: GameKind, chat: ChatSettings, defaults: ChatDefaults) -> dict[str, str]:
+def kind_options(kind: AnyGameKind, chat: ChatSettings, defaults: ChatDefaults) -> dict[str, str]:
     """The chat's options for `kind`: the stored ones the kind accepts, else the bot's and the
     kind's defaults."""
     return checked_options(kind.options, chat.options.get(kind.name, {}), defaults.options())

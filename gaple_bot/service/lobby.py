@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 
-from ..games.seam import GameKind, SeatLimits, next_config
+from ..games.seam import AnyGameKind, SeatLimits, next_config
 from ..store import (
     ComputerLevel,
     GameAlreadyActive,
@@ -89,7 +89,7 @@ class Lobbies:
 
     async def open(
         self,
-        kind: GameKind,
+        kind: AnyGameKind,
         chat_id: int,
         chat_title: str | None,
         thread_id: int | None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..games.options import BadOption, chosen
-from ..games.seam import GameKind
+from ..games.seam import AnyGameKind
 from ..store import (
     GLOBAL_SCOPE,
     Board,
@@ -60,12 +60,12 @@ class Players:
         async with self.store.transaction() as tx:
             return await ensure_chat(tx, chat_id, title)
 
-    def chat_options(self, kind: GameKind, settings: ChatSettings) -> dict[str, str]:
+    def chat_options(self, kind: AnyGameKind, settings: ChatSettings) -> dict[str, str]:
         """Every option of `kind` in the chat: its choice, else the bot's or kind's default."""
         return kind_options(kind, settings, self.cache.defaults)
 
     async def change_setting(
-        self, chat_id: int, kind: GameKind, option: str, index: int
+        self, chat_id: int, kind: AnyGameKind, option: str, index: int
     ) -> ChatSettings:
         """Set one of `kind`'s /settings options to its `index`-th choice."""
         try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.seam import Match
+from ..games.seam import AnyMatch
 from ..store import GameStatus, SeatRecord
 from .errors import GameNotRunning, GamePaused, NotSeated, NotYourTurn, PickHasNoMove, StaleButton
 from .live import LiveGame
@@ -15,7 +15,7 @@ from .progress import Progress
 from .views import HandView, TableView
 
 
-def running_match(live: LiveGame) -> Match:
+def running_match(live: LiveGame) -> AnyMatch:
     """The game's match; raises GameNotRunning unless it is being played."""
     if live.status is not GameStatus.RUNNING or live.match is None:
         raise GameNotRunning(f"game {live.game_id} is {live.status.value}")
@@ -33,7 +33,6 @@ def table_view(live: LiveGame) -> TableView[Any]:
         thread_id=live.thread_id,
         kind=live.kind.name,
         config=match.config,
-        status=live.status,
         round_number=match.round_number,
         seats=live.seat_infos(),
         scores=match.scores,
@@ -44,6 +43,7 @@ def table_view(live: LiveGame) -> TableView[Any]:
         language=live.chat.language,
         chat_title=live.chat.title or "",
         round_over=match.round_over,
+        aborted=live.status is GameStatus.ABORTED,
         pictures=live.options["pictures"] == "on",
         message_id=live.message_id,
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..games.views import GameStatus, HandView, RoundReveal, SeatInfo, TableView
+from ..games.views import HandView, RoundReveal, SeatInfo, TableView
+from ..store import GameStatus
 
 __all__ = [
     "GameStatus",

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from ..games.views import GameStatus as GameStatus
+
+class GameStatus(StrEnum):
+    """Where a game is in its life, as stored (games.status)."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
 
 ACTIVE_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
 """A chat (or forum topic) holds at most one game in these statuses."""

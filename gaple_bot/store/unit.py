@@ -10,7 +10,7 @@ from typing import Literal
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..games.seam import GameKind, SeatOutcome
+from ..games.seam import AnyGameKind, SeatOutcome
 from .boards import Boards
 from .chat_move import move_chat
 from .enums import GLOBAL_SCOPE
@@ -88,7 +88,7 @@ class Transaction:
     async def finish_game(
         self,
         game_id: int,
-        kind: GameKind,
+        kind: AnyGameKind,
         outcomes: Sequence[SeatOutcome],
         *,
         now: datetime | None = None,

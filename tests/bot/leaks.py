@@ -27,7 +27,7 @@ from typing import Any
 from gaple_bot.bot.callback_data import Action, BadCallbackData, decode
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.seam import JSON, GameKind, Match, Presentation
-from gaple_bot.games.views import GameStatus, HandView, SeatInfo, TableView
+from gaple_bot.games.views import HandView, SeatInfo, TableView
 from gaple_bot.i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from gaple_bot.store import Store
 from tests.fakes.formatting import parse_text
@@ -146,7 +146,6 @@ def _table(kind: GameKind, match: Match, language: str) -> TableView[Any]:
         thread_id=None,
         kind=kind.name,
         config=match.config,
-        status=GameStatus.FINISHED if match.is_over else GameStatus.RUNNING,
         round_number=match.round_number,
         seats=seats,
         scores=match.scores,

@@ -13,7 +13,7 @@ from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.gaple.present import GaplePresentation
 from gaple_bot.games.seam import JSON, GameKind, Match
-from gaple_bot.games.views import GameMessage, GameStatus, HandView, SeatInfo, TableView
+from gaple_bot.games.views import GameMessage, HandView, SeatInfo, TableView
 from gaple_bot.i18n import Translator, Translators
 from tests.bot.leaks import (
     Secrets,
@@ -71,7 +71,7 @@ class _Played:
     def table(self) -> TableView[Any]:
         match = self.match
         return TableView(
-            1, 1, GROUP, None, "gaple", match.config, GameStatus.RUNNING, match.round_number,
+            1, 1, GROUP, None, "gaple", match.config, match.round_number,
             SEATS, match.scores, match.to_move, None, match.winner, match.board(),
             chat_title="Warung",
         )  # fmt: skip

@@ -26,7 +26,6 @@ from gaple_bot.games.registry import default_registry
 from gaple_bot.games.seam import JSON, GameDataError, GameKind, Match, SeatOutcome
 from gaple_bot.games.views import (
     GameMessage,
-    GameStatus,
     HandView,
     RoundReveal,
     SeatInfo,
@@ -503,7 +502,6 @@ def table_view(game: PlayedGame, language: str) -> TableView[Any]:
         thread_id=None,
         kind=game.kind.name,
         config=match.config,
-        status=GameStatus.FINISHED if match.is_over else GameStatus.RUNNING,
         round_number=match.round_number,
         seats=seat_infos(game.seats),
         scores=tuple(match.scores),

@@ -8,7 +8,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, Update
 from telegram.constants import ParseMode
 
-from ...games.seam import GameKind, next_config
+from ...games.seam import AnyGameKind, next_config
 from ...games.views import PrivateNote
 from ...service.errors import GameAlreadyOpen, ServiceError
 from ..deps import Deps, GapleContext
@@ -222,7 +222,7 @@ async def rules(update: Update, context: GapleContext) -> None:
     await reply(deps, update, text)
 
 
-async def chosen_kind(deps: Deps, chat_id: int, words: list[str]) -> GameKind:
+async def chosen_kind(deps: Deps, chat_id: int, words: list[str]) -> AnyGameKind:
     """The game a command asks about: the one named in its words, else the one last opened
     in the chat, else the bot's first game."""
     registry = deps.service.registry

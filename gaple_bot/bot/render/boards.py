@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from ...games.seam import Presentation
+from ...games.seam import AnyPresentation
 from ...games.texts import computer_level_name, former_player_name
 from ...i18n import Translator
 from ...service.api import (
@@ -70,7 +70,7 @@ def render_board(
 
 
 def render_stats(
-    t: Translator, presentation: Presentation, stats: PlayerStats | None, name: str
+    t: Translator, presentation: AnyPresentation, stats: PlayerStats | None, name: str
 ) -> str:
     """A player's record in this chat."""
     if stats is None or stats.games == 0:

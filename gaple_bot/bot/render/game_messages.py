@@ -14,12 +14,12 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from ...games.registry import Registry
-from ...games.seam import Presentation
+from ...games.seam import AnyPresentation
 from ...games.texts import seat_name
 from ...games.views import PrivateNote
 from ...i18n import Translator, Translators
 from ...service.progress import Progress
-from ...service.views import GameStatus, HandView, LobbyView, SeatInfo, TableView
+from ...service.views import HandView, LobbyView, SeatInfo, TableView
 from ..callback_data import Action, encode
 from .common import Rendered
 from .game import from_game
@@ -49,7 +49,7 @@ class GameMessages:
         """The translator for a person's private messages."""
         return self.translators.get(seat.language or chat_language)
 
-    def presentation(self, kind: str) -> Presentation:
+    def presentation(self, kind: str) -> AnyPresentation:
         """The messages of game kind `kind`."""
         return self.registry.get(kind).presentation
 
@@ -77,12 +77,12 @@ class GameMessages:
         t = self.group_t(table.language)
         message = self.presentation(table.kind).table(t, table, self.clock())
         text = message.text
-        if table.status is GameStatus.ABORTED:
+        if table.aborted:
             text = "\n\n".join([text, t.gettext("This game was stopped.")])
         elif table.round_over:
             text = "\n\n".join([text, t.gettext("This round is over.")])
         extra: tuple[InlineKeyboardButton, ...] = ()
-        if not table.round_over and table.status is GameStatus.RUNNING:
+        if not table.round_over and not table.aborted:
             label = self.presentation(table.kind).my_hand_label(t)
             my_hand = InlineKeyboardButton(
                 label, callback_data=encode(Action.SHOW_HAND, table.game_id)

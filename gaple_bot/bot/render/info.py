@@ -7,7 +7,7 @@ from typing import Literal
 from babel.lists import format_list
 
 from ...games.registry import Registry
-from ...games.seam import JSON, Presentation
+from ...games.seam import JSON, AnyPresentation
 from ...games.texts import seconds_count
 from ...i18n import Translator
 
@@ -58,7 +58,9 @@ def render_help(t: Translator, registry: Registry) -> str:
     )
 
 
-def render_rules(t: Translator, presentation: Presentation, config: JSON, turn_seconds: int) -> str:
+def render_rules(
+    t: Translator, presentation: AnyPresentation, config: JSON, turn_seconds: int
+) -> str:
     """The rules a chat's next game would have, and its turn time."""
     lines = presentation.rules(t, config)
     lines.append(t.gettext("Each turn lasts {time}.").format(time=seconds_count(t, turn_seconds)))

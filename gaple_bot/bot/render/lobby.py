@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...games.seam import Presentation
+from ...games.seam import AnyPresentation
 from ...games.texts import seat_name
 from ...i18n import Translator
 from ...service.views import GameStatus, LobbyView
@@ -13,7 +13,7 @@ from .common import Rendered
 
 
 def render_lobby(
-    t: Translator, presentation: Presentation, lobby: LobbyView, join_link: str | None
+    t: Translator, presentation: AnyPresentation, lobby: LobbyView, join_link: str | None
 ) -> Rendered:
     """The lobby while it is open; `join_link` is a t.me deep link for players who never
     opened a private chat with the bot (shown as a button)."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from ...games.options import OptionSpec
-from ...games.seam import GameKind, next_config
+from ...games.seam import AnyGameKind, next_config
 from ...games.texts import computer_level_name, seconds_count
 from ...i18n import SUPPORTED_LANGUAGES, Translator
 from ...service.api import ChatSettings
@@ -19,19 +19,19 @@ LANGUAGE = "language"
 LANGUAGE_NAMES = {"id": "Bahasa Indonesia", "en": "English", "fr": "Français", "de": "Deutsch"}
 
 
-def menu_options(kind: GameKind) -> tuple[str, ...]:
+def menu_options(kind: AnyGameKind) -> tuple[str, ...]:
     """The menu's options in order: a settings button carries an index into this tuple."""
     return (*(spec.name for spec in kind.options), LANGUAGE)
 
 
-def choices(kind: GameKind, option: str) -> tuple[str, ...]:
+def choices(kind: AnyGameKind, option: str) -> tuple[str, ...]:
     """The values an option of the menu offers."""
     if option == LANGUAGE:
         return SUPPORTED_LANGUAGES
     return next(spec.choices for spec in kind.options if spec.name == option)
 
 
-def _label(t: Translator, kind: GameKind, option: str, value: str) -> str:
+def _label(t: Translator, kind: AnyGameKind, option: str, value: str) -> str:
     if option == "turn":
         return seconds_count(t, int(value))
     if option == "level":
@@ -43,7 +43,7 @@ def _label(t: Translator, kind: GameKind, option: str, value: str) -> str:
     return kind.presentation.option_label(t, option, value)
 
 
-def _line(t: Translator, kind: GameKind, spec: OptionSpec, options: Mapping[str, str]) -> str:
+def _line(t: Translator, kind: AnyGameKind, spec: OptionSpec, options: Mapping[str, str]) -> str:
     value = options[spec.name]
     if spec.name == "turn":
         return t.gettext("Turn time: {time}").format(time=seconds_count(t, int(value)))
@@ -63,7 +63,7 @@ def _line(t: Translator, kind: GameKind, spec: OptionSpec, options: Mapping[str,
 def render_settings(
     t: Translator,
     kind_index: int,
-    kind: GameKind,
+    kind: AnyGameKind,
     settings: ChatSettings,
     options: Mapping[str, str],
 ) -> Rendered:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from ..match import RulesMatch
 from ..options import COMMON_OPTIONS, OptionSpec
 from ..seam import (
     JSON,
     ExtraSpec,
     GameDataError,
+    GameKind,
     Presentation,
     SeatLimits,
     SeatOutcome,
-    running_totals,
 )
 from .board import GapBoard, GapHand
 from .rules import (
@@ -66,83 +67,22 @@ def seat_outcomes(game: Game) -> list[SeatOutcome]:
     ]
 
 
-class GapMatch:
-    """A Gap game behind the seam's Match protocol."""
+class GapMatch(RulesMatch[GapBoard, GapHand, SeatView]):
+    """A Gap game behind the seam's Match protocol (no automatic move: every card in hand is
+    always playable, so a person always chooses, G4)."""
 
-    __slots__ = ("game",)
+    __slots__ = ()
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    game: Game
 
-    @property
-    def config(self) -> JSON:
-        """The config as stored."""
-        return dict(self.game.config.to_dict())
-
-    @property
-    def round_number(self) -> int:
-        """1 for the first round."""
-        return self.game.round_number
-
-    @property
-    def ply(self) -> int:
-        """Moves made in the current round."""
-        return len(self.game.round.moves)
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to move, or None between rounds and after the game."""
-        return self.game.to_move
-
-    @property
-    def is_over(self) -> bool:
-        """Whether a total reached the target (G6)."""
-        return self.game.is_over
-
-    @property
-    def round_over(self) -> bool:
-        """Whether every hand is empty (G5)."""
-        return self.game.round.result is not None
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Every seat's running total."""
-        return tuple(self.game.scores)
-
-    def totals_by_round(self) -> tuple[tuple[int, ...], ...]:
-        """Every seat's total after each finished round, oldest first."""
-        return running_totals(result.points for result in self.game.results)
-
-    @property
-    def winner(self) -> int | None:
-        """The seat that won the game (the first of them when the win is shared)."""
-        return self.game.winner
-
-    def legal_codes(self) -> tuple[int, ...]:
-        """The codes of the moves the seat to move may make."""
-        return tuple(move.code for move in self.game.legal_moves())
-
-    def automatic_code(self) -> int | None:
-        """None: every card in hand is always playable, so a person always chooses (G4)."""
-        return None
+    move_of = staticmethod(Move.from_code)
+    deal_of = staticmethod(Deal.from_dict)
 
     def step_codes(self, step: int) -> tuple[int, ...]:
         """The legal moves of card `step`: several when a neighbour value offers a choice."""
         if self.game.to_move is None:
             return ()
         return tuple(move.code for move in self.game.round.moves_of(step))
-
-    def apply(self, seat: int, code: int) -> None:
-        """Make the move with this code; raises ValueError if it is not allowed."""
-        self.game.apply(seat, Move.from_code(code))
-
-    def next_deal(self, rng: random.Random) -> JSON:
-        """G6: the next deal, the first player one seat on."""
-        return dict(self.game.next_deal(rng).to_dict())
-
-    def start_round(self, deal: JSON) -> None:
-        """Start the next round from a stored or new deal."""
-        self.game.start_round(Deal.from_dict(deal))
 
     def round_result(self) -> JSON | None:
         """The current round's points and collections, once every hand is empty."""
@@ -163,23 +103,15 @@ class GapMatch:
         )
 
     def private(self, seat: int) -> GapHand:
-        """The seat's cards."""
+        """The seat's cards (empty at the round's end: every card was played)."""
         return GapHand(tuple(self.game.round.hands[seat]))
-
-    def revealed(self) -> tuple[GapHand, ...]:
-        """Every hand at the round's end (empty: every card was played)."""
-        return tuple(GapHand(tuple(hand)) for hand in self.game.round.hands)
-
-    def computer_view(self, seat: int) -> SeatView:
-        """The seat's SeatView, all a computer player gets."""
-        return self.game.seat_view(seat)
 
     def outcomes(self) -> list[SeatOutcome]:
         """Every seat's result."""
         return seat_outcomes(self.game)
 
 
-class GapKind:
+class GapKind(GameKind[GapBoard, GapHand, SeatView]):
     """Gap: two to six seats collecting colour cards."""
 
     name = "gap"
@@ -187,7 +119,7 @@ class GapKind:
     extras = (ExtraSpec("best_round", "max"),)
 
     @property
-    def presentation(self) -> Presentation:
+    def presentation(self) -> Presentation[GapBoard, GapHand]:
         """Gap's messages and buttons."""
         from .present import GapPresentation
 
@@ -207,10 +139,6 @@ class GapKind:
         """The config's seat count."""
         return config_of(config).seats
 
-    def config_limits(self, config: JSON) -> SeatLimits:
-        """Two to six seats whatever the target."""
-        return self.seat_limits({})
-
     def with_seats(self, config: JSON, seats: int) -> JSON:
         """The config with `seats` seats; GameDataError outside two to six."""
         try:
@@ -220,20 +148,16 @@ class GapKind:
 
     def new_match(self, config: JSON, rng: random.Random) -> tuple[GapMatch, JSON]:
         """A new game with its first round dealt (G1, G3, G6)."""
-        game = Game.new(config_of(config), rng)
-        return GapMatch(game), dict(game.round.deal.to_dict())
+        return GapMatch.started(Game.new(config_of(config), rng))
 
     def replay(self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]) -> GapMatch:
         """The game rebuilt from its stored deals and move codes."""
-        try:
-            deals = [(Deal.from_dict(deal), codes) for deal, codes in rounds]
-            return GapMatch(replay(config_of(config), deals))
-        except (GapError, KeyError, TypeError, ValueError) as exc:
-            raise GameDataError(f"the stored game does not replay: {exc}") from exc
+        return GapMatch.replayed(
+            lambda deals: replay(config_of(config), deals), rounds, (GapError,)
+        )
 
-    def computer_move(self, level: str, view: object, seed: int) -> int:
+    def computer_move(self, level: str, view: SeatView, seed: int) -> int:
         """The move code computer `level` picks (runs in a worker process)."""
         from .ai.levels import decide
 
-        assert isinstance(view, SeatView)
         return decide(level, view, seed).code

@@ -5,15 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from ..match import RulesMatch
 from ..options import COMMON_OPTIONS, OptionSpec
 from ..seam import (
     JSON,
     ExtraSpec,
     GameDataError,
+    GameKind,
     Presentation,
     SeatLimits,
     SeatOutcome,
-    running_totals,
 )
 from .board import GapleBoard, GapleHand
 from .rules import (
@@ -72,8 +73,8 @@ def seat_outcomes(game: Game) -> list[SeatOutcome]:
         if result.reason is EndReason.GAPLE:
             # The play that emptied a hand comes just before the round's end.
             last = played_round.events[-2]
-            assert isinstance(last, Played)
-            gaples[last.seat] += 1
+            if isinstance(last, Played):
+                gaples[last.seat] += 1
     totals = game.scores
     return [
         SeatOutcome(
@@ -87,61 +88,15 @@ def seat_outcomes(game: Game) -> list[SeatOutcome]:
     ]
 
 
-class GapleMatch:
+class GapleMatch(RulesMatch[GapleBoard, GapleHand, SeatView]):
     """A Gaple game behind the seam's Match protocol."""
 
-    __slots__ = ("game",)
+    __slots__ = ()
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    game: Game
 
-    @property
-    def config(self) -> JSON:
-        """The config as stored."""
-        return dict(self.game.config.to_dict())
-
-    @property
-    def round_number(self) -> int:
-        """1 for the first round."""
-        return self.game.round_number
-
-    @property
-    def ply(self) -> int:
-        """Moves made in the current round."""
-        return len(self.game.round.moves)
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to move, or None between rounds and after the game."""
-        return self.game.to_move
-
-    @property
-    def is_over(self) -> bool:
-        """Whether a seat has won the game (C13, D8)."""
-        return self.game.is_over
-
-    @property
-    def round_over(self) -> bool:
-        """Whether the current round has ended."""
-        return self.game.round.result is not None
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Every seat's running total."""
-        return tuple(self.game.scores)
-
-    def totals_by_round(self) -> tuple[tuple[int, ...], ...]:
-        """Every seat's total after each finished round, oldest first."""
-        return running_totals(r.result.points for r in self.game.rounds if r.result is not None)
-
-    @property
-    def winner(self) -> int | None:
-        """The seat that won the game."""
-        return self.game.winner
-
-    def legal_codes(self) -> tuple[int, ...]:
-        """The codes of the moves the seat to move may make."""
-        return tuple(move.code for move in self.game.legal_moves())
+    move_of = staticmethod(Move.from_code)
+    deal_of = staticmethod(Deal.from_dict)
 
     def automatic_code(self) -> int | None:
         """C9 (decision): a forced pass needs no button; the bot passes and says so."""
@@ -154,18 +109,6 @@ class GapleMatch:
             for move in self.game.legal_moves()
             if move.tile == step and move.kind is not PASS.kind
         )
-
-    def apply(self, seat: int, code: int) -> None:
-        """Make the move with this code; raises ValueError if it is not allowed."""
-        self.game.apply(seat, Move.from_code(code))
-
-    def next_deal(self, rng: random.Random) -> JSON:
-        """C5/D2: the next deal, led by the last round's winner."""
-        return dict(self.game.next_deal(rng).to_dict())
-
-    def start_round(self, deal: JSON) -> None:
-        """Start the next round from a stored or new deal."""
-        self.game.start_round(Deal.from_dict(deal))
 
     def round_result(self) -> JSON | None:
         """The current round's result as JSON (reason, winner, counts, points)."""
@@ -193,25 +136,16 @@ class GapleMatch:
         )
 
     def private(self, seat: int) -> GapleHand:
-        """The seat's own hand and discards."""
+        """The seat's own hand and discards (all of them are shown when a round ends)."""
         current = self.game.round
         return GapleHand(current.hands[seat], current.discards[seat])
-
-    def revealed(self) -> tuple[GapleHand, ...]:
-        """Every hand and discard, shown when a round ends."""
-        current = self.game.round
-        return tuple(GapleHand(h, d) for h, d in zip(current.hands, current.discards, strict=True))
-
-    def computer_view(self, seat: int) -> SeatView:
-        """The seat's SeatView, all a computer player gets."""
-        return self.game.seat_view(seat)
 
     def outcomes(self) -> list[SeatOutcome]:
         """Every seat's result."""
         return seat_outcomes(self.game)
 
 
-class GapleKind:
+class GapleKind(GameKind[GapleBoard, GapleHand, SeatView]):
     """Gaple: two to five seats, classic or discard rules."""
 
     name = "gaple"
@@ -219,7 +153,7 @@ class GapleKind:
     extras = (ExtraSpec("gaples", "sum"), ExtraSpec("best_round", "max"))
 
     @property
-    def presentation(self) -> Presentation:
+    def presentation(self) -> Presentation[GapleBoard, GapleHand]:
         """Gaple's messages and buttons."""
         from .present import GaplePresentation
 
@@ -257,20 +191,16 @@ class GapleKind:
 
     def new_match(self, config: JSON, rng: random.Random) -> tuple[GapleMatch, JSON]:
         """A new game with its first round dealt (C3/C4, D1/D2)."""
-        game = Game.new(config_of(config), rng)
-        return GapleMatch(game), dict(game.round.deal.to_dict())
+        return GapleMatch.started(Game.new(config_of(config), rng))
 
     def replay(self, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]) -> GapleMatch:
         """The game rebuilt from its stored deals and move codes."""
-        try:
-            deals = [(Deal.from_dict(deal), codes) for deal, codes in rounds]
-            return GapleMatch(replay(config_of(config), deals))
-        except (GapleError, KeyError, TypeError, ValueError) as exc:
-            raise GameDataError(f"the stored game does not replay: {exc}") from exc
+        return GapleMatch.replayed(
+            lambda deals: replay(config_of(config), deals), rounds, (GapleError,)
+        )
 
-    def computer_move(self, level: str, view: object, seed: int) -> int:
+    def computer_move(self, level: str, view: SeatView, seed: int) -> int:
         """The move code computer `level` picks (runs in a worker process)."""
         from .ai.levels import decide
 
-        assert isinstance(view, SeatView)
         return decide(level, view, seed).code

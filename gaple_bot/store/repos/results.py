@@ -11,7 +11,7 @@ from sqlalchemy import case, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...games.seam import GameKind, SeatOutcome
+from ...games.seam import AnyGameKind, SeatOutcome
 from ..enums import GLOBAL_SCOPE
 from ..models import PlayerExtra, PlayerTotal, Result
 from ..records import GameResult, SeatRecord
@@ -72,7 +72,7 @@ class ResultRepository:
         self,
         game_id: int,
         chat_id: int,
-        kind: GameKind,
+        kind: AnyGameKind,
         seats: Sequence[SeatRecord],
         outcomes: Sequence[SeatOutcome],
         finished_at: datetime,
@@ -130,7 +130,7 @@ class ResultRepository:
         return [GameResult(*row) for row in await self._session.execute(stmt)]
 
     async def _add_to_totals(
-        self, kind: GameKind, chat_id: int, results: Sequence[GameResult], now: datetime
+        self, kind: AnyGameKind, chat_id: int, results: Sequence[GameResult], now: datetime
     ) -> None:
         """Add the game to each player's totals (a player in several seats counts each)."""
         per_player: dict[int, Totals] = {}

@@ -7,7 +7,7 @@ import functools
 from typing import Any
 
 from gaple_bot.games.seam import Match
-from gaple_bot.games.views import GameStatus, RoundReveal, SeatInfo, TableView
+from gaple_bot.games.views import RoundReveal, SeatInfo, TableView
 from gaple_bot.i18n import Translator, Translators
 
 
@@ -45,7 +45,6 @@ def round_end_reveal(
         thread_id=None,
         kind=kind,
         config=match.config,
-        status=GameStatus.FINISHED if match.is_over else GameStatus.RUNNING,
         round_number=match.round_number,
         seats=seats,
         scores=match.scores,

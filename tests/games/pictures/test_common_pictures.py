@@ -15,7 +15,7 @@ from gaple_bot.games.pictures import Picture, PictureError, canvas
 from gaple_bot.games.pictures.chart import nice_ticks, spread, x_ticks
 from gaple_bot.games.pictures.standings import draw_standings, standings_picture
 from gaple_bot.games.pictures.stats import draw_stats, stats_picture
-from gaple_bot.games.views import GameStatus, SeatInfo, TableView
+from gaple_bot.games.views import SeatInfo, TableView
 from gaple_bot.i18n import Translator, Translators
 
 from .golden import assert_matches_golden
@@ -50,7 +50,6 @@ def finished(
         thread_id=None,
         kind=kind,
         config={},
-        status=GameStatus.FINISHED,
         round_number=len(history),
         seats=tuple(seats),
         scores=tuple(history[-1]),

@@ -8,9 +8,10 @@ from typing import Any
 
 from ....i18n import Translator
 from ...pictures import Picture
+from ...seam import Presentation
 from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
-from ..board import GapHand
+from ..board import GapBoard, GapHand
 from ..rules import GapConfig, Move
 from . import picture as drawing
 from .cards import card_text
@@ -23,21 +24,21 @@ DOMAIN = "gap"
 """Gap's own message domain (gap.pot); the common words come from the common one."""
 
 
-class GapPresentation:
-    """Gap behind the seam's Presentation protocol."""
+class GapPresentation(Presentation[GapBoard, GapHand]):
+    """Gap on the seam's Presentation."""
 
-    def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
+    def table(self, t: Translator, table: TableView[GapBoard], now: datetime) -> GameMessage:
         """The middle, the pile, every collection and the last moves."""
         return render_table(t.domain(DOMAIN), table, now)
 
     def hand(
-        self, t: Translator, view: HandView[Any, Any], now: datetime, step: int | None
+        self, t: Translator, view: HandView[GapBoard, GapHand], now: datetime, step: int | None
     ) -> GameMessage:
         """The hand; on the seat's turn its cards as buttons (`step`: a card whose take is
         being chosen)."""
         return render_hand(t.domain(DOMAIN), view, now, step)
 
-    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
+    def played(self, t: Translator, view: HandView[GapBoard, GapHand], code: int) -> GameMessage:
         """The hand after the person's move, with no buttons."""
         return render_played(t.domain(DOMAIN), view, Move.from_code(code))
 
@@ -49,16 +50,15 @@ class GapPresentation:
         """'Time ran out: the computer played 🟥7 for you.'"""
         return timed_out_line(t.domain(DOMAIN), Move.from_code(code))
 
-    def hand_alert(self, t: Translator, private: object) -> str:
+    def hand_alert(self, t: Translator, private: GapHand) -> str:
         """'Your cards: …' in a few characters."""
-        assert isinstance(private, GapHand)
         return hand_alert(t.domain(DOMAIN), private)
 
-    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
+    def round_end(self, t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> GameMessage:
         """Every collection with its score, and the totals."""
         return render_round_end(t.domain(DOMAIN), reveal)
 
-    def round_end_picture(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Picture:
+    def round_end_picture(self, t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> Picture:
         """Every collection as coloured columns, the scoring spread marked."""
         return drawing.round_end_picture(t.domain(DOMAIN), reveal)
 
@@ -66,13 +66,12 @@ class GapPresentation:
         """The round-end picture ("gap.round")."""
         return drawing.draw(picture)
 
-    def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
+    def game_end(self, t: Translator, table: TableView[GapBoard]) -> GameMessage:
         """The winner and the final standings."""
         return standings(t.domain(DOMAIN), table)
 
-    def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
+    def hidden_items(self, private: GapHand) -> tuple[frozenset[str], ...]:
         """The seat's cards in hand as the bot writes them (🟥7)."""
-        assert isinstance(private, GapHand)
         return tuple(frozenset((card_text(card),)) for card in private.cards)
 
     def private_note(self, t: Translator, note: PrivateNote, chat: str) -> str:
@@ -129,10 +128,6 @@ class GapPresentation:
     def option_line(self, t: Translator, option: str, config: dict[str, Any]) -> str:
         """ "Target: 30 points"."""
         return option_line(t.domain(DOMAIN), GapConfig.from_dict(config))
-
-    def option_label(self, t: Translator, option: str, value: str) -> str:
-        """A target is its number."""
-        return value
 
     def record_lines(
         self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]

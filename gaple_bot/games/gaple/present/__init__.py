@@ -8,9 +8,10 @@ from typing import Any
 
 from ....i18n import Translator
 from ...pictures import Picture
+from ...seam import Presentation
 from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
-from ..board import GapleHand
+from ..board import GapleBoard, GapleHand
 from ..rules import GameConfig, Move, tile_text, tiles_in
 from . import picture as drawing
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
@@ -23,23 +24,25 @@ DOMAIN = "gaple"
 """Gaple's own message domain (gaple.pot); the common words come from the common one."""
 
 
-class GaplePresentation:
-    """Gaple behind the seam's Presentation protocol."""
+class GaplePresentation(Presentation[GapleBoard, GapleHand]):
+    """Gaple on the seam's Presentation."""
 
-    def table(self, t: Translator, table: TableView[Any], now: datetime) -> GameMessage:
+    def table(self, t: Translator, table: TableView[GapleBoard], now: datetime) -> GameMessage:
         """The line, the ends, the seats and the last moves."""
         t = t.domain(DOMAIN)
         return render_table(t, table, now)
 
     def hand(
-        self, t: Translator, view: HandView[Any, Any], now: datetime, step: int | None
+        self, t: Translator, view: HandView[GapleBoard, GapleHand], now: datetime, step: int | None
     ) -> GameMessage:
         """The hand; on the seat's turn its tiles as buttons (`step`: a tile whose end is
         being chosen)."""
         t = t.domain(DOMAIN)
         return render_hand(t, view, now, step)
 
-    def played(self, t: Translator, view: HandView[Any, Any], code: int) -> GameMessage:
+    def played(
+        self, t: Translator, view: HandView[GapleBoard, GapleHand], code: int
+    ) -> GameMessage:
         """The hand after the person's move, with no buttons."""
         t = t.domain(DOMAIN)
         return render_played(t, view, Move.from_code(code))
@@ -54,18 +57,19 @@ class GaplePresentation:
         t = t.domain(DOMAIN)
         return timed_out_line(t, Move.from_code(code))
 
-    def hand_alert(self, t: Translator, private: object) -> str:
+    def hand_alert(self, t: Translator, private: GapleHand) -> str:
         """'Your hand: …' in a few characters."""
         t = t.domain(DOMAIN)
-        assert isinstance(private, GapleHand)
         return hand_alert(t, private)
 
-    def round_end(self, t: Translator, reveal: RoundReveal[Any, Any]) -> GameMessage:
+    def round_end(self, t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) -> GameMessage:
         """Every hand revealed, the points and the totals."""
         t = t.domain(DOMAIN)
         return render_round_end(t, reveal)
 
-    def round_end_picture(self, t: Translator, reveal: RoundReveal[Any, Any]) -> Picture:
+    def round_end_picture(
+        self, t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]
+    ) -> Picture:
         """The line of play as dominoes, every hand revealed, the points and the totals."""
         return drawing.round_end_picture(t.domain(DOMAIN), reveal)
 
@@ -73,15 +77,14 @@ class GaplePresentation:
         """The round-end picture ("gaple.round")."""
         return drawing.draw(picture)
 
-    def game_end(self, t: Translator, table: TableView[Any]) -> GameMessage:
+    def game_end(self, t: Translator, table: TableView[GapleBoard]) -> GameMessage:
         """The winner and the final standings."""
         t = t.domain(DOMAIN)
         return standings(t, table)
 
-    def hidden_items(self, private: object) -> tuple[frozenset[str], ...]:
+    def hidden_items(self, private: GapleHand) -> tuple[frozenset[str], ...]:
         """The seat's own tiles and discards as the bot writes them: [6|4] in a hand, and
         [4|6] too, as a tile may stand on the line."""
-        assert isinstance(private, GapleHand)
         tiles = tiles_in(private.hand | private.discards)
         return tuple(frozenset((tile_text(tile), flipped(tile))) for tile in tiles)
 
