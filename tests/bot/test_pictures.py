@@ -19,7 +19,7 @@ from gaple_bot.games.pictures.standings import standings_picture
 from gaple_bot.games.views import RoundReveal
 from gaple_bot.service.seen import table_view
 from gaple_bot.store import GameStatus, Store
-from tests.bot.driver import play_until, seat_and_start
+from tests.bot.driver import GAP_CARDS, Players, play_until, seat_and_start
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
@@ -36,7 +36,6 @@ from tests.bot.leaks import (
 from tests.bot.test_gap import ANA as GAP_ANA
 from tests.bot.test_gap import BUDI as GAP_BUDI
 from tests.bot.test_gap import card, gap_match, gap_setting, gap_world, start_gap
-from tests.bot.test_gap import play_until as play_gap_until
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA, BUDI = 101, 102
@@ -199,7 +198,9 @@ async def test_gap_round_ends_come_as_pictures_of_the_collections(tmp_path: Path
         store = deps.service.store
         people = (GAP_ANA, GAP_BUDI)
         game_id, _ = await start_gap(fake, people)
-        await play_gap_until(fake, people, lambda: finished(store, game_id), random.Random(5))
+        await Players(fake, people, GAP_CARDS).play_until(
+            lambda: finished(store, game_id), random.Random(5)
+        )
         await fake.wait_idle()
         match = await gap_match(store, game_id)
         results = match.game.results
