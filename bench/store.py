@@ -266,15 +266,18 @@ class Filler:
                     "finished_at": end,
                 }
             )
+        # A player in several seats plays one game, won if any of its seats won.
+        for player in dict.fromkeys(players):
+            mine = [o for p, o in zip(players, outcomes, strict=True) if p == player]
             for scope in (chat, GLOBAL_SCOPE):
                 t = self.totals.setdefault((scope, player), Totals())
                 t.games += 1
-                t.wins += o.place == 1
-                t.points += o.points
-                t.rounds_won += o.rounds_won
+                t.wins += any(o.place == 1 for o in mine)
+                t.points += sum(o.points for o in mine)
+                t.rounds_won += sum(o.rounds_won for o in mine)
                 e = self.extras.setdefault((scope, player), {"gaples": 0, "best_round": 0})
-                e["gaples"] += o.extras["gaples"]
-                e["best_round"] = max(e["best_round"], o.extras["best_round"])
+                e["gaples"] += sum(o.extras["gaples"] for o in mine)
+                e["best_round"] = max(e["best_round"], *(o.extras["best_round"] for o in mine))
         default = (initial_skill(self.model), 0)
         for scope in (chat, GLOBAL_SCOPE):
             before = {p: self.ratings.get((scope, p), default)[0] for p in players}
