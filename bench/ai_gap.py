@@ -4,6 +4,8 @@ Four seats, each pairing on the same seeded deals in every seat rotation, at lea
 each (a benchmark, not a test: it takes a few minutes on one core). Targets: normal against
 three easy and hard against three normal both clearly above an equal player's 25% share of
 rounds won (the 95% interval's lower bound above 25%), and hard's median decision <= 20 ms.
+The script exits 1, with a line naming the misses, when one is missed; fewer rounds than 2,000
+miss the share targets by their own terms.
 
     .venv/bin/python bench/ai_gap.py [--rounds 2000] [--seed 2024]
 """
@@ -11,6 +13,7 @@ rounds won (the 95% interval's lower bound above 25%), and hard's median decisio
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from gaple_bot.games.gap.ai.arena import format_table, run_arena
@@ -29,14 +32,15 @@ def _verdict(ok: bool) -> str:
     return "MET" if ok else "NOT MET"
 
 
-def main() -> None:
-    """Run every pairing, print its table, then one line per target."""
+def main() -> int:
+    """Run every pairing, print its table, then one line per target; 1 if one is missed."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=MIN_ROUNDS, help="rounds per pairing")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     started = time.perf_counter()
     verdicts: list[str] = []
+    missed: list[str] = []
     for level, opponents in PAIRINGS:
         lineup = [level, opponents, opponents, opponents]
         result = run_arena(GapConfig(4), lineup, args.rounds, args.seed)
@@ -51,6 +55,10 @@ def main() -> None:
             f"(95% CI {100 * low:.1f}-{100 * high:.1f}%, {rounds} rounds), target lower bound "
             f"> {100 * EQUAL_SHARE:.0f}% over >= {MIN_ROUNDS} rounds: {_verdict(ok)}"
         )
+        if not ok:
+            missed.append(
+                f"{level.value} vs 3x {opponents.value} (CI low {100 * low:.1f}%, {rounds} rounds)"
+            )
         if level is HARD:
             hard_median = row["decision_ms_median"]
             verdicts.append(
@@ -58,9 +66,15 @@ def main() -> None:
                 f" {row['decisions']} decisions), target <= {HARD_MEDIAN_MS:.0f} ms: "
                 f"{_verdict(hard_median <= HARD_MEDIAN_MS)}"
             )
+            if hard_median > HARD_MEDIAN_MS:
+                missed.append(f"hard median decision {hard_median:.2f} ms")
     print("\n".join(verdicts))
     print(f"({time.perf_counter() - started:.0f} s in all, seed {args.seed})")
+    if missed:
+        print("targets missed: " + "; ".join(missed), flush=True)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -2,6 +2,7 @@
 
 python-telegram-bot's send_message, 20 at a time, against a minimal server in another process
 on 127.0.0.1, so only the client's work is counted. Prints the median of several rounds.
+It checks no target: its figures compare the two clients.
 
     .venv/bin/python bench/client.py [--calls 3000] [--rounds 5]
 """

@@ -1,5 +1,7 @@
 """bench/load.py's webhook workers: N `gaple_bot --worker I/N` processes, the fake's posts to
-them in turn, and what the operating system says each process tree spent."""
+them in turn, and what the operating system says each process tree spent.
+
+A module of bench/load.py, not a script: it checks no target (bench/load.py judges its runs)."""
 
 from __future__ import annotations
 

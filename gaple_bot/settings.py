@@ -185,6 +185,18 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
 
 def load_settings(environ: Mapping[str, str], env_file: Path = Path(".env")) -> Settings:
     """Settings from `environ`, falling back to `env_file`; the environment wins."""
+    return settings_from(_with_env_file(environ, env_file))
+
+
+def load_database_url(environ: Mapping[str, str], env_file: Path = Path(".env")) -> str:
+    """The DATABASE_URL the bot would use, read and checked as `load_settings` does (for the
+    `alembic` command line, which needs no bot token)."""
+    values = _with_env_file(environ, env_file)
+    return _database_url((values.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL)
+
+
+def _with_env_file(environ: Mapping[str, str], env_file: Path) -> dict[str, str | None]:
+    """`env_file`'s variables (if it exists) overridden by `environ`'s."""
     merged: dict[str, str | None] = dict(dotenv_values(env_file)) if env_file.is_file() else {}
     merged.update(environ)
-    return settings_from(merged)
+    return merged

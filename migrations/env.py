@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy import Connection
 from sqlalchemy.pool import NullPool
 
-from gaple_bot.store.database import database_url, migration_engine
+from gaple_bot.settings import SettingsError, load_database_url
+from gaple_bot.store.database import migration_engine
 from gaple_bot.store.models import Base
 
 MIGRATION_LOCK = 0x6761706C65
@@ -43,14 +45,22 @@ def do_run_migrations(connection: Connection) -> None:
 
 
 async def run_async_migrations() -> None:
-    """Open an engine of our own (the `alembic` command line)."""
-    url = config.get_main_option("sqlalchemy.url") or database_url()
+    """Open an engine of our own (the `alembic` command line) on the database the bot uses:
+    DATABASE_URL from the environment, else from the working directory's .env file."""
+    url = config.get_main_option("sqlalchemy.url") or _bot_database_url()
     engine = migration_engine(url, poolclass=NullPool)
     try:
         async with engine.connect() as connection:
             await connection.run_sync(do_run_migrations)
     finally:
         await engine.dispose()
+
+
+def _bot_database_url() -> str:
+    try:
+        return load_database_url(os.environ)
+    except SettingsError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def run_migrations_online() -> None:

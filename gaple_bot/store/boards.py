@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import Subquery, and_, case, false, func, select
+from sqlalchemy import Subquery, and_, case, distinct, false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -34,9 +34,10 @@ class Board(StrEnum):
     RATING = "rating"
     """The ordinal mu - 3 sigma (weekly: the ordinal gained in the window)."""
     WINS = "wins"
-    """Games finished in first place (ties broken by points)."""
+    """Games finished in first place (ties broken by points); a player in several seats of a
+    game (a computer level) won it if any of its seats did."""
     POINTS = "points"
-    """Final totals added up over games."""
+    """Final totals added up over games (a player in several seats adds each seat's)."""
 
 
 class Period(StrEnum):
@@ -257,13 +258,15 @@ def _week(kind: str, scope: int, board: Board, since: datetime) -> Subquery:
             .group_by(RatingChange.player_id)
             .subquery()
         )
-    wins = func.sum(case((Result.place == 1, 1), else_=0))
+    # A player in several seats of a game (a computer level) counts the game once, and a win
+    # if any of its seats finished first, as the running totals do.
+    wins = func.count(distinct(case((Result.place == 1, Result.game_id))))
     points = func.sum(Result.points)
     stmt = select(
         Result.player_id,
         (wins if board is Board.WINS else points).label("value"),
         points.label("tiebreak"),
-        func.count().label("games"),
+        func.count(distinct(Result.game_id)).label("games"),
     ).where(Result.kind == kind, Result.finished_at >= since)
     if scope != GLOBAL_SCOPE:
         stmt = stmt.where(Result.chat_id == scope)

@@ -225,3 +225,34 @@ async def test_rating_history_follows_the_rating_changes(history: Store) -> None
     assert stats is not None and stats.rating is not None
     assert line[-1] == pytest.approx(stats.rating.ordinal)
     assert elsewhere == () and stranger == ()
+
+
+async def test_a_computer_level_in_several_seats_counts_each_game_once(store: Store) -> None:
+    """A level that held several seats of a game played one game, won it if any of its seats
+    finished first, and scored what all its seats scored, on every board and in /stats."""
+    computer = computer_player_id(ComputerLevel.NORMAL)
+    config = GameConfig(RuleSet.CLASSIC, 4, 25)
+    players: list[Player] = [1, ComputerLevel.NORMAL, 2, ComputerLevel.NORMAL]
+    for seed in (3, 4):
+        await play_game(store, CHAT_A, config, players, seed, now=NOW, moves_per_unit=50)
+    rows = await _rows(
+        store, f"SELECT game_id, place, points FROM results WHERE player_id = {computer}"
+    )
+    assert len(rows) == 4
+    wins = len({game for game, place, _ in rows if place == 1})
+    points = sum(score for _, _, score in rows)
+    assert wins == 1  # These deals give the level one win, not a win per seat.
+    async with store.read() as tx:
+        for scope in (CHAT_A, GLOBAL_SCOPE):
+            for period in Period:
+                for board in Board:
+                    entries = await tx.boards.top("gaple", scope, board, period, now=NOW)
+                    entry = next(e for e in entries if e.player_id == computer)
+                    assert entry.games == 2, (scope, period, board)
+                    if board is Board.WINS:
+                        assert entry.value == wins, (scope, period)
+                    elif board is Board.POINTS:
+                        assert entry.value == points, (scope, period)
+            stats = await tx.boards.player_stats("gaple", scope, computer)
+            assert stats is not None
+            assert (stats.games, stats.wins, stats.points) == (2, wins, points)

@@ -26,24 +26,30 @@ Key = tuple[int, int, int]
 def _run_until_killed(db_url: str, seed: int, moves: int, jitter: float) -> set[Key]:
     """Start the writer, SIGKILL it `jitter` seconds after it reported `moves` committed moves
     (so it dies somewhere in the middle of later ones); the moves it printed."""
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "tests.store.crash_writer", db_url, str(seed)],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline() == "ready\n"
-        # Waiting on its reports, not on the clock: a slow machine only makes this slower.
-        reported = [child.stdout.readline() for _ in range(moves)]
-        assert all(reported), "the writer stopped by itself"
-        time.sleep(jitter)
-        child.send_signal(signal.SIGKILL)
-        output, errors = child.communicate(timeout=60)
-    finally:
-        child.kill()
+    ) as child:
+        try:
+            assert child.stdout is not None and child.stderr is not None
+            assert child.stdout.readline() == "ready\n"
+            # Waiting on its reports, not on the clock: a slow machine only makes this slower.
+            reported = [child.stdout.readline() for _ in range(moves)]
+            assert all(reported), "the writer stopped by itself"
+            time.sleep(jitter)
+            child.send_signal(signal.SIGKILL)
+            # The rest is read through the same buffered file as the reports, to its end (the
+            # killed writer's pipe closes). communicate() would read the pipe itself and miss
+            # the lines readline() had already taken into the file's buffer: a writer that got
+            # ahead of this reader (a busy machine) then seemed to commit moves unreported.
+            output = child.stdout.read()
+            errors = child.stderr.read()
+            child.wait(timeout=60)
+        finally:
+            child.kill()
     assert child.returncode == -signal.SIGKILL, errors
     printed = set()
     for line in [*reported, *output.splitlines(keepends=True)]:

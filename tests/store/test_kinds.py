@@ -162,7 +162,13 @@ async def test_a_computer_in_two_seats_adds_its_sums_and_keeps_its_best(store: S
     async with store.read() as tx:
         stats = await tx.boards.player_stats("other", CHAT, computer_player_id(easy))
     assert stats is not None
-    assert (stats.games, stats.points, stats.extras) == (2, 5, {"tricks": 5, "streak": 6})
+    # One game, lost by both seats; their points and sums added, the best of a 'max' kept.
+    assert (stats.games, stats.wins, stats.points, stats.extras) == (
+        1,
+        0,
+        5,
+        {"tricks": 5, "streak": 6},
+    )
 
 
 async def test_outcomes_must_match_the_seats_and_the_kind(store: Store) -> None:

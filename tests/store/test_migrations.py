@@ -7,18 +7,22 @@ import configparser
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Connection, Integer, MetaData, inspect
 
+from gaple_bot.settings import load_settings
 from gaple_bot.store import (
     COMPUTER_PLAYER_IDS,
     Board,
@@ -28,6 +32,7 @@ from gaple_bot.store import (
     upgrade_to_head,
 )
 from gaple_bot.store.database import migration_engine
+from gaple_bot.store.migrate import migrations_dir
 from gaple_bot.store.models import Base
 from tests.postgres import PostgresServer
 
@@ -161,6 +166,49 @@ def test_alembic_command_line_from_the_repository_root(tmp_path: Path) -> None:
             timeout=60,
         )
         assert done.returncode == 0, done.stderr
+
+
+def _alembic_upgrade_head() -> None:
+    """What `alembic upgrade head` does, with no URL in its config: env.py finds one."""
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    command.upgrade(config, "head")
+
+
+def _revision(path: Path) -> str | None:
+    """The SQLite file's Alembic revision; None if there is no such file."""
+    if not path.is_file():
+        return None
+    with closing(sqlite3.connect(path)) as connection:
+        rows = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+    return str(rows[0][0]) if rows else None
+
+
+def test_alembic_reads_the_database_url_from_dot_env_as_the_bot_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run in the project folder, the `alembic` command migrates the database the bot would
+    use: DATABASE_URL from the environment, else from .env (taken as the bot takes it, here
+    without its driver), else the default file."""
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    from_file = tmp_path / "from-dot-env.sqlite3"
+    (tmp_path / ".env").write_text(
+        f"TELEGRAM_BOT_TOKEN=123:abc\nDATABASE_URL=sqlite:///{from_file}\n", encoding="utf-8"
+    )
+    assert load_settings({}).database_url == f"sqlite+aiosqlite:///{from_file}"
+    _alembic_upgrade_head()
+    assert _revision(from_file) == head
+    assert not (tmp_path / "gaple.sqlite3").exists()
+
+    from_environment = tmp_path / "from-environment.sqlite3"
+    elsewhere = tmp_path / "not-this-one.sqlite3"
+    (tmp_path / ".env").write_text(f"DATABASE_URL=sqlite:///{elsewhere}\n", encoding="utf-8")
+    monkeypatch.setenv("DATABASE_URL", sqlite_url(from_environment))
+    _alembic_upgrade_head()
+    assert _revision(from_environment) == head
+    assert not elsewhere.exists()
 
 
 async def test_0003_gives_lobbies_open_during_the_upgrade_a_join_token(db_url: str) -> None:

@@ -132,13 +132,17 @@ class ResultRepository:
     async def _add_to_totals(
         self, kind: AnyGameKind, chat_id: int, results: Sequence[GameResult], now: datetime
     ) -> None:
-        """Add the game to each player's totals (a player in several seats counts each)."""
+        """Add the game to each player's totals.
+
+        A player in several seats (a computer level playing itself) plays one game, won if
+        any of its seats finished first, and adds up what all its seats scored: points, rounds
+        won, 'sum' extras (a 'max' extra keeps its seats' best). The weekly boards count the
+        results rows the same way."""
         per_player: dict[int, Totals] = {}
         extras: dict[int, dict[str, int]] = {}
         for r in results:
-            totals = per_player.setdefault(r.player_id, Totals())
-            totals.games += 1
-            totals.wins += r.place == 1
+            totals = per_player.setdefault(r.player_id, Totals(games=1))
+            totals.wins = max(totals.wins, int(r.place == 1))
             totals.points += r.points
             totals.rounds_won += r.rounds_won
             mine = extras.setdefault(r.player_id, {})

@@ -54,6 +54,9 @@ def rules_of(config: GameConfig) -> Rules:
     return Rules(config.seats, config.rule_set is RuleSet.CLASSIC, config.discards_when_stuck)
 
 
+# to_bits, to_tiles and pip_count repeat the same four 7-bit lookups on purpose, for speed: a
+# loop or a shared helper would cost more per mask, and every sampled deal is converted and
+# every rollout's end counted with them.
 def to_bits(mask: int) -> int:
     """An engine tile mask in this module's bit order."""
     t = _TO_BITS
@@ -163,6 +166,13 @@ def rollout(
     seat discards its lightest tile: discards still count (D6), so the heavy ones are better
     kept in the hope of playing them.
     """
+    # Inlined on purpose, for speed: this loop, `keeping_rollout`'s and `random_rollout`'s
+    # repeat `step`'s move (C7's new end, the D4 discard, the round's end under C10 and D5)
+    # instead of calling it, with the tables in locals and the tiles in hands kept up to date
+    # rather than gathered per move. A rollout makes every move of a round, thousands of
+    # times per decision. A change to how a move is made goes into `step`, the three rollouts
+    # and exact.py's solver, which inlines it too (tests/ai/test_ai_playout.py checks `step`,
+    # `rollout` and `keeping_rollout` against the engine).
     num = NUM
     sums = SUM
     seats = rules.seats
@@ -229,6 +239,8 @@ def keeping_rollout(
     only its own hand and the line, as a real player does. Stuck seats discard as in `rollout`;
     `keep` is at least 1.
     """
+    # `rollout`'s loop copied, not shared, on purpose (a call per move is too slow here): only
+    # the choice of tile and end differs; the move itself and the round's end are `step`'s.
     num = NUM
     sums = SUM
     seats = rules.seats
@@ -311,6 +323,8 @@ def random_rollout(
 ) -> tuple[int, ...]:
     """Play the round out with every seat making a uniformly random legal move (mutating
     `hands`/`discs`); the points. The line must not be empty and the round not over."""
+    # `rollout`'s loop copied, not shared, on purpose (a call per move is too slow here): only
+    # the random choice differs; the move itself and the round's end are `step`'s.
     num = NUM
     sums = SUM
     seats = rules.seats
