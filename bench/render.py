@@ -25,7 +25,7 @@ from gaple_bot.games.pictures.render import render
 from gaple_bot.games.pictures.standings import standings_picture
 from gaple_bot.games.pictures.stats import stats_picture
 from gaple_bot.games.seam import GameKind, Match, running_totals
-from gaple_bot.games.views import GameStatus, RoundReveal, SeatInfo, TableView
+from gaple_bot.games.views import RoundReveal, SeatInfo, TableView
 from gaple_bot.i18n import Translator, Translators
 
 WANTED_MEDIAN_MS = 30.0
@@ -52,7 +52,6 @@ def table_of(kind: GameKind, match: Match, count: int) -> TableView[Any]:
         thread_id=None,
         kind=kind.name,
         config=match.config,
-        status=GameStatus.FINISHED if match.is_over else GameStatus.RUNNING,
         round_number=match.round_number,
         seats=seats(count),
         scores=match.scores,

@@ -164,9 +164,10 @@ class Presentation(ABC, Generic[Board, Private]):
     def you_moved(self, t: Translator, code: int) -> str:
         """Move `code` told to the person who made it, in one sentence."""
 
-    @abstractmethod
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
-        """Move `code` made by the computer when the person's time ran out."""
+        """Move `code` made by the computer when the person's time ran out: by default
+        without naming the move (the hand below it shows what changed)."""
+        return t.gettext("⏰ Time ran out: the computer moved for you.")
 
     @abstractmethod
     def hand_alert(self, t: Translator, private: Private) -> str:
@@ -205,14 +206,14 @@ class Presentation(ABC, Generic[Board, Private]):
     def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
         """The open lobby's invitation: tap Join, where the hand comes, who fills empty seats."""
 
-    @abstractmethod
     def no_move_for_pick(self, t: Translator) -> str:
         """The alert when a first pick leads to no legal move ("That tile fits neither open
-        end.")."""
+        end."; by default said of any game)."""
+        return t.gettext("That cannot be played now.")
 
-    @abstractmethod
     def my_hand_label(self, t: Translator) -> str:
         """The table's button that shows a seated person their hand in an alert."""
+        return t.gettext("👀 My hand")
 
     @abstractmethod
     def command_help(self, t: Translator) -> str:
@@ -240,11 +241,15 @@ class Presentation(ABC, Generic[Board, Private]):
         default the value itself (a number)."""
         return value
 
-    @abstractmethod
     def record_lines(
         self, t: Translator, rounds_won: int, points: int, extras: Mapping[str, int]
     ) -> list[str]:
-        """A player's rounds, points and the kind's extras, for /stats."""
+        """A player's rounds, points and the kind's extras, for /stats (by default the
+        rounds won and the points: a kind with extras says them)."""
+        return [
+            t.gettext("Rounds won: {rounds}").format(rounds=rounds_won),
+            t.gettext("Points: {points}").format(points=points),
+        ]
 
 
 def running_totals(points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
