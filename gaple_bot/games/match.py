@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .seam import JSON, GameDataError, SeatOutcome, running_totals
@@ -77,7 +77,7 @@ class RulesGame(Protocol[View_co]):
 
     # The move and the deal are the kind's own types: RulesMatch only passes on what the
     # kind's move_of and deal_of made.
-    def apply(self, seat: int, move: Any) -> object: ...
+    def apply(self, seat: int, move: Any) -> Iterable[object]: ...
 
     def next_deal(self, rng: random.Random) -> Stored: ...
 
@@ -211,9 +211,10 @@ class RulesMatch(ABC, Generic[Board, Private, View]):
         """None by default: a person always chooses their move."""
         return None
 
-    def apply(self, seat: int, code: int) -> None:
-        """Make the move with this code; raises ValueError if it is not allowed."""
-        self.game.apply(seat, self.move_of(code))
+    def apply(self, seat: int, code: int) -> tuple[object, ...]:
+        """Make the move with this code; raises ValueError if it is not allowed. Returns the
+        rules' events of the move."""
+        return tuple(self.game.apply(seat, self.move_of(code)))
 
     def next_deal(self, rng: random.Random) -> JSON:
         """The next round's deal, drawn from `rng`."""

@@ -102,8 +102,10 @@ class Match(Protocol[Board_co, Private_co, View_co]):
     def step_codes(self, step: int) -> tuple[int, ...]:
         """The legal codes a first pick (`step`: a tile, a card) leads to; empty if none."""
 
-    def apply(self, seat: int, code: int) -> None:
-        """Make a move; raises ValueError (changing nothing) if it is not allowed."""
+    def apply(self, seat: int, code: int) -> tuple[object, ...]:
+        """Make a move; raises ValueError (changing nothing) if it is not allowed. Returns
+        what the rules say happened, as the kind's own typed events (a tile played, a pass,
+        a card and what it took, the round's end)."""
 
     def next_deal(self, rng: random.Random) -> JSON:
         """The next round's deal, drawn from `rng` (the current round must be over)."""

@@ -25,12 +25,15 @@ class RoundDealt:
 
 
 @dataclass(frozen=True, slots=True)
-class Moved:
-    """A person's seat moved (by hand, or by the computer for them)."""
+class Played:
+    """A move was made in `seat` (by its person, the computer, or the rules: a forced pass),
+    with what the rules say happened (the kind's own typed events: a tile and its end, a
+    pass, a card and what it took, a round's end)."""
 
     round_number: int
     seat: int
     code: int
+    events: tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,7 @@ class TurnStarted:
 Effect = (
     LobbyChanged
     | RoundDealt
-    | Moved
+    | Played
     | TimedOut
     | SeatHandedOver
     | RoundEnded
@@ -144,7 +147,9 @@ class Outcome:
     @classmethod
     def of_progress(cls, progress: Progress) -> Outcome:
         """The effects of a use case that played a running game."""
-        effects: list[Effect] = []
+        effects: list[Effect] = [
+            Played(play.round_number, play.seat, play.code, play.events) for play in progress.plays
+        ]
         for step in progress.steps:
             if isinstance(step, RoundOver):
                 effects.append(RoundEnded(step.reveal))
@@ -153,7 +158,6 @@ class Outcome:
                 effects.extend(HandChanged(hand) for hand in step.hands)
             elif isinstance(step, GameOver):
                 effects.append(GameEnded(step.table, step.history))
-        effects.extend(Moved(*move) for move in progress.moved)
         effects.extend(TimedOut(seat) for seat in progress.timed_out)
         effects.extend(SeatHandedOver(seat) for seat in progress.autoplay_started)
         if progress.abandoned is not None:

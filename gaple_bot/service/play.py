@@ -18,7 +18,7 @@ from .errors import (
     StaleButton,
 )
 from .live import LiveCache, LiveGame
-from .progress import GameOver, Progress, RoundOver, RoundStarted
+from .progress import GameOver, Play, Progress, RoundOver, RoundStarted
 from .seen import people_hands, running_match, table_view, turn_seat, where_it_stands
 from .tally import Tally
 from .views import RoundReveal, TableView
@@ -214,7 +214,7 @@ class Tables:
         assert match is not None
         round_number = match.round_number
         # The cached match moves first; if the write fails the cache is dropped and reloaded.
-        match.apply(seat, code)
+        events = match.apply(seat, code)
         result = match.round_result()
         deadline = self._deadline(live)
         timing = self.turn_timing(live, deadline)
@@ -248,6 +248,7 @@ class Tables:
             timeouts=record.timeouts if timeouts is None else timeouts,
             autoplay=record.autoplay if autoplay is None else autoplay,
         )
+        progress.plays.append(Play(round_number, seat, code, events))
         if record.user_id is not None:
             progress.moved.append((round_number, seat, code))
         if result is not None:

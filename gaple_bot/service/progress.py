@@ -35,6 +35,17 @@ class GameOver:
 Step = RoundOver | RoundStarted | GameOver
 
 
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One move made, by whoever made it (a person, the computer, or the rules themselves),
+    with what the rules say happened (the kind's own typed events)."""
+
+    round_number: int
+    seat: int
+    code: int
+    events: tuple[object, ...]
+
+
 @dataclass
 class Progress:
     """Everything that happened in one use case, oldest first, and where the game stands."""
@@ -43,6 +54,8 @@ class Progress:
     steps: list[Step] = field(default_factory=list)
     moved: list[tuple[int, int, int]] = field(default_factory=list)
     """(round number, seat, move code) of each person's seat that moved (by hand or by computer)."""
+    plays: list[Play] = field(default_factory=list)
+    """Every move made, in order, with the rules' events."""
     timed_out: list[int] = field(default_factory=list)
     """Seats whose turn ran out; the computer moved for them."""
     autoplay_started: list[int] = field(default_factory=list)

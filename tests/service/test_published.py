@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gaple_bot.games.gaple.rules import Move as GapleMove
+from gaple_bot.games.gaple.rules import Played as GapleEvent
 from gaple_bot.service.outcome import (
     HandChanged,
     LobbyChanged,
-    Moved,
     Outcome,
+    Played,
     TableChanged,
     TurnStarted,
 )
@@ -44,7 +46,13 @@ async def test_a_move_is_published_with_the_table_and_the_next_turn(
         await game.advance(progress)
     [outcome] = feed.waiting()
     assert outcome.game_id == gaple.game_id
-    assert Moved(1, 0, gaple.code("R66")) in outcome.effects
+    # Budi must choose his move himself: only Ana's is played, with the rules' own event.
+    [played] = [e for e in outcome.effects if isinstance(e, Played)]
+    assert (played.round_number, played.seat, played.code) == (1, 0, gaple.code("R66"))
+    [event] = played.events
+    move = GapleMove.from_code(gaple.code("R66"))
+    assert isinstance(event, GapleEvent)
+    assert (event.seat, event.tile, event.side) == (0, move.tile, move.side)
     [changed] = [e for e in outcome.effects if isinstance(e, TableChanged)]
     assert outcome.version == changed.table.version > gaple.version
     [turn] = [e for e in outcome.effects if isinstance(e, TurnStarted)]
