@@ -22,6 +22,8 @@ def test_privacy_says_what_the_code_does() -> None:
     assert "deleted once delivered" in text
     # The private chats' shared pace (store.private_paces): a minute, several workers only.
     assert "When I last wrote to you privately, for a minute" in text
+    # A webhook's updates (store.repos.updates): their content kept until handled, then cleared.
+    assert "What you send me (a command, a tap) while I handle it, usually under a second" in text
     assert "My logs name people by Telegram id only." in text
     # Every game's hand comes privately (Gaple's tiles, Gap's cards).
     assert "Why: to send you your hand, run the tables," in text

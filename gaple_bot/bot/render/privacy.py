@@ -30,6 +30,11 @@ def render_privacy(t: Translator) -> str:
                 "• When I last wrote to you privately, for a minute, where several copies of "
                 "me share the work: so together they send you at most one message a second."
             ),
+            t.gettext(
+                "• What you send me (a command, a tap) while I handle it, usually under a "
+                "second, where Telegram sends it to my web address: so that nothing you sent "
+                "is lost if I stop midway."
+            ),
             "",
             t.gettext(
                 "Why: to send you your hand, run the tables, and keep the scores and "
