@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     from telegram.error import InvalidToken, NetworkError
 
     from .bot.app import run, setup_logging
+    from .bot.server import CannotListen
     from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
     from .logs import redacted, token_secrets
     from .store import DatabaseUnavailable
@@ -83,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except DatabaseUnavailable as exc:
         print(f"gaple-bot: {exc} (DATABASE_URL)", file=sys.stderr)
+        return 1
+    except CannotListen as exc:
+        print(f"gaple-bot: {exc} (WEBHOOK_LISTEN, WEBHOOK_PORT or METRICS_PORT)", file=sys.stderr)
         return 1
     return 0
 

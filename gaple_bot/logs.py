@@ -70,9 +70,10 @@ class RedactingFormatter(logging.Formatter):
 
 def redacted(text: str, secrets: Iterable[str]) -> str:
     """`text` with every one of `secrets` blanked (give the longest first: one that contains
-    another is blanked whole)."""
+    another is blanked whole; an empty one blanks nothing)."""
     for secret in secrets:
-        text = text.replace(secret, REDACTED)
+        if secret:
+            text = text.replace(secret, REDACTED)
     return text
 
 

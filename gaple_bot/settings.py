@@ -60,7 +60,13 @@ class Settings:
         return self.telegram_api_base_url.rstrip("/") + "/file/bot"
 
 
-def _int(values: Mapping[str, str | None], name: str, default: int, minimum: int) -> int:
+def _int(
+    values: Mapping[str, str | None],
+    name: str,
+    default: int,
+    minimum: int,
+    maximum: int | None = None,
+) -> int:
     raw = (values.get(name) or "").strip()
     if not raw:
         return default
@@ -70,7 +76,12 @@ def _int(values: Mapping[str, str | None], name: str, default: int, minimum: int
         raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
     if value < minimum:
         raise SettingsError(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise SettingsError(f"{name} must be at most {maximum}, not {value}")
     return value
+
+
+HIGHEST_PORT = 65535
 
 
 ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
@@ -167,10 +178,10 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         telegram_api_base_url=_api_base_url(text("TELEGRAM_API_BASE_URL", DEFAULT_API_BASE_URL)),
         log_level=_choice("LOG_LEVEL", text("LOG_LEVEL", "INFO").upper(), LOG_LEVELS),
         webhook_url=text("WEBHOOK_URL", ""),
-        webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1),
+        webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1, HIGHEST_PORT),
         webhook_listen=text("WEBHOOK_LISTEN", "0.0.0.0"),
         webhook_secret=_webhook_secret(text("WEBHOOK_SECRET", "")),
-        metrics_port=_int(values, "METRICS_PORT", 0, 0),
+        metrics_port=_int(values, "METRICS_PORT", 0, 0, HIGHEST_PORT),
         default_language=_choice(
             "DEFAULT_LANGUAGE", text("DEFAULT_LANGUAGE", "en").lower(), SUPPORTED_LANGUAGES
         ),

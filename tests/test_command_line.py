@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -164,3 +165,44 @@ async def test_a_database_that_cannot_be_opened_is_one_line_and_exit_code_1(
         "gaple-bot: cannot open the database at postgresql+asyncpg://gaple:***@127.0.0.1:9/gaple"
     )
     assert lines[0].endswith("(DATABASE_URL)")
+
+
+async def test_a_port_already_taken_is_one_line_and_exit_code_1(tmp_path: Path) -> None:
+    """/healthz and /metrics cannot listen where METRICS_PORT says: one line naming the
+    address and the settings, no traceback."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        async with running_fake() as fake:
+            environ = {
+                **os.environ,
+                "TELEGRAM_BOT_TOKEN": fake.token,
+                "TELEGRAM_API_BASE_URL": fake.base_url,
+                "COMPUTER_PROCESSES": "0",
+                "WEBHOOK_LISTEN": "127.0.0.1",
+                "METRICS_PORT": str(port),
+                # The migrations' own lines are INFO: only what stops the bot is left.
+                "LOG_LEVEL": "WARNING",
+            }
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "gaple_bot",
+                cwd=tmp_path,
+                env=environ,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            _, stderr = await asyncio.wait_for(process.communicate(), 120)
+    finally:
+        taken.close()
+    err = stderr.decode()
+    assert process.returncode == 1, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"gaple-bot: cannot listen on 127.0.0.1:{port}: ")
+    assert lines[0].endswith("(WEBHOOK_LISTEN, WEBHOOK_PORT or METRICS_PORT)")

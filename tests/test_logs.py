@@ -13,6 +13,7 @@ from gaple_bot.logs import (
     LOGGER_FLOORS,
     REDACTED,
     configure_logging,
+    redacted,
     token_secrets,
 )
 
@@ -117,3 +118,11 @@ def test_the_retry_loops_traceback_stays_at_debug() -> None:
     text = stream.getvalue()
     assert "Network Retry Loop (Bootstrap Initialize Application)" in text
     assert "Traceback" in text and "All connection attempts failed" in text
+
+
+def test_an_empty_secret_blanks_nothing() -> None:
+    # A token with no colon has no secret part: the line must stay readable.
+    assert redacted("cannot reach the Bot API", token_secrets("garbage")) == (
+        "cannot reach the Bot API"
+    )
+    assert redacted("token garbage here", token_secrets("garbage")) == "token [redacted] here"

@@ -77,6 +77,8 @@ def test_bad_values_are_named(name: str, value: str) -> None:
         ("DEFAULT_LANGUAGE", "pt", "id, en, fr or de"),
         ("WEBHOOK_SECRET", "a b", "letters, digits, _ and -"),
         ("DATABASE_URL", "nosuchdb://x", "sqlite+aiosqlite:///"),
+        ("WEBHOOK_PORT", "99999", "at most 65535"),
+        ("METRICS_PORT", "65536", "at most 65535"),
     ],
 )
 def test_a_bad_value_says_what_is_allowed(name: str, value: str, allowed: str) -> None:

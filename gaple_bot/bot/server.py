@@ -136,6 +136,11 @@ async def take_left_updates(deps: Deps, app: Application[Any, Any, Any, Any, Any
     return len(left)
 
 
+class CannotListen(Exception):
+    """The bot's web server cannot listen where the settings say (a port in use, an address
+    this machine does not have)."""
+
+
 class BotServer:
     """Serves /healthz and /metrics, and Telegram's posts at `webhook_path` when one is given.
 
@@ -171,7 +176,11 @@ class BotServer:
         self._runner = web.AppRunner(self._web, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_port=reuse_port or None)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.stop()
+            raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
     async def stop(self) -> None:
         """Stop listening; requests under way get their answers first."""
