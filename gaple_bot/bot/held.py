@@ -16,7 +16,7 @@ async def hold(deps: Deps, game_id: int) -> AsyncIterator[GameSession]:
     group is in the shared queue before the game goes to another worker."""
     async with deps.service.hold(game_id) as game:
         yield game
-        await deps.outbox.flush()
+        await _stored_before_release(deps)
 
 
 @asynccontextmanager
@@ -24,4 +24,11 @@ async def hold_all(deps: Deps, game_ids: Iterable[int]) -> AsyncIterator[dict[in
     """Several games held for the block (see `hold`)."""
     async with deps.service.hold_all(game_ids) as games:
         yield games
+        await _stored_before_release(deps)
+
+
+async def _stored_before_release(deps: Deps) -> None:
+    """Beside other workers, wait until the database holds what this worker queued for the
+    groups (the next holder sends it in order); a process alone need not wait on its writer."""
+    if deps.service.shared:
         await deps.outbox.flush()
