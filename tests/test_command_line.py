@@ -33,6 +33,23 @@ def _gaple_bot(
     )
 
 
+async def _gaple_bot_beside(folder: Path, environ: dict[str, str]) -> tuple[int | None, str]:
+    """The gaple-bot command run in `folder` while the test's event loop keeps serving (the
+    fake Bot API runs in it); its exit code and what it printed on stderr."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "gaple_bot",
+        cwd=folder,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), 120)
+    return process.returncode, stderr.decode()
+
+
 def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: Path) -> None:
     environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
     # An empty working directory: no .env to fall back on.
@@ -145,19 +162,8 @@ async def test_a_database_that_cannot_be_opened_is_one_line_and_exit_code_1(
             "DATABASE_URL": "postgresql+asyncpg://gaple:hunter2@127.0.0.1:9/gaple",
             "COMPUTER_PROCESSES": "0",
         }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "gaple_bot",
-            cwd=tmp_path,
-            env=environ,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        _, stderr = await asyncio.wait_for(process.communicate(), 120)
-    err = stderr.decode()
-    assert process.returncode == 1, err
+        returncode, err = await _gaple_bot_beside(tmp_path, environ)
+    assert returncode == 1, err
     assert "Traceback" not in err and "hunter2" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
@@ -186,21 +192,10 @@ async def test_a_port_already_taken_is_one_line_and_exit_code_1(tmp_path: Path) 
                 # The migrations' own lines are INFO: only what stops the bot is left.
                 "LOG_LEVEL": "WARNING",
             }
-            process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "gaple_bot",
-                cwd=tmp_path,
-                env=environ,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-            _, stderr = await asyncio.wait_for(process.communicate(), 120)
+            returncode, err = await _gaple_bot_beside(tmp_path, environ)
     finally:
         taken.close()
-    err = stderr.decode()
-    assert process.returncode == 1, err
+    assert returncode == 1, err
     assert "Traceback" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err

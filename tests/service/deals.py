@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gaple_bot.games.gap.rules import GapConfig
+from tests.games.gap.rules import test_golden as golden
 from tests.games.gap.rules.hand_dealt import hand_deal
 from tests.games.gaple.rules.hand_dealt import classic_deal, discards_deal
 
@@ -58,25 +59,10 @@ COUNTS_0_10_15_30_MOVES = (
 
 GAP_TWO = GapConfig(2)
 
-FULL_ROUND = hand_deal(
-    GAP_TWO,
-    "R3 R8 G8 Y5 B1 R6",
-    "Y2 B7 G0 Y4 B9 R5",
-    middle="G3 B3 Y7 R9",
-    pile="G6 B6 Y6 Y0",
-)
-"""As tests/engine_gap/test_golden.py plays it: twelve moves, scoring 3 and 0 (G5)."""
-FULL_ROUND_MOVES = "R3 B7 R8/-/R9 Y4 Y5/Y4/Y6 G0 G8 B9/G8/- B1 Y2 R6 R5/R4/-"
-
-DRAINED = hand_deal(
-    GAP_TWO,
-    "Y0 Y2 Y4 Y6 Y8 G9",
-    "Y1 Y3 Y5 Y7 B9 Y9",
-    middle="R0 G0 B0 R9",
-    pile=" ".join(f"R{v} G{v} B{v}" for v in range(1, 9)),
-)
-"""Every move an exact match: both collections end five of each colour, 20 points each (G5)."""
-DRAINED_MOVES = "Y0 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 B9 G9 Y9"
+# The golden round and the drained pile are the Gap rules' golden tests' own: twelve moves
+# scoring 3 and 0, and every move an exact match ending 20 points each (G5).
+FULL_ROUND, FULL_ROUND_MOVES = golden.FULL_ROUND, golden.FULL_ROUND_MOVES
+DRAINED, DRAINED_MOVES = golden.DRAINED, golden.DRAINED_MOVES
 
 SECOND_ROUND = hand_deal(
     GAP_TWO,

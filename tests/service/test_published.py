@@ -17,19 +17,10 @@ from gaple_bot.service.outcome import (
 )
 from gaple_bot.service.runtime import GameService
 
-from .deals import TWO_TURNS
 from .kit import ANA, BUDI, Table
+from .test_gaple_turns import two_people
 
 Tables = Callable[[str], Table]
-
-
-async def _two_people_started(table: Tables) -> Table:
-    gaple = table("gaple")
-    await gaple.set_option("computers", "off")
-    await gaple.open(ANA)
-    await gaple.join(BUDI)
-    await gaple.start(ANA, deals=[TWO_TURNS])
-    return gaple
 
 
 def _kinds(outcome: Outcome) -> list[type]:
@@ -39,7 +30,7 @@ def _kinds(outcome: Outcome) -> list[type]:
 async def test_a_move_is_published_with_the_table_and_the_next_turn(
     table: Tables, service: GameService
 ) -> None:
-    gaple = await _two_people_started(table)
+    gaple = await two_people(table)
     feed = service.feed.subscribe()
     async with service.hold(gaple.game_id) as game:
         progress = await game.move(ANA.user_id, gaple.version, gaple.code("R66"))
@@ -64,7 +55,7 @@ async def test_a_move_is_published_with_the_table_and_the_next_turn(
 async def test_each_seat_sees_only_its_own_hand_and_everyone_the_table(
     table: Tables, service: GameService
 ) -> None:
-    gaple = await _two_people_started(table)
+    gaple = await two_people(table)
     feed = service.feed.subscribe()
     async with service.hold(gaple.game_id) as game:
         await game.advance(await game.move(ANA.user_id, gaple.version, gaple.code("R66")))
