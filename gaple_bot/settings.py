@@ -48,6 +48,20 @@ class Settings:
     messages_per_second: int = 30
     private_messages_per_second: int = 1
     computer_processes: int = 1
+    webapp_url: str = ""
+    """The page's public HTTPS address (the Mini App's URL given to @BotFather; empty: no page)."""
+    webapp_short_name: str = ""
+    """The Mini App's short name given to @BotFather (its direct link is t.me/<bot>/<name>)."""
+    webapp_port: int = 8080
+    """In polling mode, the port the page is served on (webhook mode serves it on
+    WEBHOOK_PORT)."""
+    webapp_login_seconds: int = 86400
+    """How old a Mini App's initData may be when it asks for a session."""
+
+    @property
+    def webapp(self) -> bool:
+        """Whether the page is on (both of its settings are given)."""
+        return bool(self.webapp_url and self.webapp_short_name)
 
     @property
     def bot_api_url(self) -> str:
@@ -160,6 +174,33 @@ def _webhook_secret(raw: str) -> str:
     return raw
 
 
+WEBAPP_SHORT_NAME_PATTERN = re.compile(r"[A-Za-z0-9_]{3,30}")
+"""BotFather's rule for a Mini App's short name."""
+
+
+def _webapp(url: str, short_name: str) -> tuple[str, str]:
+    """The page's address and short name, both given or neither."""
+    if bool(url) != bool(short_name):
+        raise SettingsError(
+            "WEBAPP_URL and WEBAPP_SHORT_NAME go together: set both (the page) or neither"
+        )
+    if not url:
+        return "", ""
+    try:
+        parts = urlsplit(url)
+        usable = parts.scheme == "https" and bool(parts.hostname)
+    except ValueError:
+        usable = False
+    if not usable:
+        raise SettingsError(f"WEBAPP_URL must be an https:// address, not {url!r}")
+    if WEBAPP_SHORT_NAME_PATTERN.fullmatch(short_name) is None:
+        raise SettingsError(
+            "WEBAPP_SHORT_NAME must be the Mini App's short name from @BotFather "
+            f"(3 to 30 letters, digits or _), not {short_name!r}"
+        )
+    return url.rstrip("/"), short_name
+
+
 def settings_from(values: Mapping[str, str | None]) -> Settings:
     """Build settings from a mapping of variable names to values."""
 
@@ -172,6 +213,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
             "TELEGRAM_BOT_TOKEN is not set: set it in the environment or in a .env file "
             "(see .env.example in the repository)"
         )
+    webapp_url, webapp_short_name = _webapp(text("WEBAPP_URL", ""), text("WEBAPP_SHORT_NAME", ""))
     return Settings(
         telegram_bot_token=token,
         database_url=_database_url(text("DATABASE_URL", DEFAULT_DATABASE_URL)),
@@ -191,6 +233,10 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         messages_per_second=_int(values, "BOT_MESSAGES_PER_SECOND", 30, 1),
         private_messages_per_second=_int(values, "PRIVATE_MESSAGES_PER_SECOND", 1, 1),
         computer_processes=_int(values, "COMPUTER_PROCESSES", 1, 0),
+        webapp_url=webapp_url,
+        webapp_short_name=webapp_short_name,
+        webapp_port=_int(values, "WEBAPP_PORT", 8080, 1, HIGHEST_PORT),
+        webapp_login_seconds=_int(values, "WEBAPP_LOGIN_SECONDS", 86400, 60),
     )
 
 

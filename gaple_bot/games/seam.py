@@ -217,6 +217,27 @@ class Presentation(ABC, Generic[Board, Private]):
         """The table's button that shows a seated person their hand in an alert."""
         return t.gettext("👀 My hand")
 
+    # The page (a Mini App table): the same views as JSON for the kind's own drawing script.
+
+    @abstractmethod
+    def page_board(self, t: Translator, table: TableView[Board]) -> JSON:
+        """The public board as the kind's page script draws it (no hidden item: everyone
+        watching the table receives it)."""
+
+    @abstractmethod
+    def page_hand(self, t: Translator, view: HandView[Board, Private]) -> JSON:
+        """A seat's own items for the page: `{"items": [...]}`, each item with its `id`, an
+        accessible `label` and its `moves` now (`code`, and a `choice` label when the item
+        makes several moves, so the page asks which), plus whatever the script draws."""
+
+    @abstractmethod
+    def page_reveal(self, t: Translator, reveal: RoundReveal[Board, Private]) -> JSON:
+        """A round's end for the page: every hand revealed, and `summary` lines in words."""
+
+    @abstractmethod
+    def page_script(self) -> str:
+        """The kind's page drawing, an ES module (see docs/PAGE.md for what it exports)."""
+
     @abstractmethod
     def command_help(self, t: Translator) -> str:
         """The game's command in the bot's command menu ("Open a Gaple table in this group")."""

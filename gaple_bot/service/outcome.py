@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -94,6 +94,13 @@ class TurnStarted:
     deadline: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The players of this finished game play again, in the lobby of game `game_id`."""
+
+    game_id: int
+
+
 Effect = (
     LobbyChanged
     | RoundDealt
@@ -106,9 +113,15 @@ Effect = (
     | TableChanged
     | HandChanged
     | TurnStarted
+    | NextGame
 )
 PRIVATE_EFFECTS = (HandChanged, TurnStarted)
 """Effects only their own seat may see."""
+
+CHAT = "chat"
+"""The front end of chat buttons and commands (and its timers)."""
+PAGE = "page"
+"""The front end of the Mini App page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +130,11 @@ class Outcome:
 
     game_id: int
     effects: tuple[Effect, ...]
+    by: str = CHAT
+    """The front end whose use case made it (CHAT or PAGE): the other one shows it."""
+    progress: Progress | None = field(default=None, compare=False, repr=False)
+    """The use case's own result, for a front end in the same process that shows progress
+    as the one that made it would (never sent elsewhere: it holds every seat's hand)."""
 
     @property
     def version(self) -> int | None:
@@ -127,7 +145,9 @@ class Outcome:
     def public(self) -> Outcome:
         """What everyone may see: the outcome without any seat's private view."""
         return Outcome(
-            self.game_id, tuple(e for e in self.effects if not isinstance(e, PRIVATE_EFFECTS))
+            self.game_id,
+            tuple(e for e in self.effects if not isinstance(e, PRIVATE_EFFECTS)),
+            self.by,
         )
 
     def for_seat(self, seat: int) -> Outcome:
@@ -137,15 +157,16 @@ class Outcome:
             tuple(
                 e for e in self.effects if not isinstance(e, PRIVATE_EFFECTS) or e.hand.seat == seat
             ),
+            self.by,
         )
 
     @classmethod
-    def of_lobby(cls, lobby: LobbyView) -> Outcome:
+    def of_lobby(cls, lobby: LobbyView, by: str = CHAT) -> Outcome:
         """A lobby's change."""
-        return cls(lobby.game_id, (LobbyChanged(lobby),))
+        return cls(lobby.game_id, (LobbyChanged(lobby),), by)
 
     @classmethod
-    def of_progress(cls, progress: Progress) -> Outcome:
+    def of_progress(cls, progress: Progress, by: str = CHAT) -> Outcome:
         """The effects of a use case that played a running game."""
         effects: list[Effect] = [
             Played(play.round_number, play.seat, play.code, play.events) for play in progress.plays
@@ -173,4 +194,4 @@ class Outcome:
         if turn is not None:
             deadline = progress.table.deadline if progress.table is not None else None
             effects.append(TurnStarted(turn, deadline))
-        return cls(progress.game_id, tuple(effects))
+        return cls(progress.game_id, tuple(effects), by, progress)

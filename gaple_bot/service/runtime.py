@@ -22,6 +22,8 @@ from .hands import HandMessages
 from .live import LiveCache
 from .lobby import Lobbies
 from .outbox import GroupLedger
+from .outcome import CHAT
+from .pages import OpenPages
 from .play import Tables
 from .players import Players
 from .progress import Progress
@@ -70,6 +72,9 @@ class GameService:
         self.ledger = GroupLedger(store)
         self.feed = OutcomeFeed()
         """Every use case's outcome, for the front ends that subscribe."""
+        self.pages = OpenPages()
+        """Who has the page open at which game, on this worker (the chat front end sends
+        them no private hand meanwhile)."""
         self.clock = clock
         self._pruned_at: datetime | None = None
 
@@ -111,12 +116,13 @@ class GameService:
             await self.store.private_paces.forget_old()
 
     @asynccontextmanager
-    async def hold(self, game_id: int) -> AsyncIterator[GameSession]:
+    async def hold(self, game_id: int, *, by: str = CHAT) -> AsyncIterator[GameSession]:
         """Hold the game for the block: its updates one at a time, on this worker and beside
         the others; the session runs its use cases (the results are shown within the block,
-        so they go out in the order they happened)."""
+        so they go out in the order they happened). `by`: the front end asking (CHAT or
+        PAGE), named in the outcomes published."""
         async with self.cache.lock(game_id):
-            yield GameSession(self, game_id)
+            yield GameSession(self, game_id, by)
 
     @asynccontextmanager
     async def hold_all(self, game_ids: Iterable[int]) -> AsyncIterator[dict[int, GameSession]]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..store import GameStatus
 from .errors import GameNotRunning, NotSeated
 from .live import LiveGame
-from .outcome import LobbyChanged, Outcome, TableChanged
+from .outcome import CHAT, LobbyChanged, NextGame, Outcome, TableChanged
 from .progress import Progress
 from .seen import private_view, step_view, table_view, turn_view
 from .views import HandView, LobbyView, Person, SeatInfo, TableView
@@ -91,9 +91,11 @@ def facts_of(live: LiveGame) -> GameFacts:
 class GameSession:
     """The use cases of one game, run while the service holds it (see `GameService.hold`)."""
 
-    def __init__(self, service: GameService, game_id: int) -> None:
+    def __init__(self, service: GameService, game_id: int, by: str = CHAT) -> None:
         self._service = service
         self.game_id = game_id
+        self.by = by
+        """The front end running the use cases (their outcomes say so)."""
 
     async def _live(self) -> LiveGame:
         return await self._service.cache.get(self.game_id)
@@ -126,13 +128,13 @@ class GameSession:
     def _progressed(self, progress: Progress) -> Progress:
         """`progress`, published as an Outcome to the front ends that subscribe."""
         if self._service.feed.listened:
-            self._service.feed.publish(Outcome.of_progress(progress))
+            self._service.feed.publish(Outcome.of_progress(progress, self.by))
         return progress
 
     def _changed(self, lobby: LobbyView) -> LobbyView:
         """The lobby as a use case left it, published."""
         if self._service.feed.listened:
-            self._service.feed.publish(Outcome.of_lobby(lobby))
+            self._service.feed.publish(Outcome.of_lobby(lobby, self.by))
         return lobby
 
     def forget(self) -> None:
@@ -189,7 +191,12 @@ class GameSession:
 
     async def play_again(self, person: Person) -> LobbyView:
         """A new lobby with this finished game's players seated."""
-        return await self._service.lobbies.play_again(self.game_id, person)
+        lobby = await self._service.lobbies.play_again(self.game_id, person)
+        if self._service.feed.listened:
+            # The new lobby is another game: those watching this one are told where it is.
+            self._service.feed.publish(Outcome(self.game_id, (NextGame(lobby.game_id),), self.by))
+            self._service.feed.publish(Outcome.of_lobby(lobby, self.by))
+        return lobby
 
     # The table -----------------------------------------------------------------------------
 
@@ -227,6 +234,11 @@ class GameSession:
         table = table_view(live)
         return ReminderDue(table, table.seats[seat], live.deadline)
 
+    async def shown_in_page(self, version: int) -> None:
+        """The person to move at `version` sees their turn in the page: their hand is not
+        owed to their private chat."""
+        await self._service.hands.turn_shown(self.game_id, version)
+
     async def stored_turn(self, version: int) -> tuple[int, int, int] | None:
         """(seat, user, message) of the stored hand message of the turn at `version`."""
         return await self._service.hands.stored_turn(self.game_id, version)
@@ -256,5 +268,5 @@ class GameSession:
         table = await self._service.tables.stop(self.game_id, user_id, is_admin)
         if self._service.feed.listened:
             effect = TableChanged(table) if table is not None else LobbyChanged(await self.lobby())
-            self._service.feed.publish(Outcome(self.game_id, (effect,)))
+            self._service.feed.publish(Outcome(self.game_id, (effect,), self.by))
         return table

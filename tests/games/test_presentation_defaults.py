@@ -62,6 +62,18 @@ class BarePresentation(Presentation[Any, Any]):
     def option_line(self, t: Translator, option: str, config: JSON) -> str:
         return option
 
+    def page_board(self, t: Translator, table: TableView[Any]) -> JSON:
+        return {}
+
+    def page_hand(self, t: Translator, view: HandView[Any, Any]) -> JSON:
+        return {"items": []}
+
+    def page_reveal(self, t: Translator, reveal: RoundReveal[Any, Any]) -> JSON:
+        return {"summary": []}
+
+    def page_script(self) -> str:
+        return "export function drawBoard() {}"
+
 
 def _shared_texts(t: Translator) -> list[str]:
     bare = BarePresentation()
@@ -74,8 +86,9 @@ def _shared_texts(t: Translator) -> list[str]:
     ]
 
 
-def test_a_presentation_needs_fourteen_members_of_its_own() -> None:
-    assert len(Presentation.__abstractmethods__) == 14
+def test_a_presentation_needs_eighteen_members_of_its_own() -> None:
+    # Fourteen for the chat, four for the page (its board, hand, reveal and drawing script).
+    assert len(Presentation.__abstractmethods__) == 18
     assert BarePresentation.__abstractmethods__ == frozenset()
 
 

@@ -13,6 +13,7 @@ from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapBoard, GapHand
 from ..rules import GapConfig, Move
+from . import page
 from . import picture as drawing
 from .cards import card_text
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
@@ -140,3 +141,19 @@ class GapPresentation(Presentation[GapBoard, GapHand]):
                 points=points, best=extras.get("best_round", 0)
             ),
         ]
+
+    def page_board(self, t: Translator, table: TableView[GapBoard]) -> dict[str, Any]:
+        """The board for the page's drawing."""
+        return page.page_board(t.domain(DOMAIN), table)
+
+    def page_hand(self, t: Translator, view: HandView[GapBoard, GapHand]) -> dict[str, Any]:
+        """The seat's own items and their moves, for the page."""
+        return page.page_hand(t.domain(DOMAIN), view)
+
+    def page_reveal(self, t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> dict[str, Any]:
+        """Every hand at the round's end, for the page."""
+        return page.page_reveal(t.domain(DOMAIN), reveal)
+
+    def page_script(self) -> str:
+        """The page's drawing of the game."""
+        return page.page_script()

@@ -13,6 +13,7 @@ from ...texts import standings
 from ...views import GameMessage, HandView, PrivateNote, RoundReveal, TableView
 from ..board import GapleBoard, GapleHand
 from ..rules import GameConfig, Move, tile_text, tiles_in
+from . import page
 from . import picture as drawing
 from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
 from .info import lobby_title, option_line, record_lines, render_rules, rules_label
@@ -157,3 +158,21 @@ class GaplePresentation(Presentation[GapleBoard, GapleHand]):
         """Rounds won with Gaple finishes, points with the best round."""
         t = t.domain(DOMAIN)
         return record_lines(t, rounds_won, points, extras)
+
+    def page_board(self, t: Translator, table: TableView[GapleBoard]) -> dict[str, Any]:
+        """The board for the page's drawing."""
+        return page.page_board(t.domain(DOMAIN), table)
+
+    def page_hand(self, t: Translator, view: HandView[GapleBoard, GapleHand]) -> dict[str, Any]:
+        """The seat's own items and their moves, for the page."""
+        return page.page_hand(t.domain(DOMAIN), view)
+
+    def page_reveal(
+        self, t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]
+    ) -> dict[str, Any]:
+        """Every hand at the round's end, for the page."""
+        return page.page_reveal(t.domain(DOMAIN), reveal)
+
+    def page_script(self) -> str:
+        """The page's drawing of the game."""
+        return page.page_script()

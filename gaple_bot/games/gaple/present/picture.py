@@ -93,7 +93,7 @@ def round_end_picture(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand])
     data: JSON = {
         "title": _head_lines(t, reveal),
         "line": [f"[{a}|{b}]" for a, b in board.line],
-        "first": _origin(board),
+        "first": line_origin(board),
         "hands": hands,
         "points": points_run,
         "totals": _run(totals_template(t), "totals", totals, TOTALS_SEPARATOR),
@@ -128,7 +128,7 @@ def _head_lines(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) -> li
     return head
 
 
-def _origin(board: GapleBoard) -> int | None:
+def line_origin(board: GapleBoard) -> int | None:
     """Where the tile the line grew from lies: the first tile played (C4/C5) or the starting
     tile turned up (D1). Each later play on the left end (C7) pushes it one place right."""
     if not board.line:
@@ -465,7 +465,7 @@ def _double(tile: Tile) -> bool:
     return tile[0] == tile[1]
 
 
-def _line_layout(line: Sequence[Tile], width: int) -> tuple[list[_Placed], int, int]:
+def line_layout(line: Sequence[Tile], width: int) -> tuple[list[_Placed], int, int]:
     """The snake with the largest tiles that keep it within LINE_ROWS rows, and that length."""
     for length in LINE_LENGTHS:
         placed, rows, height = _snake(line, width, length)
@@ -590,7 +590,7 @@ def _line(ops: list[Op], line: Sequence[Tile], first: int | None, y: int) -> int
     if not line:
         return y - SECTION
     inner = WIDTH - 2 * MARGIN - 2 * PANEL_PAD
-    placed, height, length = _line_layout(line, inner)
+    placed, height, length = line_layout(line, inner)
     left = min(p.x for p in placed)
     right = max(p.x + (length // 2 if p.upright else length) for p in placed)
     # Centred across the panel (a short line sits in its middle).
