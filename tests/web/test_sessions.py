@@ -38,7 +38,7 @@ def test_an_expired_session_is_refused() -> None:
 
 def test_a_changed_session_is_refused() -> None:
     signer = SessionSigner.for_bot(BOT_TOKEN)
-    body, _, mac = signer.issue(42, "Ana", None, 7, NOW).partition(".")
+    _body, _, mac = signer.issue(42, "Ana", None, 7, NOW).partition(".")
     forged = signer.issue(43, "Eve", None, 7, NOW).partition(".")[0]
     with pytest.raises(SessionRefused, match="did not sign"):
         signer.check(f"{forged}.{mac}", NOW)
