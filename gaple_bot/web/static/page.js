@@ -539,7 +539,8 @@ function play(code) {
 function tick() {
   const state = page.state;
   if (!state) return;
-  const left = state.phase === "playing" ? timeLeft(state) : null;
+  const running = state.phase === "playing" && state.to_move !== null && state.to_move !== undefined;
+  const left = running ? timeLeft(state) : null;
   for (const node of document.querySelectorAll("[data-clock]")) {
     if (left === null) node.textContent = "";
     else node.textContent = node.dataset.clock === "status" ? `⏱ ${clock(left)}` : clock(left);
