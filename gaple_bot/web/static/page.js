@@ -3,17 +3,23 @@
 // comes back), and draws the seats, lobby, hand, choices and standings; the game's own module
 // (welcome.script) draws the board, the hand's faces and a round's reveal.
 //
-// TEXTS_NEEDED (welcome.texts; English is used for a key that is missing):
+// TEXTS_NEEDED (welcome.texts, as gaple_bot/web/texts.py gives them; English for a missing key):
 //   join          the lobby's Join button                     "Join"
 //   leave         the lobby's Leave button                    "Leave"
 //   start         the lobby's Start button                    "Start"
 //   again         Play again, after the game's end            "Play again"
 //   your_turn     the status line on the viewer's turn        "Your turn"
-//   waiting       the status line on another seat's turn      "Waiting for {name}"  ({name}: optional)
-//   spectating    the status line of a viewer with no seat    "You are watching"
+//   waiting       the status line on another seat's turn      "Waiting for {name}"
+//   spectating    the status line of a viewer with no seat    "You are watching this table."
 //   back          leaves a choice of moves                    "Back"
-//   left          a seat's tiles or cards in hand             "{count} left"  ({count}: a number)
+//   left          the turn's countdown                        "{seconds} s left"
 //   reconnecting  the banner while the socket is down         "Reconnecting…"
+//   computer      a computer player's mark (screen readers)   "computer"
+//   autoplay      a seat the computer plays for its person    "the computer plays for them"
+//   score         a seat's points (screen readers)            "{points} pts"
+//   lobby         the status line of a lobby                  "Waiting for players"
+//   over          the standings' heading                      "Game over"
+//   stopped       the heading of a game stopped early         "This game was stopped."
 
 const ENGLISH = {
   join: "Join",
@@ -22,10 +28,16 @@ const ENGLISH = {
   again: "Play again",
   your_turn: "Your turn",
   waiting: "Waiting for {name}",
-  spectating: "You are watching",
+  spectating: "You are watching this table.",
   back: "Back",
-  left: "{count} left",
+  left: "{seconds} s left",
   reconnecting: "Reconnecting…",
+  computer: "computer",
+  autoplay: "the computer plays for them",
+  score: "{points} pts",
+  lobby: "Waiting for players",
+  over: "Game over",
+  stopped: "This game was stopped.",
 };
 
 const REVEAL_MS = 6000; // a round's reveal stays this long, or until the next tap
@@ -208,12 +220,14 @@ function resync() {
   }
 }
 
-/** Play again opened a new lobby: a session for it and a new socket. */
+/** Play again opened a new lobby: a session for it and a new socket. Local play has no
+ * initData to sign in to it with: it opens a new local table of the same kind instead. */
 async function follow(frame) {
-  page.table = frame.table;
   const old = page.socket;
   page.socket = null;
   if (old) old.close();
+  if (page.initData) page.table = frame.table;
+  else page.local = page.state?.kind || page.local || "gaple";
   try {
     await signIn();
   } catch (error) {
@@ -285,7 +299,8 @@ function setState(state) {
   const before = page.state;
   page.state = state;
   page.receivedAt = performance.now();
-  page.clockOffset = (state.now || 0) - page.receivedAt;
+  // The server's clock when the frame says it (the page's own may be off), else the page's.
+  page.clockOffset = (typeof state.now === "number" ? state.now : Date.now()) - page.receivedAt;
   const mine = isMyTurn(state);
   if (mine && !(before && isMyTurn(before))) haptic();
   // A choice survives a state only while its item still offers the same moves.
@@ -361,10 +376,13 @@ function seatName(state, number) {
 function renderStatus(state) {
   const status = $("status");
   let text = "";
-  if (state.you?.spectator) text = say("spectating");
-  if (state.phase === "playing" && state.to_move !== null && state.to_move !== undefined) {
-    const turn = isMyTurn(state) ? say("your_turn") : say("waiting", { name: seatName(state, state.to_move) });
-    text = text ? `${text} · ${turn}` : turn;
+  if (state.phase === "lobby") text = say("lobby");
+  else if (state.phase === "playing") {
+    if (state.you?.spectator) text = say("spectating");
+    if (state.to_move !== null && state.to_move !== undefined) {
+      const turn = isMyTurn(state) ? say("your_turn") : say("waiting", { name: seatName(state, state.to_move) });
+      text = text ? `${text} · ${turn}` : turn;
+    }
   }
   status.replaceChildren(el("span", { class: "status-text", text }), el("span", { class: "countdown", "data-clock": "status" }));
 }
@@ -376,27 +394,33 @@ function renderSeats(state) {
   box.dataset.count = String(Math.max(capacity, seats.length));
   const nodes = seats.map((seat) => {
     const turn = state.phase === "playing" && seat.number === state.to_move;
-    const marks = [seat.computer ? "🤖" : "", seat.autoplay ? "⏯" : ""].join("");
+    // The server's names already carry 🤖 for computers and autoplay; the marks say it in words.
+    const marked = seat.name.includes("🤖");
+    const marks = [seat.computer ? say("computer") : "", seat.autoplay ? say("autoplay") : ""].filter(Boolean);
     return el(
       "div",
       {
-        class: `seat${turn ? " turn" : ""}${seat.you ? " you" : ""}`,
+        class: `seat${turn ? " turn" : ""}${seat.you ? " you" : ""}${seat.computer ? " computer" : ""}${seat.autoplay ? " autoplay" : ""}`,
         "data-seat": seat.number,
         "aria-current": turn ? "true" : null,
+        title: marks.join(", ") || null,
       },
       el(
         "span",
         { class: "seat-line" },
-        marks ? el("span", { class: "seat-marks", "aria-hidden": "true", text: marks }) : null,
+        marks.length && !marked ? el("span", { class: "seat-marks", "aria-hidden": "true", text: "🤖" }) : null,
         el("span", { class: "seat-name", text: seat.name }),
-        el("span", { class: "seat-score", text: String(seat.score ?? 0) }),
+        marks.length ? el("span", { class: "hidden-text", text: `(${marks.join(", ")})` }) : null,
+        state.phase === "lobby" ? null : el("span", { class: "seat-score", "aria-label": say("score", { points: seat.score ?? 0 }), text: String(seat.score ?? 0) }),
       ),
-      el(
-        "span",
-        { class: "seat-line" },
-        state.phase === "lobby" ? null : el("span", { class: "seat-count", text: say("left", { count: seat.count ?? 0 }) }),
-        turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
-      ),
+      state.phase === "lobby"
+        ? null
+        : el(
+            "span",
+            { class: "seat-line" },
+            seat.count === null || seat.count === undefined ? null : el("span", { class: "seat-count", text: `✋ ${seat.count}` }),
+            turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
+          ),
     );
   });
   for (let i = seats.length; i < capacity; i += 1) nodes.push(el("div", { class: "seat empty", "aria-hidden": "true", text: "·" }));
@@ -446,10 +470,11 @@ function renderOver(state) {
       { class: `standing${seat.number === state.winner ? " winner" : ""}${seat.you ? " you" : ""}` },
       el("span", { class: "standing-place", text: seat.number === state.winner ? "🏆" : `${index + 1}.` }),
       el("span", { class: "standing-name", text: seat.name }),
-      el("span", { class: "standing-score", text: String(seat.score ?? 0) }),
+      el("span", { class: "standing-score", text: say("score", { points: seat.score ?? 0 }) }),
     ),
   );
-  box.replaceChildren(el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, button("again", { t: "again" })));
+  const heading = el("h2", { class: "over-title", text: say(state.phase === "aborted" ? "stopped" : "over") });
+  box.replaceChildren(heading, el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, button("again", { t: "again" })));
 }
 
 function renderHand(state) {
@@ -543,7 +568,8 @@ function tick() {
   const left = running ? timeLeft(state) : null;
   for (const node of document.querySelectorAll("[data-clock]")) {
     if (left === null) node.textContent = "";
-    else node.textContent = node.dataset.clock === "status" ? `⏱ ${clock(left)}` : clock(left);
+    else if (node.dataset.clock === "status") node.textContent = `⏱ ${say("left", { seconds: Math.ceil(left / 1000) })}`;
+    else node.textContent = clock(left);
     node.classList.toggle("urgent", left !== null && left < URGENT_MS);
   }
 }
