@@ -11,6 +11,8 @@ USAGE = """usage: gaple-bot              run the bot (settings from the environm
                            see .env.example)
        gaple-bot --workers N  run N webhook workers on WEBHOOK_PORT (PostgreSQL, a fixed
                            WEBHOOK_SECRET; see README, Running it for real)
+       gaple-bot local        play in your browser against computer players, no token
+                           needed (gaple-bot local --help)
        gaple-bot arena        the computer players' arena (gaple-bot arena --help)"""
 
 
@@ -20,6 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     if args[:1] in (["-h"], ["--help"]):
         print(USAGE)
         return 0
+    if args[:1] == ["local"]:
+        from .web.local import main as local_main
+
+        return local_main(args[1:])
     if args[:1] == ["arena"]:
         from .games.gaple.ai.arena import main as arena_main
 
@@ -65,8 +71,22 @@ def main(argv: list[str] | None = None) -> int:
     elif args:
         print(f"gaple-bot: unknown arguments {' '.join(args)} (gaple-bot --help)", file=sys.stderr)
         return 2
+    pages = None
+    if settings.webapp:
+        from datetime import timedelta
+
+        from .web.app import PageFrontEnd
+        from .web.sessions import SessionSigner
+
+        token = settings.telegram_bot_token
+        pages = PageFrontEnd(
+            SessionSigner.for_bot(token),
+            bot_token=token,
+            login_age=timedelta(seconds=settings.webapp_login_seconds),
+            public_url=settings.webapp_url,
+        )
     try:
-        run(settings, worker)
+        run(settings, worker, pages)
     except InvalidToken:
         print(
             f"gaple-bot: the Bot API at {settings.telegram_api_base_url} rejected "

@@ -53,7 +53,7 @@ from .pacing import Pacer
 from .painter import Painter
 from .present import Presenter
 from .resume import resume_games
-from .server import BotServer, TrackingApplication, take_left_updates
+from .server import BotServer, MountedPages, TrackingApplication, take_left_updates
 from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
 
@@ -103,11 +103,13 @@ def build_application(
     clock: Callable[[], datetime] = utc_now,
     outbox_clock: OutboxClock | None = None,
     webhook_secret: str | None = None,
+    pages: MountedPages | None = None,
 ) -> GapleApplication:
     """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
     the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
     default `clock` in seconds, sleeping in real time) is the group budget's own.
-    `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must carry."""
+    `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must carry;
+    `pages`: the table page, served on the same web server."""
     registry = default_registry()
     requests = AiohttpRequest()
 
@@ -161,12 +163,21 @@ def build_application(
         await take_left_updates(deps, app)
         arm_sweep(deps, job_queue)
         app.bot_data[SERVER_KEY] = server
-        if not settings.webhook_url and settings.metrics_port:
-            # Polling has no web server of its own: /healthz and /metrics get one.
-            await server.start(settings.webhook_listen, settings.metrics_port)
+        if pages is not None:
+            await pages.start(service, translators, clock, members.is_member)
+        if not settings.webhook_url:
+            # Polling has no web server of its own: the page, /healthz and /metrics get one.
+            if pages is not None:
+                await server.start(settings.webhook_listen, settings.webapp_port)
+            if settings.metrics_port and not (
+                pages is not None and settings.metrics_port == settings.webapp_port
+            ):
+                await server.start(settings.webhook_listen, settings.metrics_port)
 
     async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         await server.stop()
+        if pages is not None:
+            await pages.stop()
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
             with contextlib.suppress(TimeoutError):
@@ -206,6 +217,7 @@ def build_application(
         requests,
         webhook_path=urlsplit(settings.webhook_url).path if settings.webhook_url else None,
         secret=webhook_secret if webhook_secret is not None else settings.webhook_secret,
+        extra_routes=pages.routes() if pages is not None else (),
     )
     # An edit is not a new command: it stops here, before any other handler (group -1).
     app.add_handler(MessageHandler(filters.UpdateType.EDITED, ignore_edit), group=-1)
@@ -308,16 +320,18 @@ def setup_logging(
     )
 
 
-def run(settings: Settings, worker: Worker | None = None) -> None:
+def run(
+    settings: Settings, worker: Worker | None = None, pages: MountedPages | None = None
+) -> None:
     """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling; as
     one of several workers on one port when `worker` says so (the supervisor checked that
-    the settings allow it)."""
+    the settings allow it); with the table page (`pages`) on its web server."""
     # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
     secret = settings.webhook_secret or secrets.token_urlsafe(32)
     setup_logging(settings, secret)
     if worker is not None:
         settings = worker_share(settings, worker)
-    app = build_application(settings, webhook_secret=secret)
+    app = build_application(settings, webhook_secret=secret, pages=pages)
     try:
         if worker is not None:
             asyncio.run(_serve_as_worker(app, settings, secret, worker))

@@ -7,15 +7,17 @@ import asyncio
 import hmac
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from ..i18n import Translators
 from ..service.runtime import GameService
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
 from .http import AiohttpRequest
@@ -136,6 +138,29 @@ async def take_left_updates(deps: Deps, app: Application[Any, Any, Any, Any, Any
     return len(left)
 
 
+class MountedPages(Protocol):
+    """A front end served beside the webhook on this server (the table page): its routes,
+    started once the services are up and stopped before they close."""
+
+    def routes(self) -> list[web.RouteDef]:
+        """Its routes, mounted on this server."""
+        ...
+
+    async def start(
+        self,
+        service: GameService,
+        translators: Translators,
+        clock: Callable[[], datetime],
+        is_member: Callable[[int, int], Awaitable[bool]],
+    ) -> None:
+        """Serve from now on."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop serving."""
+        ...
+
+
 class CannotListen(Exception):
     """The bot's web server cannot listen where the settings say (a port in use, an address
     this machine does not have)."""
@@ -157,6 +182,7 @@ class BotServer:
         *,
         webhook_path: str | None = None,
         secret: str = "",
+        extra_routes: Sequence[web.RouteDef] = (),
     ) -> None:
         self._app = app
         self._request = request
@@ -167,14 +193,17 @@ class BotServer:
         ]
         if webhook_path is not None:
             routes.append(web.post("/" + webhook_path.lstrip("/"), self._update))
+        routes.extend(extra_routes)
         self._web = web.Application(client_max_size=MAX_UPDATE_BYTES)
         self._web.add_routes(routes)
         self._runner: web.AppRunner | None = None
 
     async def start(self, host: str, port: int, *, reuse_port: bool = False) -> None:
-        """Listen on `host`:`port` (`reuse_port`: beside other workers on the same port)."""
-        self._runner = web.AppRunner(self._web, access_log=None, handle_signals=False)
-        await self._runner.setup()
+        """Listen on `host`:`port` (`reuse_port`: beside other workers on the same port);
+        called again, on one more port as well."""
+        if self._runner is None:
+            self._runner = web.AppRunner(self._web, access_log=None, handle_signals=False)
+            await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_port=reuse_port or None)
         try:
             await site.start()

@@ -25,6 +25,7 @@ from .errors import (
     AlreadySeated,
     BadInvite,
     GameAlreadyOpen,
+    GameNotRunning,
     NeedsAPerson,
     NeedsMorePlayers,
     NotAllowed,
@@ -153,8 +154,21 @@ class Lobbies:
             raise NotInLobby(f"game {record.id} is {record.status.value}")
         return record
 
-    async def join(self, game_id: int, person: Person) -> LobbyView:
-        """Seat a person; they need a private chat with the bot for their tiles."""
+    async def opened_by(self, token: str) -> GameRecord:
+        """The lobby or running game a page token (its join token) opens: BadInvite if none
+        does, GameNotRunning once the game is over (a token is useless then). Read from the
+        database, so no lock is needed."""
+        async with self.store.read() as tx:
+            record = await tx.games.by_join_token(token) if token else None
+        if record is None:
+            raise BadInvite("no game has this token")
+        if record.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
+            raise GameNotRunning(f"game {record.id} is {record.status.value}")
+        return record
+
+    async def join(self, game_id: int, person: Person, *, private_chat: bool = True) -> LobbyView:
+        """Seat a person; they need a private chat with the bot for their tiles, unless
+        they play in the page (`private_chat` False: their hand lives there)."""
         user_id = person.user_id
         live = await self._lobby(game_id)
         if live.seat_of(user_id) is not None:
@@ -165,7 +179,7 @@ class Lobbies:
             user = await tx.users.upsert(
                 user_id, person.name, telegram_language=person.telegram_language
             )
-            if not user.can_message:
+            if private_chat and not user.can_message:
                 raise PrivateChatNeeded(f"user {user_id} never started the bot")
             try:
                 await tx.seats.add(game_id, len(live.seats), user_id=user_id)

@@ -99,6 +99,8 @@ class NextGame:
     """The players of this finished game play again, in the lobby of game `game_id`."""
 
     game_id: int
+    token: str | None
+    """The new lobby's page token (its join token)."""
 
 
 Effect = (

@@ -17,7 +17,7 @@ from .errors import GameNotRunning, NotSeated
 from .live import LiveGame
 from .outcome import CHAT, LobbyChanged, NextGame, Outcome, TableChanged
 from .progress import Progress
-from .seen import private_view, step_view, table_view, turn_view
+from .seen import hand_view, private_view, step_view, table_view, turn_view
 from .views import HandView, LobbyView, Person, SeatInfo, TableView
 
 if TYPE_CHECKING:
@@ -117,6 +117,14 @@ class GameSession:
         """The lobby as it stands."""
         return self._service.lobbies.view(await self._live())
 
+    async def hand(self, user_id: int) -> HandView[Any, Any]:
+        """The person's own view, with their legal moves on their turn (raises NotSeated)."""
+        live = await self._live()
+        seat = live.seat_of(user_id)
+        if seat is None or live.match is None:
+            raise NotSeated(f"user {user_id} is not at game {self.game_id}")
+        return hand_view(live, seat.seat)
+
     async def private(self, user_id: int) -> object:
         """What the person's own seat alone may see now (raises NotSeated)."""
         live = await self._live()
@@ -143,9 +151,12 @@ class GameSession:
 
     # The lobby -----------------------------------------------------------------------------
 
-    async def join(self, person: Person) -> LobbyView:
-        """The person takes the next free seat."""
-        return self._changed(await self._service.lobbies.join(self.game_id, person))
+    async def join(self, person: Person, *, private_chat: bool = True) -> LobbyView:
+        """The person takes the next free seat (`private_chat` False: from the page, where
+        their hand lives, so no private chat with the bot is needed)."""
+        return self._changed(
+            await self._service.lobbies.join(self.game_id, person, private_chat=private_chat)
+        )
 
     async def leave(self, user_id: int) -> LobbyView:
         """The person gets up from the lobby."""
@@ -194,7 +205,9 @@ class GameSession:
         lobby = await self._service.lobbies.play_again(self.game_id, person)
         if self._service.feed.listened:
             # The new lobby is another game: those watching this one are told where it is.
-            self._service.feed.publish(Outcome(self.game_id, (NextGame(lobby.game_id),), self.by))
+            self._service.feed.publish(
+                Outcome(self.game_id, (NextGame(lobby.game_id, lobby.join_token),), self.by)
+            )
             self._service.feed.publish(Outcome.of_lobby(lobby, self.by))
         return lobby
 

@@ -1,0 +1,429 @@
+"""The page front end on the bot's web server: the page's files, its sign-in and its sockets.
+
+Same shape as the chat front end: decode a request or a frame, call one use case on the game
+the service holds, and let the hub push what changed to every page that shows the game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from http import HTTPStatus
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from ..games.registry import Registry
+from ..i18n import Translator, Translators
+from ..service.errors import BadInvite, GameNotRunning, NoSuchGame, ServiceError, StaleButton
+from ..service.outcome import PAGE
+from ..service.refusals import refusal_text
+from ..service.runtime import GameService
+from ..service.views import Person
+from .frames import MAX_FRAME, BadFrame, Hello, LobbyAction, MoveFrame, Sync, parse_frame
+from .hub import PageHub, PageSocket
+from .initdata import InitDataRefused, check_init_data
+from .limits import FrameBucket
+from .sessions import PageSession, SessionRefused, SessionSigner
+from .state import Viewer, state_of
+from .texts import page_refusal, shell_texts
+
+log = logging.getLogger(__name__)
+
+CSP = (
+    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors *; base-uri 'none'; "
+    "form-action 'none'"
+)
+"""The page runs only its own files and Telegram's script, and talks only to this server."""
+STATIC_NAME = re.compile(r"[a-z][a-z0-9_-]*\.(js|css|html|svg)")
+CONTENT_TYPES = {
+    "js": "text/javascript",
+    "css": "text/css",
+    "html": "text/html",
+    "svg": "image/svg+xml",
+}
+HELLO_SECONDS = 15.0
+"""A socket that shows no session this soon is closed."""
+MAX_BODY = 8192
+IsMember = Callable[[int, int], Awaitable[bool]]
+"""Whether a person (second) belongs to a group (first), as Telegram says now."""
+
+
+@dataclass
+class PageDeps:
+    """What the page front end uses once the bot's services are up."""
+
+    service: GameService
+    translators: Translators
+    registry: Registry
+    clock: Callable[[], datetime]
+    is_member: IsMember
+    hub: PageHub
+
+
+class PageFrontEnd:
+    """The page's routes, mounted on the bot's web server (or local play's own)."""
+
+    def __init__(
+        self,
+        signer: SessionSigner,
+        *,
+        bot_token: str | None,
+        login_age: timedelta = timedelta(days=1),
+        public_url: str = "",
+        now: Callable[[], float] | None = None,
+    ) -> None:
+        self.signer = signer
+        self._bot_token = bot_token
+        self._login_age = login_age
+        self._public_origin = _origin(public_url) if public_url else None
+        self._monotonic = now or _monotonic
+        self._deps: PageDeps | None = None
+        self._buckets: dict[int, FrameBucket] = {}
+        self.extra_routes: list[web.RouteDef] = []
+        """Routes another part adds (local play's sign-in)."""
+
+    def routes(self) -> list[web.RouteDef]:
+        """Every route of the page, under /app."""
+        return [
+            web.get("/app", self._index),
+            web.get("/app/", self._index),
+            web.get("/app/static/{name}", self._static),
+            web.get("/app/games/{kind}.js", self._game_script),
+            web.post("/app/api/session", self._sign_in),
+            web.get("/app/ws", self._socket),
+            *self.extra_routes,
+        ]
+
+    async def start(
+        self,
+        service: GameService,
+        translators: Translators,
+        clock: Callable[[], datetime],
+        is_member: IsMember,
+    ) -> None:
+        """Serve pages from now on, for the games of `service`."""
+        hub = PageHub(service, translators, service.registry)
+        hub.start()
+        self._deps = PageDeps(service, translators, service.registry, clock, is_member, hub)
+
+    async def stop(self) -> None:
+        """Stop following the games (open sockets close with the server)."""
+        if self._deps is not None:
+            await self._deps.hub.stop()
+            self._deps = None
+
+    @property
+    def deps(self) -> PageDeps | None:
+        """The services, once started."""
+        return self._deps
+
+    # The page's files ----------------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.Response:
+        body = _static_file("index.html")
+        assert body is not None
+        return web.Response(
+            body=body,
+            content_type="text/html",
+            charset="utf-8",
+            headers={
+                "Content-Security-Policy": CSP,
+                "Cache-Control": "no-cache",
+                "Referrer-Policy": "no-referrer",
+                "X-Content-Type-Options": "nosniff",
+            },
+        )
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        body = _static_file(name) if STATIC_NAME.fullmatch(name) else None
+        if body is None:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=body,
+            headers={
+                "Content-Type": CONTENT_TYPES[name.rsplit(".", 1)[1]] + "; charset=utf-8",
+                "Cache-Control": "no-cache",
+                "X-Content-Type-Options": "nosniff",
+            },
+        )
+
+    async def _game_script(self, request: web.Request) -> web.Response:
+        deps = self._ready()
+        try:
+            kind = deps.registry.get(request.match_info["kind"])
+        except KeyError:
+            raise web.HTTPNotFound() from None
+        return web.Response(
+            text=kind.presentation.page_script(),
+            headers={
+                "Content-Type": "text/javascript; charset=utf-8",
+                "Cache-Control": "no-cache",
+                "X-Content-Type-Options": "nosniff",
+            },
+        )
+
+    def _ready(self) -> PageDeps:
+        if self._deps is None:
+            raise web.HTTPServiceUnavailable(text="starting\n")
+        return self._deps
+
+    # Signing in ----------------------------------------------------------------------------
+
+    async def _sign_in(self, request: web.Request) -> web.Response:
+        """initData and a table's token → a session for the table's socket."""
+        deps = self._ready()
+        body = await _json_body(request)
+        init_data, token = body.get("init_data"), body.get("table")
+        t = deps.translators.get(None)
+        if self._bot_token is None or not isinstance(init_data, str):
+            return refused(t, "init_data", HTTPStatus.FORBIDDEN)
+        try:
+            user = check_init_data(
+                init_data, self._bot_token, now=deps.clock(), max_age=self._login_age
+            )
+        except InitDataRefused as error:
+            log.info("a page's sign-in was refused: %s", error)
+            return refused(t, "init_data", HTTPStatus.FORBIDDEN)
+        t = deps.translators.get(user.language)
+        token = token if isinstance(token, str) and token else user.start_param
+        try:
+            record = await deps.service.lobbies.opened_by(token)
+        except (BadInvite, GameNotRunning):
+            return refused(t, "no_table", HTTPStatus.NOT_FOUND)
+        if not await deps.is_member(record.chat_id, user.user_id):
+            return refused(t, "not_member", HTTPStatus.FORBIDDEN)
+        return self.session_answer(user.user_id, user.name, user.language, record.id, record.kind)
+
+    def session_answer(
+        self, user_id: int, name: str, language: str | None, game_id: int, kind: str
+    ) -> web.Response:
+        """The answer to a sign-in: a new session for the game."""
+        deps = self._ready()
+        session = self.signer.issue(user_id, name, language, game_id, deps.clock())
+        return web.json_response(
+            {"session": session, "game_id": game_id, "kind": kind, "language": language}
+        )
+
+    # The socket ----------------------------------------------------------------------------
+
+    def _same_origin(self, request: web.Request) -> bool:
+        origin = request.headers.get("Origin", "")
+        if not origin:
+            return False
+        allowed = {f"{request.scheme}://{request.host}", f"https://{request.host}"}
+        if self._public_origin is not None:
+            allowed.add(self._public_origin)
+        return _origin(origin) in allowed
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        deps = self._ready()
+        if not self._same_origin(request):
+            log.info("a page socket from a foreign origin was refused")
+            raise web.HTTPForbidden(text="foreign origin\n")
+        ws = web.WebSocketResponse(heartbeat=25.0, max_msg_size=MAX_FRAME * 16)
+        await ws.prepare(request)
+        page: PageSocket | None = None
+        writer: asyncio.Task[None] | None = None
+        try:
+            session = await self._hello(deps, ws)
+            if session is None:
+                return ws
+            viewer = Viewer(session.user_id, session.name, session.language)
+            t = deps.translators.get(session.language)
+            page = PageSocket(viewer, session.game_id, t)
+            kind = await self._welcome(deps, ws, page, session)
+            if kind is None:
+                return ws
+            deps.hub.add(page)
+            writer = asyncio.create_task(_write(ws, page))
+            await self._push_state(deps, page)
+            await self._read(deps, ws, page)
+        finally:
+            if page is not None:
+                deps.hub.remove(page)
+            if writer is not None:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
+        return ws
+
+    async def _hello(self, deps: PageDeps, ws: web.WebSocketResponse) -> PageSession | None:
+        """The socket's session, from its first frame (None: refused, the socket closed)."""
+        t = deps.translators.get(None)
+        try:
+            async with asyncio.timeout(HELLO_SECONDS):
+                message = await ws.receive()
+        except TimeoutError:
+            await ws.close(code=4408, message=b"no hello")
+            return None
+        if message.type is not WSMsgType.TEXT:
+            await ws.close()
+            return None
+        try:
+            frame = parse_frame(message.data)
+        except BadFrame:
+            frame = None
+        if not isinstance(frame, Hello):
+            await ws.send_json(refusal_frame(t, "frame"))
+            await ws.close(code=4400, message=b"hello first")
+            return None
+        try:
+            return self.signer.check(frame.session, deps.clock())
+        except SessionRefused as error:
+            log.info("a page socket's session was refused: %s", error)
+            await ws.send_json(refusal_frame(t, "session"))
+            await ws.close(code=4401, message=b"session refused")
+            return None
+
+    async def _welcome(
+        self, deps: PageDeps, ws: web.WebSocketResponse, page: PageSocket, session: PageSession
+    ) -> str | None:
+        """The welcome frame: a fresh session, the shell's words, the game's drawing."""
+        try:
+            async with deps.service.hold(session.game_id, by=PAGE) as game:
+                facts = await game.facts()
+        except NoSuchGame:
+            await ws.send_json(refusal_frame(page.t, "no_table"))
+            await ws.close(code=4404, message=b"no table")
+            return None
+        fresh = self.signer.issue(
+            session.user_id, session.name, session.language, session.game_id, deps.clock()
+        )
+        await ws.send_json(
+            {
+                "t": "welcome",
+                "session": fresh,
+                "user": session.user_id,
+                "game_id": session.game_id,
+                "kind": facts.kind,
+                "script": f"/app/games/{facts.kind}.js",
+                "texts": shell_texts(page.t),
+            }
+        )
+        return facts.kind
+
+    async def _push_state(self, deps: PageDeps, page: PageSocket) -> None:
+        try:
+            async with deps.service.hold(page.game_id, by=PAGE) as game:
+                page.push(await state_of(game, page.t, deps.registry, page.viewer))
+        except ServiceError as error:
+            page.push(refusal_frame(page.t, "", error))
+
+    async def _read(self, deps: PageDeps, ws: web.WebSocketResponse, page: PageSocket) -> None:
+        bucket = self._buckets.setdefault(page.viewer.user_id, FrameBucket(self._monotonic))
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                if message.type is WSMsgType.BINARY:
+                    page.push(refusal_frame(page.t, "frame"))
+                continue
+            if not bucket.take():
+                page.push(refusal_frame(page.t, "flood"))
+                continue
+            try:
+                frame = parse_frame(message.data)
+            except BadFrame:
+                page.push(refusal_frame(page.t, "frame"))
+                continue
+            await self._handle(deps, page, frame)
+
+    async def _handle(self, deps: PageDeps, page: PageSocket, frame: Any) -> None:
+        """One frame's use case; a refusal is told to the page and changes nothing."""
+        if isinstance(frame, Hello | Sync):
+            await self._push_state(deps, page)
+            return
+        viewer = page.viewer
+        try:
+            async with deps.service.hold(page.game_id, by=PAGE) as game:
+                if isinstance(frame, MoveFrame):
+                    progress = await game.move(viewer.user_id, frame.version, frame.code)
+                    await game.advance(progress)
+                elif isinstance(frame, LobbyAction):
+                    await self._lobby_action(deps, game, page, frame.action)
+        except StaleButton as error:
+            page.push(refusal_frame(page.t, "", error))
+            await self._push_state(deps, page)
+        except ServiceError as error:
+            page.push(refusal_frame(page.t, "", error))
+        except Exception:
+            log.exception("game %s: a page's frame failed", page.game_id)
+            with contextlib.suppress(Exception):
+                deps.service.forget(page.game_id)
+            page.push(refusal_frame(page.t, "error"))
+
+    async def _lobby_action(self, deps: PageDeps, game: Any, page: PageSocket, action: str) -> None:
+        viewer = page.viewer
+        person = Person(viewer.user_id, viewer.name, viewer.language)
+        if action == "join":
+            facts = await game.facts()
+            # Membership is asked afresh for a seat, as the chat's Join does.
+            if not await deps.is_member(facts.chat_id, viewer.user_id):
+                page.push(refusal_frame(page.t, "not_member"))
+                return
+            await game.join(person, private_chat=False)
+        elif action == "leave":
+            await game.leave(viewer.user_id)
+        elif action == "start":
+            await game.start(viewer.user_id, False)
+        elif action == "again":
+            await game.play_again(person)
+
+
+def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None) -> dict[str, Any]:
+    """A refusal told to a page, in its viewer's words."""
+    if error is not None:
+        return {"t": "refused", "reason": type(error).__name__, "text": refusal_text(t, error)}
+    return {"t": "refused", "reason": reason, "text": page_refusal(t, reason)}
+
+
+def refused(t: Translator, reason: str, status: HTTPStatus) -> web.Response:
+    """A refused sign-in, with a reason a page can show."""
+    return web.json_response(
+        {"reason": reason, "text": page_refusal(t, reason)}, status=status.value
+    )
+
+
+async def _write(ws: web.WebSocketResponse, page: PageSocket) -> None:
+    """Send the page its frames, in order, as they come."""
+    while not ws.closed:
+        frame = await page.frames.get()
+        try:
+            await ws.send_str(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+        except (ConnectionError, RuntimeError):
+            return
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError:
+        raise web.HTTPBadRequest(text="not JSON\n") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="not an object\n")
+    return body
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _static_file(name: str) -> bytes | None:
+    path = resources.files(__package__).joinpath("static", name)
+    return path.read_bytes() if path.is_file() else None
+
+
+def _monotonic() -> float:
+    return asyncio.get_running_loop().time()

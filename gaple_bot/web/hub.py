@@ -1,0 +1,170 @@
+"""The open pages of this worker, by game, and what each is shown after every change.
+
+The hub reads every published outcome; for each game with pages open it pushes the moves just
+made and a round's reveal, then every viewer's own state, read afresh while the service holds
+the game (so a page never sees a hand but its viewer's, and never a stale state)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from ..games.registry import Registry
+from ..i18n import Translator, Translators
+from ..service.errors import ServiceError
+from ..service.outcome import PAGE, NextGame, Outcome, Played, RoundEnded
+from ..service.runtime import GameService
+from .state import JSON, Viewer, state_of
+
+log = logging.getLogger(__name__)
+QUEUE_FRAMES = 64
+"""Frames kept for a slow page; past that it is sent its state afresh instead."""
+
+
+class PageSocket:
+    """One open page: who views which game, and the frames waiting to be sent to it."""
+
+    def __init__(self, viewer: Viewer, game_id: int, t: Translator) -> None:
+        self.viewer = viewer
+        self.game_id = game_id
+        self.t = t
+        self.frames: asyncio.Queue[JSON] = asyncio.Queue(QUEUE_FRAMES)
+        self.behind = False
+        """Frames were dropped: the next state sent is all it needs."""
+        self.shown_turn: int | None = None
+        """The version of the viewer's own turn the page has shown (told to the service once)."""
+
+    def push(self, frame: JSON) -> None:
+        """Queue `frame`; a page too far behind loses its queue and gets the state afresh."""
+        try:
+            self.frames.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.behind = True
+            while not self.frames.empty():
+                self.frames.get_nowait()
+            if frame.get("t") == "state":
+                self.frames.put_nowait(frame)
+
+
+class PageHub:
+    """Every open page of this worker, by game; pushes what each viewer may see."""
+
+    def __init__(
+        self,
+        service: GameService,
+        translators: Translators,
+        registry: Registry,
+    ) -> None:
+        self.service = service
+        self.translators = translators
+        self.registry = registry
+        self._pages: dict[int, set[PageSocket]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Read the service's outcomes from now on."""
+        subscription = self.service.feed.subscribe()
+        self._task = asyncio.create_task(self._follow(subscription))
+
+    async def stop(self) -> None:
+        """Stop reading outcomes."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def add(self, page: PageSocket) -> None:
+        """The page is open on its game."""
+        self._pages.setdefault(page.game_id, set()).add(page)
+        self.service.pages.opened(page.game_id, page.viewer.user_id)
+
+    def remove(self, page: PageSocket) -> None:
+        """The page went away."""
+        pages = self._pages.get(page.game_id)
+        if pages is not None and page in pages:
+            pages.discard(page)
+            if not pages:
+                del self._pages[page.game_id]
+            self.service.pages.closed(page.game_id, page.viewer.user_id)
+
+    def pages_of(self, game_id: int) -> set[PageSocket]:
+        """The pages open on the game."""
+        return self._pages.get(game_id, set())
+
+    async def _follow(self, subscription: Any) -> None:
+        try:
+            while True:
+                outcome = await subscription.next()
+                if subscription.missed:
+                    subscription.missed = 0
+                    for game_id in list(self._pages):
+                        await self.refresh(game_id)
+                try:
+                    await self.show(outcome)
+                except Exception:
+                    log.exception("game %s: the pages could not be shown a change", outcome.game_id)
+        finally:
+            subscription.close()
+
+    async def show(self, outcome: Outcome) -> None:
+        """Push the outcome's moves, reveal and next game to the game's pages, then their
+        states."""
+        pages = self.pages_of(outcome.game_id)
+        if not pages:
+            return
+        for effect in outcome.effects:
+            if isinstance(effect, NextGame):
+                for page in pages:
+                    page.push({"t": "moved", "game_id": effect.game_id, "table": effect.token})
+            elif isinstance(effect, RoundEnded):
+                reveal = effect.reveal
+                presentation = self.registry.get(reveal.table.kind).presentation
+                for page in pages:
+                    page.push(
+                        {
+                            "t": "reveal",
+                            "round": reveal.table.round_number,
+                            "reveal": presentation.page_reveal(page.t, reveal),
+                        }
+                    )
+        await self.refresh(outcome.game_id, _played(outcome))
+
+    async def refresh(self, game_id: int, played: list[Played] | None = None) -> None:
+        """Every page of the game gets its viewer's state (after the moves just made)."""
+        pages = list(self.pages_of(game_id))
+        if not pages:
+            return
+        try:
+            async with self.service.hold(game_id, by=PAGE) as game:
+                for page in pages:
+                    state = await state_of(game, page.t, self.registry, page.viewer)
+                    if played:
+                        recent = (state.get("board") or {}).get("recent") or []
+                        texts = recent[-len(played) :] if len(recent) >= len(played) else []
+                        for index, move in enumerate(played):
+                            text = texts[index] if index < len(texts) else ""
+                            page.push({"t": "played", "seat": move.seat, "text": text})
+                    page.push(state)
+                    await self._turn_seen(game, page, state)
+        except ServiceError as error:
+            log.info("game %s: no state for its pages: %s", game_id, error)
+
+    async def _turn_seen(self, game: Any, page: PageSocket, state: JSON) -> None:
+        """The viewer's own turn is in their page: their hand is not owed to their private
+        chat (the sweep would send it otherwise)."""
+        you = state["you"]
+        if state["phase"] != "playing" or you["seat"] is None or state["to_move"] != you["seat"]:
+            return
+        hand = state.get("hand") or {}
+        if not any(item.get("moves") for item in hand.get("items", [])):
+            return
+        if page.shown_turn != state["revision"]:
+            page.shown_turn = state["revision"]
+            await game.shown_in_page(state["revision"])
+
+
+def _played(outcome: Outcome) -> list[Played]:
+    return [effect for effect in outcome.effects if isinstance(effect, Played)]

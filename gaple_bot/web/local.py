@@ -1,0 +1,186 @@
+"""Local play: the same page on 127.0.0.1 for one person against computer players, with no
+token and no Telegram, in a throwaway SQLite file unless told otherwise."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import secrets
+import tempfile
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from http import HTTPStatus
+from pathlib import Path
+
+from aiohttp import web
+
+from ..i18n import SUPPORTED_LANGUAGES, Translators
+from ..service.api import utc_now
+from ..service.chats import ChatDefaults
+from ..service.errors import ServiceError
+from ..service.outcome import PAGE
+from ..service.runtime import GameService
+from ..service.views import Person
+from .app import PageFrontEnd, _json_body, refused
+from .sessions import SessionSigner
+
+log = logging.getLogger(__name__)
+LOCAL_HOST = "127.0.0.1"
+LOCAL_CHAT = -1
+"""The one chat of local play; each table is a topic of its own in it."""
+LOCAL_PLAYER = 1
+TURN_SECONDS = 90
+TICK_SECONDS = 1.0
+
+
+class LocalTables:
+    """Opens a table for the local person (seated first, computers in the other seats) and
+    ends their turns when they run out, as the chat's timers do."""
+
+    def __init__(
+        self,
+        pages: PageFrontEnd,
+        name: str,
+        language: str | None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.pages = pages
+        self.name = name
+        self.language = language
+        self.clock = clock
+        pages.extra_routes.append(web.post("/app/api/local", self._open))
+
+    async def _open(self, request: web.Request) -> web.Response:
+        """A new table of the kind asked for, started at once; a session for it."""
+        deps = self.pages.deps
+        if deps is None:
+            raise web.HTTPServiceUnavailable(text="starting\n")
+        body = await _json_body(request)
+        t = deps.translators.get(self.language)
+        try:
+            kind = deps.registry.get(str(body.get("kind") or "gaple"))
+        except KeyError:
+            return refused(t, "no_table", HTTPStatus.NOT_FOUND)
+        person = Person(LOCAL_PLAYER, self.name, self.language)
+        service = deps.service
+        # A topic of its own per table, so that several can be played one after another.
+        topic = secrets.randbelow(1 << 30) + 1
+        lobby = await service.lobbies.open(kind, LOCAL_CHAT, "Local", topic, person)
+        try:
+            async with service.hold(lobby.game_id, by=PAGE) as game:
+                await game.start(LOCAL_PLAYER, True)
+        except ServiceError as error:
+            log.warning("a local table could not start: %s", error)
+            return refused(t, "no_table", HTTPStatus.NOT_FOUND)
+        return self.pages.session_answer(
+            LOCAL_PLAYER, self.name, self.language, lobby.game_id, kind.name
+        )
+
+    async def keep_time(self) -> None:
+        """End every turn that ran out (the computer moves for the person), each second."""
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            deps = self.pages.deps
+            if deps is None:
+                continue
+            now = self.clock()
+            turns, _ = await deps.service.overdue(now, now - timedelta(days=365))
+            for game_id, version in turns:
+                try:
+                    async with deps.service.hold(game_id, by=PAGE) as game:
+                        await game.timeout(version)
+                except ServiceError as error:
+                    log.info("game %s: its turn could not end: %s", game_id, error)
+
+
+async def _anyone(chat_id: int, user_id: int) -> bool:
+    """Local play has no group to belong to: the one person is at home."""
+    return True
+
+
+async def serve_local(
+    database_url: str,
+    port: int,
+    *,
+    name: str = "Player",
+    language: str | None = None,
+    ready: Callable[[str], None] | None = None,
+    stopped: asyncio.Event | None = None,
+) -> None:
+    """Serve local play on 127.0.0.1:`port` until `stopped` is set (or the task is
+    cancelled); `ready` is told the page's address once it listens."""
+    service = await GameService.open(database_url, defaults=ChatDefaults(turn_seconds=TURN_SECONDS))
+    translators = Translators(language or "en")
+    pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
+    tables = LocalTables(pages, name, language)
+    await pages.start(service, translators, utc_now, _anyone)
+    app = web.Application()
+    app.add_routes(pages.routes())
+    app.router.add_get("/", _to_page)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    timer = asyncio.create_task(tables.keep_time())
+    try:
+        site = web.TCPSite(runner, LOCAL_HOST, port)
+        await site.start()
+        bound = runner.addresses[0][1] if runner.addresses else port
+        if ready is not None:
+            ready(f"http://{LOCAL_HOST}:{bound}/app")
+        await (stopped or asyncio.Event()).wait()
+    finally:
+        timer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await timer
+        await runner.cleanup()
+        await pages.stop()
+        await service.close()
+
+
+async def _to_page(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/app")
+
+
+USAGE = "gaple-bot local"
+
+
+def main(argv: list[str]) -> int:
+    """`gaple-bot local`: play in a browser against computer players; returns the exit code."""
+    parser = argparse.ArgumentParser(
+        prog=USAGE,
+        description="Play Gaple or Gap in your browser against computer players, with no "
+        "Telegram and no token. Listens on 127.0.0.1 only.",
+    )
+    parser.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0: any)")
+    parser.add_argument(
+        "--database",
+        default="",
+        help="a database URL to keep the games in (default: a throwaway SQLite file)",
+    )
+    parser.add_argument("--name", default="Player", help="your name at the table")
+    parser.add_argument(
+        "--language", choices=SUPPORTED_LANGUAGES, default="en", help="the page's language"
+    )
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be between 0 and 65535")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    with tempfile.TemporaryDirectory(prefix="gaple-local-") as folder:
+        database = args.database or f"sqlite+aiosqlite:///{Path(folder) / 'local.sqlite3'}"
+
+        def ready(url: str) -> None:
+            print(f"Open {url} in your browser (Ctrl+C stops).", flush=True)
+
+        try:
+            asyncio.run(
+                serve_local(
+                    database, args.port, name=args.name, language=args.language, ready=ready
+                )
+            )
+        except KeyboardInterrupt:
+            pass
+        except OSError as error:
+            print(f"gaple-bot local: cannot listen on {LOCAL_HOST}:{args.port}: {error.strerror}")
+            return 1
+    return 0

@@ -1,0 +1,134 @@
+"""A viewer's view as the page's state frame: the public table and, for a seated person, their
+own hand with its moves; nothing of anyone else's hand."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..games.registry import Registry
+from ..games.texts import seat_name
+from ..i18n import Translator
+from ..service.api import GameStatus
+from ..service.session import GameFacts, GameSession
+from ..service.views import HandView, LobbyView, SeatInfo, TableView
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks at a table: the person and the language they read."""
+
+    user_id: int
+    name: str
+    language: str | None
+
+
+def epoch_ms(moment: datetime | None) -> int | None:
+    """A moment as the page's clock counts it (milliseconds since the epoch)."""
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def _phase(facts: GameFacts, table: TableView[Any] | None) -> str:
+    if facts.status is GameStatus.LOBBY:
+        return "lobby"
+    if facts.status is GameStatus.ABORTED or (table is not None and table.aborted):
+        return "aborted"
+    if facts.status is GameStatus.FINISHED:
+        return "over"
+    return "playing"
+
+
+def _seat(t: Translator, seat: SeatInfo, viewer: Viewer) -> JSON:
+    return {
+        "number": seat.number,
+        "name": html.unescape(seat_name(t, seat)),
+        "computer": seat.is_computer,
+        "autoplay": seat.autoplay,
+        "you": seat.user_id == viewer.user_id,
+    }
+
+
+def lobby_state(t: Translator, registry: Registry, lobby: LobbyView, viewer: Viewer) -> JSON:
+    """The lobby: who sits, and which of its buttons the viewer may use."""
+    seated = any(seat.user_id == viewer.user_id for seat in lobby.seats)
+    presentation = registry.get(lobby.kind).presentation
+    return {
+        "t": "state",
+        "revision": 0,
+        "kind": lobby.kind,
+        "phase": "lobby",
+        "you": {"user": viewer.user_id, "seat": None, "spectator": not seated},
+        "title": html.unescape(presentation.lobby_title(t, lobby.config)),
+        "seats": [_seat(t, seat, viewer) for seat in lobby.seats],
+        "round": 0,
+        "to_move": None,
+        "deadline": None,
+        "winner": None,
+        "lobby": {
+            "capacity": lobby.capacity,
+            "can_join": not seated and len(lobby.seats) < lobby.capacity,
+            "can_leave": seated,
+            "can_start": seated and viewer.user_id == lobby.opener_id,
+        },
+        "board": None,
+        "hand": None,
+    }
+
+
+def table_state(
+    t: Translator,
+    registry: Registry,
+    facts: GameFacts,
+    table: TableView[Any],
+    hand: HandView[Any, Any] | None,
+    viewer: Viewer,
+) -> JSON:
+    """The running (or finished) table, and the viewer's own hand if they sit at it."""
+    presentation = registry.get(table.kind).presentation
+    board = presentation.page_board(t, table)
+    seats = []
+    for seat in table.seats:
+        shown = _seat(t, seat, viewer)
+        shown["score"] = table.scores[seat.number]
+        counts = board.get("counts")
+        shown["count"] = counts[seat.number] if isinstance(counts, list) else None
+        seats.append(shown)
+    mine = hand is not None
+    return {
+        "t": "state",
+        "revision": table.version,
+        "kind": table.kind,
+        "phase": _phase(facts, table),
+        "you": {
+            "user": viewer.user_id,
+            "seat": hand.seat if hand is not None else None,
+            "spectator": not mine,
+        },
+        "title": board.get("title", ""),
+        "seats": seats,
+        "round": table.round_number,
+        "to_move": table.to_move,
+        "deadline": epoch_ms(table.deadline) if not facts.paused else None,
+        "winner": table.winner,
+        "lobby": None,
+        "board": board,
+        "hand": presentation.page_hand(t, hand) if hand is not None else None,
+    }
+
+
+async def state_of(game: GameSession, t: Translator, registry: Registry, viewer: Viewer) -> JSON:
+    """The viewer's state frame of the held game."""
+    facts = await game.facts()
+    if facts.status is GameStatus.LOBBY or not facts.playing:
+        state = lobby_state(t, registry, await game.lobby(), viewer)
+        if facts.status is not GameStatus.LOBBY:
+            # Closed before it started: nothing to join any more.
+            state["phase"], state["lobby"] = "aborted", None
+        return state
+    table = await game.table()
+    hand = await game.hand(viewer.user_id) if facts.seat_of(viewer.user_id) else None
+    return table_state(t, registry, facts, table, hand, viewer)

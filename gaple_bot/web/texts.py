@@ -1,0 +1,43 @@
+"""The page's own words, in the viewer's language: the shell's buttons and its refusals."""
+
+from __future__ import annotations
+
+from ..i18n import Translator
+
+
+def shell_texts(t: Translator) -> dict[str, str]:
+    """The words the page's shell shows around the game's own drawing."""
+    return {
+        "join": t.gettext("Join"),
+        "leave": t.gettext("Leave"),
+        "start": t.gettext("Start"),
+        "again": t.gettext("Play again"),
+        "your_turn": t.gettext("Your turn"),
+        "waiting": t.gettext("Waiting for {name}"),
+        "spectating": t.gettext("You are watching this table."),
+        "back": t.gettext("Back"),
+        "left": t.gettext("{seconds} s left"),
+        "reconnecting": t.gettext("Reconnecting…"),
+        "computer": t.gettext("computer"),
+        "autoplay": t.gettext("the computer plays for them"),
+        "score": t.gettext("{points} pts"),
+        "lobby": t.gettext("Waiting for players"),
+        "over": t.gettext("Game over"),
+        "stopped": t.gettext("This game was stopped."),
+    }
+
+
+def page_refusal(t: Translator, reason: str) -> str:
+    """One short sentence for a refusal that is the page's own (not the service's)."""
+    texts = {
+        "init_data": t.gettext(
+            "Telegram did not vouch for this page: open it again from the chat."
+        ),
+        "session": t.gettext("This page has been open too long: open it again from the chat."),
+        "not_member": t.gettext("Only members of the group can open its table."),
+        "no_table": t.gettext("This table does not exist, or its game is over."),
+        "spectator": t.gettext("You are watching: only players at the table can do that."),
+        "frame": t.gettext("The page sent something the table does not understand."),
+        "flood": t.gettext("Too fast: wait a moment."),
+    }
+    return texts.get(reason, t.gettext("That did not work."))
