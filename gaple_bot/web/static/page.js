@@ -407,19 +407,23 @@ function renderSeats(state) {
       },
       el(
         "span",
-        { class: "seat-line" },
-        marks.length && !marked ? el("span", { class: "seat-marks", "aria-hidden": "true", text: "🤖" }) : null,
-        el("span", { class: "seat-name", text: seat.name }),
-        marks.length ? el("span", { class: "hidden-text", text: `(${marks.join(", ")})` }) : null,
-        state.phase === "lobby" ? null : el("span", { class: "seat-score", "aria-label": say("score", { points: seat.score ?? 0 }), text: String(seat.score ?? 0) }),
+        { class: "seat-top" },
+        el(
+          "span",
+          { class: "seat-name" },
+          seat.computer ? seat.name.replace(/^🤖\s*/u, "") : seat.name,
+          marks.length ? el("span", { class: "hidden-text", text: ` (${marks.join(", ")})` }) : null,
+        ),
+        turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
       ),
       state.phase === "lobby"
         ? null
         : el(
             "span",
             { class: "seat-line" },
+            seat.computer || (seat.autoplay && !marked) ? el("span", { class: "seat-marks", "aria-hidden": "true", text: "🤖" }) : null,
             seat.count === null || seat.count === undefined ? null : el("span", { class: "seat-count", text: `✋ ${seat.count}` }),
-            turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
+            el("span", { class: "seat-score", "aria-label": say("score", { points: seat.score ?? 0 }), text: String(seat.score ?? 0) }),
           ),
     );
   });
