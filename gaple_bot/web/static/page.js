@@ -249,9 +249,15 @@ async function receive(frame) {
       hideBanner();
       if (frame.script && frame.script !== page.script) {
         page.script = frame.script;
-        page.gameLoading = import(frame.script).then((module) => {
-          page.game = module;
-        });
+        page.gameLoading = import(frame.script).then(
+          (module) => {
+            page.game = module;
+          },
+          (error) => {
+            console.error("the game's drawing", error);
+            fail(String(error.message || error));
+          },
+        );
       }
       break;
     case "state":
