@@ -111,7 +111,7 @@ class PageFrontEnd:
         is_member: IsMember,
     ) -> None:
         """Serve pages from now on, for the games of `service`."""
-        hub = PageHub(service, translators, service.registry)
+        hub = PageHub(service, translators, service.registry, self.signer)
         hub.start()
         self._deps = PageDeps(service, translators, service.registry, clock, is_member, hub)
 
@@ -315,7 +315,7 @@ class PageFrontEnd:
     async def _push_state(self, deps: PageDeps, page: PageSocket) -> None:
         try:
             async with deps.service.hold(page.game_id, by=PAGE) as game:
-                page.push(await state_of(game, page.t, deps.registry, page.viewer))
+                page.push(await state_of(game, page.t, deps.registry, page.viewer, deps.clock()))
         except ServiceError as error:
             page.push(refusal_frame(page.t, "", error))
 

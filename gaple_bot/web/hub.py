@@ -16,6 +16,7 @@ from ..i18n import Translator, Translators
 from ..service.errors import ServiceError
 from ..service.outcome import PAGE, NextGame, Outcome, Played, RoundEnded
 from ..service.runtime import GameService
+from .sessions import SessionSigner
 from .state import JSON, Viewer, state_of
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,10 @@ class PageHub:
         service: GameService,
         translators: Translators,
         registry: Registry,
+        signer: SessionSigner,
     ) -> None:
         self.service = service
+        self.signer = signer
         self.translators = translators
         self.registry = registry
         self._pages: dict[int, set[PageSocket]] = {}
@@ -117,8 +120,21 @@ class PageHub:
             return
         for effect in outcome.effects:
             if isinstance(effect, NextGame):
+                now = self.service.clock()
                 for page in pages:
-                    page.push({"t": "moved", "game_id": effect.game_id, "table": effect.token})
+                    viewer = page.viewer
+                    # The same group's next table: the page follows with a session for it.
+                    session = self.signer.issue(
+                        viewer.user_id, viewer.name, viewer.language, effect.game_id, now
+                    )
+                    page.push(
+                        {
+                            "t": "moved",
+                            "game_id": effect.game_id,
+                            "table": effect.token,
+                            "session": session,
+                        }
+                    )
             elif isinstance(effect, RoundEnded):
                 reveal = effect.reveal
                 presentation = self.registry.get(reveal.table.kind).presentation
@@ -140,7 +156,9 @@ class PageHub:
         try:
             async with self.service.hold(game_id, by=PAGE) as game:
                 for page in pages:
-                    state = await state_of(game, page.t, self.registry, page.viewer)
+                    state = await state_of(
+                        game, page.t, self.registry, page.viewer, self.service.clock()
+                    )
                     if played:
                         recent = (state.get("board") or {}).get("recent") or []
                         texts = recent[-len(played) :] if len(recent) >= len(played) else []

@@ -67,6 +67,7 @@ def lobby_state(t: Translator, registry: Registry, lobby: LobbyView, viewer: Vie
         "round": 0,
         "to_move": None,
         "deadline": None,
+        "now": None,
         "winner": None,
         "lobby": {
             "capacity": lobby.capacity,
@@ -86,6 +87,7 @@ def table_state(
     table: TableView[Any],
     hand: HandView[Any, Any] | None,
     viewer: Viewer,
+    now: datetime,
 ) -> JSON:
     """The running (or finished) table, and the viewer's own hand if they sit at it."""
     presentation = registry.get(table.kind).presentation
@@ -113,6 +115,7 @@ def table_state(
         "round": table.round_number,
         "to_move": table.to_move,
         "deadline": epoch_ms(table.deadline) if not facts.paused else None,
+        "now": epoch_ms(now),
         "winner": table.winner,
         "lobby": None,
         "board": board,
@@ -120,7 +123,9 @@ def table_state(
     }
 
 
-async def state_of(game: GameSession, t: Translator, registry: Registry, viewer: Viewer) -> JSON:
+async def state_of(
+    game: GameSession, t: Translator, registry: Registry, viewer: Viewer, now: datetime
+) -> JSON:
     """The viewer's state frame of the held game."""
     facts = await game.facts()
     if facts.status is GameStatus.LOBBY or not facts.playing:
@@ -131,4 +136,4 @@ async def state_of(game: GameSession, t: Translator, registry: Registry, viewer:
         return state
     table = await game.table()
     hand = await game.hand(viewer.user_id) if facts.seat_of(viewer.user_id) else None
-    return table_state(t, registry, facts, table, hand, viewer)
+    return table_state(t, registry, facts, table, hand, viewer, now)

@@ -90,3 +90,9 @@ async def test_play_again_from_the_page_moves_every_page_to_the_new_lobby(
     await page.send({"t": "again"})
     moved = await page.next("moved")
     assert moved["game_id"] != opened["game_id"] and moved["table"]
+    # The page follows with the session it was given, to the new lobby, seated.
+    follow = await server.page(moved["session"])
+    lobby = await follow.next("state")
+    assert lobby["phase"] == "lobby" and lobby["lobby"]["can_start"]
+    await follow.send({"t": "start"})
+    assert (await follow.next("state", lambda f: f["phase"] == "playing"))["you"]["seat"] == 0

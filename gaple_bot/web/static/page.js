@@ -223,16 +223,22 @@ function resync() {
 /** Play again opened a new lobby: a session for it and a new socket. Local play has no
  * initData to sign in to it with: it opens a new local table of the same kind instead. */
 async function follow(frame) {
+  if (frame.game_id === page.gameId) return; // followed already
   const old = page.socket;
   page.socket = null;
   if (old) old.close();
-  if (page.initData) page.table = frame.table;
-  else page.local = page.state?.kind || page.local || "gaple";
-  try {
-    await signIn();
-  } catch (error) {
-    fail(error.message);
-    return;
+  page.table = frame.table || page.table;
+  if (frame.session) {
+    // The server vouches for the viewer at the group's next table.
+    page.session = frame.session;
+    page.gameId = frame.game_id;
+  } else {
+    try {
+      await signIn();
+    } catch (error) {
+      fail(error.message);
+      return;
+    }
   }
   page.state = null;
   page.attempts = 0;
@@ -245,6 +251,7 @@ async function receive(frame) {
       page.welcomed = true;
       page.attempts = 0;
       page.session = frame.session || page.session;
+      page.gameId = frame.game_id;
       page.texts = frame.texts || {};
       hideBanner();
       if (frame.script && frame.script !== page.script) {
