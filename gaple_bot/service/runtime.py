@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from concurrent.futures import Executor
@@ -30,6 +32,7 @@ from .progress import Progress
 from .session import GameSession
 from .tally import Tally
 
+log = logging.getLogger(__name__)
 KEEP_UPDATE_IDS = timedelta(days=1)
 """How long a received update's id is kept: Telegram stops retrying an update within a day
 (and an update a worker left that long ago is not handled any more)."""
@@ -77,6 +80,7 @@ class GameService:
         them no private hand meanwhile)."""
         self.clock = clock
         self._pruned_at: datetime | None = None
+        self._announcing: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(
@@ -139,6 +143,31 @@ class GameService:
     def forget(self, game_id: int) -> None:
         """Drop this worker's copy of the game (after an unexpected failure)."""
         self.cache.drop(game_id)
+
+    def announce(self, game_id: int) -> None:
+        """Beside other workers, tell them the game changed (their pages show it); soon, not
+        awaited: the change is stored, and whoever hears it reads it under the game's lock."""
+        if not self.store.changes.shared:
+            return
+        task = asyncio.create_task(self._announce(game_id))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    async def _announce(self, game_id: int) -> None:
+        try:
+            await self.store.changes.announce(game_id)
+        except Exception:
+            log.warning("game %s: its change could not be told to the others", game_id)
+
+    async def hear_changes(self, heard: Callable[[int], None]) -> None:
+        """Beside other workers, `heard` is told each game another worker changed."""
+        worker = self.store.game_locks.worker_id
+
+        def from_another(by: int, game_id: int) -> None:
+            if by != worker:
+                heard(game_id)
+
+        await self.store.changes.listen(from_another)
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

@@ -137,12 +137,14 @@ class GameSession:
         """`progress`, published as an Outcome to the front ends that subscribe."""
         if self._service.feed.listened:
             self._service.feed.publish(Outcome.of_progress(progress, self.by))
+        self._service.announce(self.game_id)
         return progress
 
     def _changed(self, lobby: LobbyView) -> LobbyView:
         """The lobby as a use case left it, published."""
         if self._service.feed.listened:
             self._service.feed.publish(Outcome.of_lobby(lobby, self.by))
+        self._service.announce(self.game_id)
         return lobby
 
     def forget(self) -> None:
@@ -209,6 +211,7 @@ class GameSession:
                 Outcome(self.game_id, (NextGame(lobby.game_id, lobby.join_token),), self.by)
             )
             self._service.feed.publish(Outcome.of_lobby(lobby, self.by))
+        self._service.announce(self.game_id)
         return lobby
 
     # The table -----------------------------------------------------------------------------
@@ -282,4 +285,5 @@ class GameSession:
         if self._service.feed.listened:
             effect = TableChanged(table) if table is not None else LobbyChanged(await self.lobby())
             self._service.feed.publish(Outcome(self.game_id, (effect,), self.by))
+        self._service.announce(self.game_id)
         return table

@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
+from .changes import GameChanges, NotifiedChanges
 from .database import make_engine, snapshot_engine, write_engine
 from .errors import DatabaseUnavailable
 from .game_locks import GameLocks, game_locks
@@ -40,6 +41,12 @@ class Store:
             PrivatePaces(engine) if self.game_locks.shared else None
         )
         """Each private chat's pace across the workers (None: this process is alone)."""
+        self.changes: GameChanges = (
+            NotifiedChanges(engine, self.game_locks.worker_id)
+            if self.game_locks.shared
+            else GameChanges()
+        )
+        """Which games changed, told to and heard from the other workers."""
 
     @classmethod
     def open(cls, url: str, **engine_options: Any) -> Store:
@@ -89,5 +96,6 @@ class Store:
 
     async def close(self) -> None:
         """Release the game locks and close every pooled connection."""
+        await self.changes.close()
         await self.game_locks.close()
         await self.engine.dispose()

@@ -113,6 +113,7 @@ class PageFrontEnd:
         """Serve pages from now on, for the games of `service`."""
         hub = PageHub(service, translators, service.registry, self.signer)
         hub.start()
+        await service.hear_changes(hub.changed_elsewhere)
         self._deps = PageDeps(service, translators, service.registry, clock, is_member, hub)
 
     async def stop(self) -> None:

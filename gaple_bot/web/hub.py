@@ -65,6 +65,7 @@ class PageHub:
         self.registry = registry
         self._pages: dict[int, set[PageSocket]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._refreshing: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         """Read the service's outcomes from now on."""
@@ -78,6 +79,13 @@ class PageHub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+
+    def changed_elsewhere(self, game_id: int) -> None:
+        """Another worker changed the game: its pages here get their states afresh."""
+        if game_id in self._pages:
+            task = asyncio.create_task(self.refresh(game_id))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
 
     def add(self, page: PageSocket) -> None:
         """The page is open on its game."""
