@@ -49,7 +49,8 @@ class Settings:
     private_messages_per_second: int = 1
     computer_processes: int = 1
     webapp_url: str = ""
-    """The page's public HTTPS address (the Mini App's URL given to @BotFather; empty: no page)."""
+    """The public HTTPS address the bot's web server is reached at (the Mini App's URL given
+    to @BotFather is this followed by /app; empty: no page)."""
     webapp_short_name: str = ""
     """The Mini App's short name given to @BotFather (its direct link is t.me/<bot>/<name>)."""
     webapp_port: int = 8080

@@ -151,3 +151,41 @@ def test_every_setting_read_is_in_env_example() -> None:
         if "=" in line and not line.startswith("#")
     }
     assert values.asked == listed
+
+
+def test_the_page_is_off_without_its_settings() -> None:
+    settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:x"})
+    assert not settings.webapp and settings.webapp_url == ""
+
+
+def test_the_page_is_on_with_its_address_and_short_name() -> None:
+    settings = settings_from(
+        {
+            "TELEGRAM_BOT_TOKEN": "1:x",
+            "WEBAPP_URL": "https://games.example.org/",
+            "WEBAPP_SHORT_NAME": "table",
+        }
+    )
+    assert settings.webapp
+    assert (settings.webapp_url, settings.webapp_short_name) == (
+        "https://games.example.org",
+        "table",
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "short_name", "named"),
+    [
+        ("https://games.example.org", "", "go together"),
+        ("", "table", "go together"),
+        ("http://games.example.org", "table", "https://"),
+        ("games.example.org", "table", "https://"),
+        ("https://games.example.org", "a b", "short name"),
+        ("https://games.example.org", "ab", "short name"),
+    ],
+)
+def test_a_half_or_wrong_page_setting_is_refused(url: str, short_name: str, named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        settings_from(
+            {"TELEGRAM_BOT_TOKEN": "1:x", "WEBAPP_URL": url, "WEBAPP_SHORT_NAME": short_name}
+        )
