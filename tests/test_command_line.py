@@ -136,7 +136,7 @@ def test_an_unreachable_bot_api_s_line_leaves_the_token_out(
     """A failed request's error may quote its URL, which carries the token."""
     token = "123456:TEST-token-secret"
 
-    def unreachable(settings: object, worker: object = None) -> None:
+    def unreachable(settings: object, worker: object = None, pages: object = None) -> None:
         raise NetworkError(f"InvalidUrlClientError: http://bad/bot{token}/getMe")
 
     monkeypatch.setattr(app, "run", unreachable)
