@@ -73,18 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     pages = None
     if settings.webapp:
-        from datetime import timedelta
-
         from .web.app import PageFrontEnd
-        from .web.sessions import SessionSigner
 
-        token = settings.telegram_bot_token
-        pages = PageFrontEnd(
-            SessionSigner.for_bot(token),
-            bot_token=token,
-            login_age=timedelta(seconds=settings.webapp_login_seconds),
-            public_url=settings.webapp_url,
-        )
+        pages = PageFrontEnd.for_bot(settings)
     try:
         run(settings, worker, pages)
     except InvalidToken:

@@ -50,8 +50,10 @@ from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .http import AiohttpRequest
 from .pacing import Pacer
+from .page_changes import PageChanges
 from .painter import Painter
 from .present import Presenter
+from .render.page_links import PageLinks
 from .resume import resume_games
 from .server import BotServer, MountedPages, TrackingApplication, take_left_updates
 from .supervisor import Worker, worker_share
@@ -62,6 +64,7 @@ OUTBOX_DRAIN_SECONDS = 10.0
 PARENT_CHECK_SECONDS = 2.0
 """How often a supervised worker looks whether its supervisor is still there."""
 SERVER_KEY = "server"
+PAGE_CHANGES_KEY = "page_changes"
 """bot_data key of the BotServer, once the services are up."""
 
 
@@ -150,8 +153,13 @@ def build_application(
             on_migrated=migrated,
             painter=painter,
         )
-        presenter = Presenter(app.bot, outbox, translators, service, clock)
         username = app.bot.username
+        page_links = (
+            PageLinks(username, settings.webapp_short_name, settings.webapp_url)
+            if settings.webapp
+            else None
+        )
+        presenter = Presenter(app.bot, outbox, translators, service, clock, page_links)
         members = Membership(app.bot, clock)
         deps = Deps(settings, service, translators, outbox, presenter, username, members, clock)
         app.bot_data[DEPS_KEY] = deps
@@ -165,6 +173,9 @@ def build_application(
         app.bot_data[SERVER_KEY] = server
         if pages is not None:
             await pages.start(service, translators, clock, members.is_member)
+            page_changes = PageChanges(deps, job_queue)
+            page_changes.start()
+            app.bot_data[PAGE_CHANGES_KEY] = page_changes
         if not settings.webhook_url:
             # Polling has no web server of its own: the page, /healthz and /metrics get one.
             if pages is not None:
@@ -178,6 +189,9 @@ def build_application(
         await server.stop()
         if pages is not None:
             await pages.stop()
+        page_changes = app.bot_data.pop(PAGE_CHANGES_KEY, None)
+        if isinstance(page_changes, PageChanges):
+            await page_changes.stop()
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
             with contextlib.suppress(TimeoutError):

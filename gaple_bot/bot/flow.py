@@ -77,6 +77,7 @@ async def _newly_unreachable(
     game the computer does not play yet. A seat already handed over is not announced again
     (its hand fails to arrive at every new round, and each notice spends the group's budget)."""
     found: SeatInfo | None = None
+    unreachable = [u for u in unreachable if not deps.service.pages.used(game_id, u)]
     for user_id in unreachable:
         seats = await deps.service.players.unreachable(user_id)
         if found is not None or table is None or all(s.game_id != game_id for s in seats):

@@ -19,6 +19,7 @@ from .outbox import GroupOutbox, MessageHandle
 from .private import PrivateSender, message_kwargs
 from .render.common import Rendered
 from .render.game_messages import JOIN_PREFIX, GameMessages
+from .render.page_links import PageLinks
 from .results import show_game_end, show_round_end
 from .shown import ShownMessages, TurnMessage
 
@@ -39,11 +40,12 @@ class Presenter:
         translators: Translators,
         service: GameService,
         clock: Callable[[], datetime],
+        page: PageLinks | None = None,
     ) -> None:
         self.bot = bot
         self.outbox = outbox
         self.service = service
-        self.render = GameMessages(translators, service.registry, clock)
+        self.render = GameMessages(translators, service.registry, clock, page)
         self.private = PrivateSender(bot)
         self.shown = ShownMessages()
         self._pending: set[asyncio.Task[None]] = set()
@@ -177,6 +179,7 @@ class Presenter:
             elif isinstance(step, GameOver):
                 show_game_end(self.outbox, self.render, step)
                 self.shown.game_over(step.table.game_id)
+                self.service.pages.game_over(step.table.game_id)
         if final is not None:
             self.edit_table(final)
         offer_table = any_table(progress)
@@ -286,6 +289,9 @@ class Presenter:
     ) -> None:
         seat = hand.table.seats[hand.seat]
         if seat.user_id is None or seat.user_id in unreachable:
+            return
+        if self.service.pages.is_open(hand.game_id, seat.user_id):
+            # The page shows the hand (and the turn): a private message would only ring.
             return
         t = self.render.private_t(seat, hand.table.language)
         delivery = await self.private.send(seat.user_id, self.render.hand(t, hand))

@@ -69,6 +69,9 @@ class TableView(Generic[Board]):
     message_id: int | None = None
     """The group message that shows the game, as stored (a worker that has not shown the
     game yet edits that message rather than posting another)."""
+    page_token: str | None = None
+    """The secret that opens the game's table page (its lobby's join token): shown only to
+    the group and the game's players, as a link."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ def table_view(live: LiveGame) -> TableView[Any]:
         aborted=live.status is GameStatus.ABORTED,
         pictures=live.options["pictures"] == "on",
         message_id=live.message_id,
+        page_token=live.join_token,
     )
 
 

@@ -27,6 +27,7 @@ from ..service.outcome import PAGE
 from ..service.refusals import refusal_text
 from ..service.runtime import GameService
 from ..service.views import Person
+from ..settings import Settings
 from .frames import MAX_FRAME, BadFrame, Hello, LobbyAction, MoveFrame, Sync, parse_frame
 from .hub import PageHub, PageSocket
 from .initdata import InitDataRefused, check_init_data
@@ -90,6 +91,18 @@ class PageFrontEnd:
         self._buckets: dict[int, FrameBucket] = {}
         self.extra_routes: list[web.RouteDef] = []
         """Routes another part adds (local play's sign-in)."""
+
+    @classmethod
+    def for_bot(cls, settings: Settings) -> PageFrontEnd:
+        """The page of the bot these settings run (WEBAPP_URL and WEBAPP_SHORT_NAME set):
+        sessions signed from its token, initData checked against it."""
+        token = settings.telegram_bot_token
+        return cls(
+            SessionSigner.for_bot(token),
+            bot_token=token,
+            login_age=timedelta(seconds=settings.webapp_login_seconds),
+            public_url=settings.webapp_url,
+        )
 
     def routes(self) -> list[web.RouteDef]:
         """Every route of the page, under /app."""

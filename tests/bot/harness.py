@@ -15,6 +15,7 @@ from gaple_bot.bot.app import build_application, start_application, stop_applica
 from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
 from gaple_bot.bot.outbox import OutboxClock
+from gaple_bot.bot.server import MountedPages
 from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.gaple.rules import Game
 from gaple_bot.games.options import checked_options
@@ -36,12 +37,13 @@ async def running_bot(
     clock: Callable[[], datetime] = utc_now,
     outbox_clock: OutboxClock | None = None,
     poll: bool = True,
+    pages: MountedPages | None = None,
     **settings: str,
 ) -> AsyncIterator[GapleApplication]:
     """The bot, started as `gaple-bot` would start it but inside the test's event loop, with
     its time taken from `clock`, on an SQLite file or on the database a URL names; without
     `poll`, a worker beside the one polling (it gets no updates, as one behind a webhook
-    would get none it was not posted)."""
+    would get none it was not posted); with the table page `pages` on its web server."""
     values = {
         "TELEGRAM_BOT_TOKEN": fake.token,
         "TELEGRAM_API_BASE_URL": fake.base_url,
@@ -56,7 +58,11 @@ async def running_bot(
         **settings,
     }
     app = build_application(
-        settings_from(values), rng=random.Random(seed), clock=clock, outbox_clock=outbox_clock
+        settings_from(values),
+        rng=random.Random(seed),
+        clock=clock,
+        outbox_clock=outbox_clock,
+        pages=pages,
     )
     await start_application(app, poll_timeout=1, poll=poll)
 

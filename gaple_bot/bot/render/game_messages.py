@@ -24,6 +24,7 @@ from ..callback_data import Action, encode
 from .common import Rendered
 from .game import from_game
 from .lobby import render_lobby
+from .page_links import PageLinks
 
 JOIN_PREFIX = "join_"
 """Deep-link payloads that join a lobby: this prefix and the lobby's join token."""
@@ -33,11 +34,17 @@ class GameMessages:
     """Renders a game's chat messages in the right language, from the service's views."""
 
     def __init__(
-        self, translators: Translators, registry: Registry, clock: Callable[[], datetime]
+        self,
+        translators: Translators,
+        registry: Registry,
+        clock: Callable[[], datetime],
+        page: PageLinks | None = None,
     ) -> None:
         self.translators = translators
         self.registry = registry
         self.clock = clock
+        self.page = page
+        """Where the table page lives (None: no page, no Open table button)."""
 
     # Languages and kinds ----------------------------------------------------------------------
 
@@ -68,7 +75,10 @@ class GameMessages:
         chat, for someone who could not join without it)."""
         join_link = self.lobby_link(lobby, bot_username) if link else None
         t = self.group_t(lobby.language)
-        return render_lobby(t, self.presentation(lobby.kind), lobby, join_link)
+        open_table = None
+        if self.page is not None and lobby.join_token is not None:
+            open_table = self.page.group_button(t, lobby.join_token)
+        return render_lobby(t, self.presentation(lobby.kind), lobby, join_link, open_table)
 
     # The table and the hands -----------------------------------------------------------------
 
@@ -88,6 +98,8 @@ class GameMessages:
                 label, callback_data=encode(Action.SHOW_HAND, table.game_id)
             )
             extra = (my_hand,)
+        if _page_open(table) and self.page is not None and table.page_token is not None:
+            extra = (*extra, self.page.group_button(t, table.page_token))
         return from_game(
             dataclasses.replace(message, text=text), table.game_id, table.version, extra
         )
@@ -95,7 +107,11 @@ class GameMessages:
     def hand(self, t: Translator, view: HandView[Any, Any], step: int | None = None) -> Rendered:
         """A person's hand, with its move buttons on their turn (`step`: their first pick)."""
         message = self.presentation(view.table.kind).hand(t, view, self.clock(), step)
-        return from_game(message, view.game_id, view.version)
+        extra: tuple[InlineKeyboardButton, ...] = ()
+        table = view.table
+        if _page_open(table) and self.page is not None and table.page_token is not None:
+            extra = (self.page.private_button(t, table.page_token),)
+        return from_game(message, view.game_id, view.version, extra)
 
     def played(self, t: Translator, view: HandView[Any, Any], code: int) -> Rendered:
         """A person's hand right after their move `code`."""
@@ -199,3 +215,8 @@ class GameMessages:
             style="primary",
         )
         return InlineKeyboardMarkup([[button]])
+
+
+def _page_open(table: TableView[Any]) -> bool:
+    """Whether the game's page still opens: its token is useless once the game is over."""
+    return table.winner is None and not table.aborted

@@ -13,10 +13,15 @@ from .common import Rendered
 
 
 def render_lobby(
-    t: Translator, presentation: AnyPresentation, lobby: LobbyView, join_link: str | None
+    t: Translator,
+    presentation: AnyPresentation,
+    lobby: LobbyView,
+    join_link: str | None,
+    open_table: InlineKeyboardButton | None = None,
 ) -> Rendered:
     """The lobby while it is open; `join_link` is a t.me deep link for players who never
-    opened a private chat with the bot (shown as a button)."""
+    opened a private chat with the bot (shown as a button); `open_table` opens the table's
+    page, where anyone in the group can join without a private chat."""
     lines = [
         presentation.lobby_title(t, lobby.config),
         t.gettext("Seats taken: {taken} of {capacity}").format(
@@ -54,6 +59,8 @@ def render_lobby(
             ),
         ],
     ]
+    if open_table is not None:
+        rows.append([open_table])
     if join_link:
         rows.append([InlineKeyboardButton(t.gettext("💬 Open my private chat"), url=join_link)])
     return Rendered("\n".join(lines), InlineKeyboardMarkup(rows))

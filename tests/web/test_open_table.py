@@ -1,0 +1,240 @@
+"""The Open table button of the real bot, against the fake Bot API: the group's lobby and table
+carry a direct link to the Mini App with the game's token, the private hand the app itself, and
+the page that link opens lets a member with no private chat join and play a whole game beside a
+chat player, each seeing the other's moves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
+
+from gaple_bot.bot.deps import GapleApplication
+from gaple_bot.service.runtime import GameService
+from gaple_bot.settings import settings_from
+from gaple_bot.store import GameStatus
+from gaple_bot.web.app import PageFrontEnd
+from tests.bot.driver import Player
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
+from tests.fakes.telegram_server import (
+    DEFAULT_BOT_USERNAME,
+    FakeMessage,
+    FakeTelegram,
+    running_fake,
+)
+
+from .kit import Page, first_move, init_data
+from .leaks import scan
+
+ANA, BEA, CID = 701, 702, 703
+PAGE_URL = "https://games.example.org"
+SHORT_NAME = "table"
+OPEN_TABLE = "🎲 Open table"
+PACE = 0.25
+"""Seconds between Bea's taps, within the page's frames a second."""
+GAME_SECONDS = 240.0
+"""Generous: a whole game with two computers on a slow machine."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@asynccontextmanager
+async def bot_with_page(
+    fake: FakeTelegram, database: Path
+) -> AsyncIterator[tuple[GapleApplication, str]]:
+    """The bot with the table page set up as the README says (WEBAPP_URL, WEBAPP_SHORT_NAME),
+    its page served under long polling on WEBAPP_PORT; yields the bot and the page's origin
+    on 127.0.0.1."""
+    port = free_port()
+    values = {
+        "WEBAPP_URL": PAGE_URL,
+        "WEBAPP_SHORT_NAME": SHORT_NAME,
+        "WEBAPP_PORT": str(port),
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "DEFAULT_TURN_SECONDS": "3600",
+    }
+    settings = settings_from({"TELEGRAM_BOT_TOKEN": fake.token, **values})
+    async with running_bot(fake, database, pages=PageFrontEnd.for_bot(settings), **values) as app:
+        yield app, f"http://127.0.0.1:{port}"
+
+
+def open_table_url(message: FakeMessage) -> str:
+    """The URL of a group message's Open table button."""
+    urls = [url for text, url in message.buttons() if text == OPEN_TABLE]
+    assert len(urls) == 1 and urls[0] is not None, message.buttons()
+    return urls[0]
+
+
+def token_of(url: str) -> str:
+    """The table's token in a direct link, after checking the link's shape."""
+    parts = urlsplit(url)
+    assert (parts.scheme, parts.netloc, parts.path) == (
+        "https",
+        "t.me",
+        f"/{DEFAULT_BOT_USERNAME}/{SHORT_NAME}",
+    ), url
+    (token,) = parse_qs(parts.query)["startapp"]
+    return token
+
+
+def web_app_urls(message: FakeMessage) -> list[str]:
+    """The web_app buttons' addresses of a message as last shown."""
+    markup: Any = message.reply_markup or {}
+    return [
+        button["web_app"]["url"]
+        for row in markup.get("inline_keyboard", [])
+        for button in row
+        if "web_app" in button
+    ]
+
+
+async def sign_in(
+    http: aiohttp.ClientSession, origin: str, fake: FakeTelegram, user: int, table: str
+) -> tuple[int, Any]:
+    """What the page does inside Telegram: initData signed for the fake's bot, with the
+    direct link's start parameter."""
+    init = init_data(user, fake.users[user].first_name, token=fake.token, start=table)
+    async with http.post(f"{origin}/app/api/session", json={"init_data": init}) as answer:
+        return answer.status, await answer.json()
+
+
+async def open_page(http: aiohttp.ClientSession, origin: str, session: str) -> Page:
+    """A socket from the page at its public address (as Telegram's webview sends it)."""
+    ws = await http.ws_connect(f"{origin}/app/ws", origin=PAGE_URL)
+    page = Page(ws)
+    await page.send({"t": "hello", "session": session})
+    await page.next("welcome")
+    return page
+
+
+def newest_state(page: Page) -> dict[str, Any] | None:
+    states = [f for f in page.frames if f.get("t") == "state"]
+    return states[-1] if states else None
+
+
+async def game_over(service: GameService, game_id: int) -> bool:
+    async with service.store.read() as tx:
+        return (await tx.games.get(game_id)).status is GameStatus.FINISHED
+
+
+async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_chat(
+    tmp_path: Path,
+) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BEA, "Bea", language_code="en")
+        fake.add_user(CID, "Cid", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA, CID))
+        async with (
+            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
+            aiohttp.ClientSession() as http,
+        ):
+            service = deps_of(app).service
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake)
+            token = token_of(open_table_url(lobby))
+
+            # The link's page: the bot's own server serves it, with Telegram's script.
+            async with http.get(f"{origin}/app") as answer:
+                assert answer.status == 200
+                assert "Content-Security-Policy" in answer.headers
+                assert "https://telegram.org/js/telegram-web-app.js" in await answer.text()
+
+            # Bea never opened a private chat: she joins from the page.
+            status, answer = await sign_in(http, origin, fake, BEA, token)
+            assert status == 200, answer
+            bea = await open_page(http, origin, answer["session"])
+            assert (await bea.next("state"))["phase"] == "lobby"
+            await bea.send({"t": "join"})
+            await bea.next("state", lambda f: f["lobby"] is not None and f["lobby"]["can_leave"])
+            await fake.wait_idle()
+            assert "Bea" in fake.message(GROUP, lobby.message_id).text, "the lobby shows Bea"
+            # Cid watches.
+            status, answer = await sign_in(http, origin, fake, CID, token)
+            assert status == 200, answer
+            cid = await open_page(http, origin, answer["session"])
+
+            query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
+            await fake.wait_callback_answer(query)
+            await fake.wait_idle()
+            game_id = await service.active_game(GROUP, None)
+            assert game_id is not None
+            bea_seat = (await bea.next("state", lambda f: f["phase"] == "playing"))["you"]["seat"]
+            assert bea_seat == 1
+
+            ana = Player(fake, ANA)
+            rng = random.Random(5)
+            page_moves = chat_moves = 0
+            hand_buttons: set[str] = set()
+            deadline = time.monotonic() + GAME_SECONDS
+            while not await game_over(service, game_id):
+                assert time.monotonic() < deadline, "the game did not end in time"
+                turn = ana.turn()
+                if turn is not None:
+                    hand_buttons.update(web_app_urls(turn))
+                    await ana.play_turn(rng)
+                    chat_moves += 1
+                    continue
+                state = newest_state(bea)
+                move = None if state is None else first_move(state)
+                if state is not None and move is not None and state["to_move"] == bea_seat:
+                    await scan(service, game_id, state)
+                    # A person's pace: the page refuses a flood of frames.
+                    await asyncio.sleep(PACE)
+                    await bea.send({"t": "move", "version": move[0], "code": move[1]})
+                    await bea.next("state", lambda f, v=move[0]: f["revision"] > v)
+                    page_moves += 1
+                    continue
+                await asyncio.sleep(0.02)
+            await fake.wait_idle()
+            assert page_moves > 0 and chat_moves > 0
+
+            # The private hand carried the app itself, at this table.
+            assert hand_buttons == {f"{PAGE_URL}/app?table={token}"}
+            # The group saw the page's moves: its table message was edited to the end.
+            texts = fake.all_texts_sent_to(GROUP)
+            assert any("wins the game" in text for text in texts)
+            # Telegram refuses web_app buttons in groups: the group only ever got links.
+            for message in fake.bot_messages(GROUP):
+                assert web_app_urls(message) == [], message.text
+            # Bea, playing in the page, was never written to in private.
+            assert fake.bot_messages(BEA) == []
+            # Every frame each page received held its viewer's own hand at most.
+            last = await bea.next("state", lambda f: f["phase"] == "over")
+            assert last["winner"] is not None
+            watched = await cid.next("state", lambda f: f["phase"] == "over")
+            assert watched["hand"] is None
+            assert all(f.get("hand") is None for f in cid.frames if f.get("t") == "state")
+            # Over: the link opens nothing any more.
+            status, answer = await sign_in(http, origin, fake, CID, token)
+            assert status == 410 or status == 404, (status, answer)
+            await bea.close()
+            await cid.close()
+
+
+async def test_without_the_page_s_settings_no_button_appears(tmp_path: Path) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3"):
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake)
+            assert OPEN_TABLE not in lobby.button_texts()
+            assert json.dumps(lobby.reply_markup).count("web_app") == 0
