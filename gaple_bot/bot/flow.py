@@ -238,6 +238,8 @@ async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
         assert user_id is not None
         # One table edit; the outbox merges it with others if the group is busy.
         deps.presenter.edit_table(due.table)
+        if deps.service.pages.is_open(game_id, user_id):
+            return  # the page counts the turn down itself
         t = deps.presenter.render.private_t(due.seat, due.table.language)
         left = max(1, round((due.deadline - deps.clock()).total_seconds()))
         text = t.gettext("⏳ Your move in {chat}: {time} left.").format(

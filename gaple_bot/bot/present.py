@@ -22,6 +22,7 @@ from .render.game_messages import JOIN_PREFIX, GameMessages
 from .render.page_links import PageLinks
 from .results import show_game_end, show_round_end
 from .shown import ShownMessages, TurnMessage
+from .table_pace import TablePace
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,8 @@ class Presenter:
         self.render = GameMessages(translators, service.registry, clock, page)
         self.private = PrivateSender(bot)
         self.shown = ShownMessages()
+        self.pace = TablePace(service.pages, self._edit_table_now)
+        """Table edits held back while everyone at a table plays in the page."""
         self._pending: set[asyncio.Task[None]] = set()
 
     # The lobby -------------------------------------------------------------------------------
@@ -124,10 +127,16 @@ class Presenter:
             **message_kwargs(self.render.table(table)),
         )
         self.shown.new_table(table.game_id, handle)
+        self.pace.sent(table.game_id)
 
-    def edit_table(self, table: TableView[Any]) -> None:
+    def edit_table(self, table: TableView[Any], *, at_once: bool = False) -> None:
         """Edit the game's table message (the stored one, if another worker showed it), or
-        send one if there is none."""
+        send one if there is none; while everyone at the table plays in the page, at most
+        every few seconds unless `at_once` (beside other workers always at once: a held edit
+        could land after another worker's newer one)."""
+        self.pace.show(table, at_once=at_once or self.outbox.shared)
+
+    def _edit_table_now(self, table: TableView[Any]) -> None:
         handle = self.shown.tables.get(table.game_id)
         if (
             handle is None
@@ -146,6 +155,7 @@ class Presenter:
         table is posted when it goes on), by any worker."""
         self.outbox.forget_game_message(chat_id, game_id)
         self.shown.retire_table(game_id)
+        self.pace.forget(game_id)
 
     def timeout_notices(self, progress: Progress, table: TableView[Any]) -> None:
         """Tell the group whose time ran out and whose seat the computer now plays."""
@@ -165,7 +175,7 @@ class Presenter:
         )
         for index, step in enumerate(progress.steps):
             if isinstance(step, RoundOver):
-                self.edit_table(step.table)
+                self.edit_table(step.table, at_once=True)
                 show_round_end(self.outbox, self.render, step)
             elif isinstance(step, RoundStarted):
                 shown = step.table
@@ -180,6 +190,7 @@ class Presenter:
                 show_game_end(self.outbox, self.render, step)
                 self.shown.game_over(step.table.game_id)
                 self.service.pages.game_over(step.table.game_id)
+                self.pace.forget(step.table.game_id)
         if final is not None:
             self.edit_table(final)
         offer_table = any_table(progress)
@@ -233,7 +244,7 @@ class Presenter:
         """A game that stopped before its end: the table says so (then the group is told
         `notice`) and is not edited again, and the live buttons of the turn go (the note
         that the game stopped takes their place)."""
-        self.edit_table(table)
+        self.edit_table(table, at_once=True)
         if notice is not None:
             self.group_notice(table, notice)
         self.forget_table(table.game_id, table.chat_id)

@@ -6,6 +6,7 @@ chat player, each seeing the other's moves."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import socket
@@ -19,6 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 
 from gaple_bot.bot.deps import GapleApplication
+from gaple_bot.bot.table_pace import PAGE_TABLE_EDIT_SECONDS
 from gaple_bot.service.runtime import GameService
 from gaple_bot.settings import settings_from
 from gaple_bot.store import GameStatus
@@ -130,6 +132,53 @@ async def game_over(service: GameService, game_id: int) -> bool:
         return (await tx.games.get(game_id)).status is GameStatus.FINISHED
 
 
+async def play_page_turn(service: GameService, game_id: int, seat: int, page: Page) -> bool:
+    """The page's player makes the first move their newest state offers, if it is their
+    turn there; whether they did."""
+    state = newest_state(page)
+    move = None if state is None else first_move(state)
+    if state is None or move is None or state["to_move"] != seat:
+        return False
+    await scan(service, game_id, state)
+    # A person's pace: the page refuses a flood of frames.
+    await asyncio.sleep(PACE)
+    await page.send({"t": "move", "version": move[0], "code": move[1]})
+    await page.next("state", lambda f, v=move[0]: f["revision"] > v or f["phase"] != "playing")
+    return True
+
+
+async def play_to_the_end(
+    service: GameService,
+    game_id: int,
+    pages: dict[int, Page],
+    chat: list[Player],
+    hand_buttons: set[str],
+) -> tuple[int, int]:
+    """The people play the game out, each where they are (a seat's page, or their private
+    chat: the web_app buttons of their hands are gathered in `hand_buttons`); returns the
+    moves made in the page and in chat."""
+    rng = random.Random(5)
+    page_moves = chat_moves = 0
+    deadline = time.monotonic() + GAME_SECONDS
+    while not await game_over(service, game_id):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        moved = False
+        for player in chat:
+            turn = player.turn()
+            if turn is not None:
+                hand_buttons.update(web_app_urls(turn))
+                await player.play_turn(rng)
+                chat_moves += 1
+                moved = True
+        for seat, page in pages.items():
+            if await play_page_turn(service, game_id, seat, page):
+                page_moves += 1
+                moved = True
+        if not moved:
+            await asyncio.sleep(0.02)
+    return page_moves, chat_moves
+
+
 async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_chat(
     tmp_path: Path,
 ) -> None:
@@ -178,29 +227,10 @@ async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_c
             assert bea_seat == 1
 
             ana = Player(fake, ANA)
-            rng = random.Random(5)
-            page_moves = chat_moves = 0
             hand_buttons: set[str] = set()
-            deadline = time.monotonic() + GAME_SECONDS
-            while not await game_over(service, game_id):
-                assert time.monotonic() < deadline, "the game did not end in time"
-                turn = ana.turn()
-                if turn is not None:
-                    hand_buttons.update(web_app_urls(turn))
-                    await ana.play_turn(rng)
-                    chat_moves += 1
-                    continue
-                state = newest_state(bea)
-                move = None if state is None else first_move(state)
-                if state is not None and move is not None and state["to_move"] == bea_seat:
-                    await scan(service, game_id, state)
-                    # A person's pace: the page refuses a flood of frames.
-                    await asyncio.sleep(PACE)
-                    await bea.send({"t": "move", "version": move[0], "code": move[1]})
-                    await bea.next("state", lambda f, v=move[0]: f["revision"] > v)
-                    page_moves += 1
-                    continue
-                await asyncio.sleep(0.02)
+            page_moves, chat_moves = await play_to_the_end(
+                service, game_id, {bea_seat: bea}, [ana], hand_buttons
+            )
             await fake.wait_idle()
             assert page_moves > 0 and chat_moves > 0
 
@@ -225,6 +255,74 @@ async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_c
             assert status == 410 or status == 404, (status, answer)
             await bea.close()
             await cid.close()
+
+
+def table_edits(fake: FakeTelegram, game_message_ids: set[int]) -> list[tuple[float, str]]:
+    """(time, text) of every accepted edit of the game's table messages in the group."""
+    return [
+        (r.time, str(r.params.get("text", "")))
+        for r in fake.requests
+        if r.method == "editMessageText"
+        and r.chat_id == GROUP
+        and r.status == 200
+        and int(r.params["message_id"]) in game_message_ids
+    ]
+
+
+async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
+    tmp_path: Path,
+) -> None:
+    """Ana opens the table in chat and plays in the page, as Bea does: neither gets a private
+    hand while the page is open, and the group's table is edited at most every
+    PAGE_TABLE_EDIT_SECONDS, except at a round's end, which the group sees at once."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BEA, "Bea", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA,))
+        async with (
+            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
+            aiohttp.ClientSession() as http,
+        ):
+            service = deps_of(app).service
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            token = token_of(open_table_url(lobby_message(fake)))
+            pages: dict[int, Page] = {}
+            for user in (ANA, BEA):
+                status, answer = await sign_in(http, origin, fake, user, token)
+                assert status == 200, answer
+                pages[user] = await open_page(http, origin, answer["session"])
+                await pages[user].next("state")
+            await pages[BEA].send({"t": "join"})
+            await pages[BEA].next("state", lambda f: len(f["seats"]) == 2)
+            await pages[ANA].send({"t": "start"})
+            seats = {}
+            for page in pages.values():
+                state = await page.next("state", lambda f: f["phase"] == "playing")
+                seats[state["you"]["seat"]] = page
+            game_id = await service.active_game(GROUP, None)
+            assert game_id is not None
+            private_before = len(fake.bot_messages(ANA))
+
+            page_moves, _ = await play_to_the_end(service, game_id, seats, [], set())
+            await fake.wait_idle()
+            assert page_moves > 0
+
+            assert len(fake.bot_messages(ANA)) == private_before, "a hand went to Ana's chat"
+            assert fake.bot_messages(BEA) == []
+            tables = {
+                m.message_id for m in fake.bot_messages(GROUP) if m.text.startswith("Gaple · round")
+            }
+            edits = table_edits(fake, tables)
+            # Every round's end reached the group (the last edit of each round's table).
+            assert sum("This round is over." in text for _, text in edits) >= 1
+            assert any("wins the game" in text for text in fake.all_texts_sent_to(GROUP))
+            # Between round ends, edits come at most every PAGE_TABLE_EDIT_SECONDS.
+            paced = [at for at, text in edits if "This round is over." not in text]
+            gaps = [later - earlier for earlier, later in itertools.pairwise(paced)]
+            assert all(gap >= PAGE_TABLE_EDIT_SECONDS * 0.9 for gap in gaps), gaps
+            assert len(paced) < page_moves, (len(paced), page_moves)
 
 
 async def test_without_the_page_s_settings_no_button_appears(tmp_path: Path) -> None:

@@ -1,0 +1,91 @@
+"""The group's table edits while everyone at a table plays in the page: onlookers in the group
+see the table at most every few seconds, so the page's moves spend little of the group's budget
+and the token's."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..service.pages import OpenPages
+from ..service.views import TableView
+
+PAGE_TABLE_EDIT_SECONDS = 20.0
+"""Least time between two edits of a table whose every player is in the page (a round's end
+and a game's end are shown at once, whatever the time)."""
+
+
+@dataclass
+class _Held:
+    table: TableView[Any]
+    timer: asyncio.TimerHandle
+
+
+class TablePace:
+    """Decides whether a table edit goes now or waits, and sends the newest one when its time
+    comes (`edit` sends it); one process's tables."""
+
+    def __init__(
+        self,
+        pages: OpenPages,
+        edit: Callable[[TableView[Any]], None],
+        interval: float = PAGE_TABLE_EDIT_SECONDS,
+    ) -> None:
+        self._pages = pages
+        self._edit = edit
+        self._interval = interval
+        self._last: dict[int, float] = {}
+        self._held: dict[int, _Held] = {}
+
+    def show(self, table: TableView[Any], *, at_once: bool = False) -> None:
+        """Edit the table now, or hold the edit back while every person at it plays in the
+        page and the last edit is recent (a newer table replaces a held one)."""
+        game_id = table.game_id
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if at_once or not self.all_in_page(table):
+            self._edit_now(table, now)
+            return
+        held = self._held.get(game_id)
+        if held is not None:
+            held.table = table
+            return
+        due = self._last.get(game_id, now - self._interval) + self._interval
+        if due <= now:
+            self._edit_now(table, now)
+            return
+        self._held[game_id] = _Held(table, loop.call_later(due - now, self._release, game_id))
+
+    def all_in_page(self, table: TableView[Any]) -> bool:
+        """Whether every person who plays their own seat has the table's page open."""
+        people = [s.user_id for s in table.seats if s.user_id is not None and not s.autoplay]
+        return all(self._pages.is_open(table.game_id, user_id) for user_id in people)
+
+    def sent(self, game_id: int) -> None:
+        """A new table message went out (a round began): what was held back is older."""
+        held = self._held.pop(game_id, None)
+        if held is not None:
+            held.timer.cancel()
+        self._last[game_id] = asyncio.get_running_loop().time()
+
+    def forget(self, game_id: int) -> None:
+        """The game's table is not edited any more: drop what was held back."""
+        held = self._held.pop(game_id, None)
+        if held is not None:
+            held.timer.cancel()
+        self._last.pop(game_id, None)
+
+    def _edit_now(self, table: TableView[Any], now: float) -> None:
+        held = self._held.pop(table.game_id, None)
+        if held is not None:
+            held.timer.cancel()
+        self._last[table.game_id] = now
+        self._edit(table)
+
+    def _release(self, game_id: int) -> None:
+        held = self._held.pop(game_id, None)
+        if held is not None:
+            self._last[game_id] = asyncio.get_running_loop().time()
+            self._edit(held.table)
