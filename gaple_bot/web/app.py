@@ -22,7 +22,14 @@ from aiohttp import WSMsgType, web
 
 from ..games.registry import Registry
 from ..i18n import Translator, Translators
-from ..service.errors import BadInvite, GameNotRunning, NoSuchGame, ServiceError, StaleButton
+from ..service.errors import (
+    BadInvite,
+    GameNotRunning,
+    NoSuchGame,
+    NotSeated,
+    ServiceError,
+    StaleButton,
+)
 from ..service.outcome import PAGE
 from ..service.refusals import refusal_text
 from ..service.runtime import GameService
@@ -390,6 +397,14 @@ class PageFrontEnd:
             await game.start(viewer.user_id, False)
         elif action == "again":
             await game.play_again(person)
+        elif action == "back":
+            facts = await game.facts()
+            seat = facts.seat_of(viewer.user_id)
+            if seat is None:
+                raise NotSeated(f"user {viewer.user_id} does not sit at game {page.game_id}")
+            if not seat.autoplay:
+                raise StaleButton(f"user {viewer.user_id} already plays their seat")
+            await game.set_autoplay(viewer.user_id, False)
 
 
 def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None) -> dict[str, Any]:

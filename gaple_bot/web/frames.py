@@ -36,13 +36,14 @@ class MoveFrame:
 
 @dataclass(frozen=True, slots=True)
 class LobbyAction:
-    """A lobby's button: join, leave or start; or Play again after the game's end."""
+    """A lobby's button: join, leave or start; Play again after the game's end; or Take my
+    seat back from the computer during a game."""
 
     action: str
 
 
 Frame = Hello | Sync | MoveFrame | LobbyAction
-LOBBY_ACTIONS = ("join", "leave", "start", "again")
+LOBBY_ACTIONS = ("join", "leave", "start", "again", "back")
 
 
 def _number(data: dict[str, object], name: str) -> int:
