@@ -77,9 +77,8 @@ async def _newly_unreachable(
     game the computer does not play yet. A seat already handed over is not announced again
     (its hand fails to arrive at every new round, and each notice spends the group's budget)."""
     found: SeatInfo | None = None
-    unreachable = [u for u in unreachable if not deps.service.pages.used(game_id, u)]
     for user_id in unreachable:
-        seats = await deps.service.players.unreachable(user_id)
+        seats = await deps.service.players.no_longer_reachable(user_id)
         if found is not None or table is None or all(s.game_id != game_id for s in seats):
             continue
         seat = next((s for s in table.seats if s.user_id == user_id), None)

@@ -189,7 +189,6 @@ class Presenter:
             elif isinstance(step, GameOver):
                 show_game_end(self.outbox, self.render, step)
                 self.shown.game_over(step.table.game_id)
-                self.service.pages.game_over(step.table.game_id)
                 self.pace.forget(step.table.game_id)
         if final is not None:
             self.edit_table(final)

@@ -12,12 +12,10 @@ class OpenPages:
 
     def __init__(self) -> None:
         self._open: Counter[tuple[int, int]] = Counter()
-        self._used: set[tuple[int, int]] = set()
 
     def opened(self, game_id: int, user_id: int) -> None:
         """A page of the game is open for the person."""
         self._open[game_id, user_id] += 1
-        self._used.add((game_id, user_id))
 
     def closed(self, game_id: int, user_id: int) -> None:
         """One of the person's pages of the game went away."""
@@ -29,13 +27,3 @@ class OpenPages:
     def is_open(self, game_id: int, user_id: int) -> bool:
         """Whether the person has the game's page open now."""
         return self._open[game_id, user_id] > 0
-
-    def used(self, game_id: int, user_id: int) -> bool:
-        """Whether the person has had the game's page open on this worker: someone who plays
-        there may have no private chat, so a hand that cannot reach it is no reason to give
-        their seat to the computer (their turn's timer decides, as for everyone)."""
-        return (game_id, user_id) in self._used
-
-    def game_over(self, game_id: int) -> None:
-        """Forget who used a finished game's page."""
-        self._used = {key for key in self._used if key[0] != game_id}

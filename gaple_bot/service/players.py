@@ -50,6 +50,17 @@ class Players:
                 await tx.users.set_can_message(user_id, False)
             return await tx.seats.running_for_user(user_id)
 
+    async def no_longer_reachable(self, user_id: int) -> list[SeatRecord]:
+        """A private message failed: if the bot could message the person until now, they
+        blocked it (marked so; returns their running seats); someone the bot never could
+        message (who plays in the page, with no private chat) is no news (returns none)."""
+        async with self.store.transaction() as tx:
+            user = await tx.users.get(user_id)
+            if user is None or not user.can_message:
+                return []
+            await tx.users.set_can_message(user_id, False)
+            return await tx.seats.running_for_user(user_id)
+
     async def autoplay_seats(self, user_id: int) -> list[SeatRecord]:
         """The person's seats at running games that the computer plays for them."""
         async with self.store.read() as tx:

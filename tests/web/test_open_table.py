@@ -184,7 +184,7 @@ async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_c
 ) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
-        fake.add_user(BEA, "Bea", language_code="en")
+        fake.add_user(BEA, "Bea", language_code="en", started=False)
         fake.add_user(CID, "Cid", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA, CID))
         async with (
@@ -277,7 +277,7 @@ async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
     PAGE_TABLE_EDIT_SECONDS, except at a round's end, which the group sees at once."""
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
-        fake.add_user(BEA, "Bea", language_code="en")
+        fake.add_user(BEA, "Bea", language_code="en", started=False)
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA,))
         async with (
             bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
@@ -323,6 +323,66 @@ async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
             gaps = [later - earlier for earlier, later in itertools.pairwise(paced)]
             assert all(gap >= PAGE_TABLE_EDIT_SECONDS * 0.9 for gap in gaps), gaps
             assert len(paced) < page_moves, (len(paced), page_moves)
+
+
+async def test_a_page_player_who_closed_the_page_keeps_their_seat_and_plays_on_when_back(
+    tmp_path: Path,
+) -> None:
+    """Bea has no private chat: with her page closed, the hand the bot tries to send her
+    cannot arrive, which is no reason to give her seat to the computer (her turn's timer
+    decides, as for everyone); she opens the page again and plays."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BEA, "Bea", language_code="en", started=False)
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA,))
+        async with (
+            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
+            aiohttp.ClientSession() as http,
+        ):
+            service = deps_of(app).service
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake)
+            token = token_of(open_table_url(lobby))
+            status, answer = await sign_in(http, origin, fake, BEA, token)
+            assert status == 200, answer
+            bea = await open_page(http, origin, answer["session"])
+            await bea.send({"t": "join"})
+            await bea.next("state", lambda f: len(f["seats"]) == 2)
+            await bea.close()
+            query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
+            await fake.wait_callback_answer(query)
+            game_id = await service.active_game(GROUP, None)
+            assert game_id is not None
+            ana = Player(fake, ANA)
+
+            def tried_bea() -> bool:
+                return any(
+                    r.method == "sendMessage" and r.chat_id == BEA
+                    for r in fake.requests_for("sendMessage")
+                )
+
+            rng = random.Random(3)
+            deadline = time.monotonic() + GAME_SECONDS
+            while not tried_bea():
+                assert time.monotonic() < deadline, "Bea's turn never came"
+                if ana.turn() is not None:
+                    await ana.play_turn(rng)
+                await asyncio.sleep(0.02)
+            await fake.wait_idle()
+            async with service.hold(game_id) as game:
+                seat = (await game.facts()).seat_of(BEA)
+            assert seat is not None and not seat.autoplay, "Bea's seat went to the computer"
+            assert not any("computer" in text for text in fake.all_texts_sent_to(GROUP)[-3:])
+            # Back in the page: her turn is there, with her moves.
+            status, answer = await sign_in(http, origin, fake, BEA, token)
+            assert status == 200, answer
+            bea = await open_page(http, origin, answer["session"])
+            state = await bea.next("state")
+            assert state["to_move"] == seat.number and first_move(state) is not None
+            assert await play_page_turn(service, game_id, seat.number, bea)
+            await bea.close()
 
 
 async def test_without_the_page_s_settings_no_button_appears(tmp_path: Path) -> None:
