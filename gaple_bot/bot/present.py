@@ -136,6 +136,10 @@ class Presenter:
         could land after another worker's newer one)."""
         self.pace.show(table, at_once=at_once or self.outbox.shared)
 
+    def _paced(self, table: TableView[Any]) -> bool:
+        """Whether the table's edits go at the page's pace (everyone seated plays there)."""
+        return not self.outbox.shared and self.pace.all_in_page(table)
+
     def _edit_table_now(self, table: TableView[Any]) -> None:
         handle = self.shown.tables.get(table.game_id)
         if (
@@ -175,21 +179,28 @@ class Presenter:
         )
         for index, step in enumerate(progress.steps):
             if isinstance(step, RoundOver):
-                self.edit_table(step.table, at_once=True)
+                # The round's end reaches the group at once as its own message (the picture,
+                # or its text): while everyone plays in the page the table follows at its pace.
+                self.edit_table(step.table, at_once=not self._paced(step.table))
                 show_round_end(self.outbox, self.render, step)
             elif isinstance(step, RoundStarted):
                 shown = step.table
                 if index == last_start and final and final.round_number == shown.round_number:
                     shown, final = final, None
-                self._send_table(shown)
+                if self._paced(shown) and shown.game_id in self.shown.tables:
+                    # Nobody needs the new round's table at the bottom of the chat: the one
+                    # table message goes on, edited at its pace.
+                    self.edit_table(shown)
+                else:
+                    self._send_table(shown)
                 turn_seat = progress.turn.seat if progress.turn and index == last_start else None
                 for hand in step.hands:
                     if hand.seat != turn_seat:
                         await self._send_hand(hand, unreachable, live=False)
             elif isinstance(step, GameOver):
                 show_game_end(self.outbox, self.render, step)
+                self.pace.flush(step.table.game_id)
                 self.shown.game_over(step.table.game_id)
-                self.pace.forget(step.table.game_id)
         if final is not None:
             self.edit_table(final)
         offer_table = any_table(progress)

@@ -70,6 +70,15 @@ class TablePace:
             held.timer.cancel()
         self._last[game_id] = asyncio.get_running_loop().time()
 
+    def flush(self, game_id: int) -> None:
+        """The game ended: the edit held back goes now (the table's last state), and the
+        game's table is forgotten."""
+        held = self._held.pop(game_id, None)
+        if held is not None:
+            held.timer.cancel()
+            self._edit(held.table)
+        self._last.pop(game_id, None)
+
     def forget(self, game_id: int) -> None:
         """The game's table is not edited any more: drop what was held back."""
         held = self._held.pop(game_id, None)
