@@ -49,6 +49,7 @@ from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .http import AiohttpRequest
+from .metrics import Metrics
 from .pacing import Pacer
 from .page_changes import PageChanges
 from .painter import Painter
@@ -114,7 +115,9 @@ def build_application(
     `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must carry;
     `pages`: the table page, served on the same web server."""
     registry = default_registry()
-    requests = AiohttpRequest()
+    # This worker's counts, gathered with the other workers' under --workers.
+    metrics = Metrics.from_environment()
+    requests = AiohttpRequest(failed=metrics.telegram_failed)
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         executor: Executor | None = (
@@ -130,6 +133,7 @@ def build_application(
             clock=clock,
             defaults=defaults,
             registry=registry,
+            tally=metrics,
         )
         if service.private_paces is not None:
             rate_limiter.share_private_pace(service.private_paces)
@@ -228,7 +232,7 @@ def build_application(
     )
     server = BotServer(
         app,
-        requests,
+        metrics,
         webhook_path=urlsplit(settings.webhook_url).path if settings.webhook_url else None,
         secret=webhook_secret if webhook_secret is not None else settings.webhook_secret,
         extra_routes=pages.routes() if pages is not None else (),

@@ -3,7 +3,7 @@ which spends a fraction of httpx's CPU per call (every move makes several)."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
@@ -35,14 +35,15 @@ class AiohttpRequest(BaseRequest):
         read_timeout: float | None = READ_TIMEOUT,
         connect_timeout: float | None = CONNECT_TIMEOUT,
         pool_timeout: float | None = POOL_TIMEOUT,
+        failed: Callable[[str], None] | None = None,
     ) -> None:
         self._connections = connections
         self._read_timeout = read_timeout
         self._connect_timeout = connect_timeout
         self._pool_timeout = pool_timeout
         self._session: aiohttp.ClientSession | None = None
-        self.failures: Counter[str] = Counter()
-        """Requests that failed, by kind (see `failure_kind`), for /metrics."""
+        self._failed = failed
+        """Told of each request that failed, by kind (see `failure_kind`), for /metrics."""
 
     @property
     def read_timeout(self) -> float | None:
@@ -96,14 +97,18 @@ class AiohttpRequest(BaseRequest):
             async with session.request(method, url, data=data, timeout=timeout) as response:
                 answer = response.status, await response.read()
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
-            self.failures["timed_out"] += 1
+            self._count_failure("timed_out")
             raise TimedOut from error
         except aiohttp.ClientError as error:
-            self.failures["network"] += 1
+            self._count_failure("network")
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
         if answer[0] >= HTTPStatus.BAD_REQUEST:
-            self.failures[failure_kind(answer[0])] += 1
+            self._count_failure(failure_kind(answer[0]))
         return answer
+
+    def _count_failure(self, kind: str) -> None:
+        if self._failed is not None:
+            self._failed(kind)
 
 
 def failure_kind(status: int) -> str:

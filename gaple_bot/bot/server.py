@@ -20,8 +20,7 @@ from telegram.ext import Application
 from ..i18n import Translators
 from ..service.runtime import GameService
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
-from .http import AiohttpRequest
-from .metrics import CONTENT_TYPE, metrics_text
+from .metrics import CONTENT_TYPE, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -178,14 +177,14 @@ class BotServer:
     def __init__(
         self,
         app: GapleApplication,
-        request: AiohttpRequest,
+        metrics: Metrics,
         *,
         webhook_path: str | None = None,
         secret: str = "",
         extra_routes: Sequence[web.RouteDef] = (),
     ) -> None:
         self._app = app
-        self._request = request
+        self._bot_metrics = metrics
         self._secret = secret.encode()
         routes = [
             web.get("/healthz", self._health),
@@ -276,10 +275,5 @@ class BotServer:
         except Exception:
             log.warning("metrics: the database does not answer", exc_info=True)
             return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE, text="no database\n")
-        body = metrics_text(
-            running_games=running,
-            tally=deps.service.tally,
-            telegram_failures=self._request.failures,
-            group_queue=group_queue,
-        )
-        return web.Response(body=body.encode(), headers={"Content-Type": CONTENT_TYPE})
+        body = self._bot_metrics.exposition(running_games=running, group_queue=group_queue)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, replace
 from types import FrameType
 
+from prometheus_client.multiprocess import mark_process_dead
+
 from ..settings import Settings
+from .metrics import MULTIPROCESS_DIRECTORY
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +85,16 @@ def worker_share(settings: Settings, worker: Worker) -> Settings:
 
 class Supervisor:
     """Starts the workers, starts again one that stops by itself, and stops them all on
-    SIGTERM, SIGINT or SIGHUP (a worker whose supervisor is gone stops by itself)."""
+    SIGTERM, SIGINT or SIGHUP (a worker whose supervisor is gone stops by itself).
+
+    The workers write their metrics' values to files in a directory of the supervisor's own
+    (prometheus_client's multiprocess mode: PROMETHEUS_MULTIPROC_DIR in their environment), so
+    /metrics on any of them shows the sum of all; a new one at every start, removed once the
+    workers are stopped."""
 
     def __init__(self, count: int) -> None:
         self._count = count
+        self._metrics_directory = ""
         self._children: dict[int, subprocess.Popen[bytes]] = {}
         self._started: dict[int, float] = {}
         self._waits: dict[int, float] = {}
@@ -92,6 +104,14 @@ class Supervisor:
         """Run until told to stop (0), or until a worker finds its settings wrong (2)."""
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(signum, self._stop)
+        self._metrics_directory = tempfile.mkdtemp(prefix="gaple-metrics-")
+        try:
+            return self._watch()
+        finally:
+            shutil.rmtree(self._metrics_directory, ignore_errors=True)
+
+    def _watch(self) -> int:
+        """Start the workers, watch them until told to stop, and stop them."""
         for index in range(self._count):
             self._start(index)
         code = 0
@@ -107,6 +127,8 @@ class Supervisor:
                     log.error("worker %d: its settings are wrong; stopping", index)
                     self._stopping, code = True, CONFIG_EXIT
                     break
+                # Its counts stay in the sum; what only a live process shows goes.
+                mark_process_dead(child.pid, self._metrics_directory)  # type: ignore[no-untyped-call]
                 wait = self._next_wait(index, now)
                 log.warning(
                     "worker %d stopped (%s); starting it again in %.0fs", index, status, wait
@@ -134,7 +156,8 @@ class Supervisor:
     def _start(self, index: int) -> None:
         worker = Worker(index, self._count)
         command = [sys.executable, "-m", "gaple_bot", WORKER_FLAG, str(worker)]
-        self._children[index] = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        environ = {**os.environ, MULTIPROCESS_DIRECTORY: self._metrics_directory}
+        self._children[index] = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=environ)
         self._started[index] = time.monotonic()
         log.info("worker %s started (pid %d)", worker, self._children[index].pid)
 

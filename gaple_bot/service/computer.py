@@ -11,7 +11,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ..games.seam import AnyGameKind
 from .lifeline import end_with_parent
-from .tally import Tally
+from .tally import Tally, Uncounted
 
 
 class ComputerPlayers:
@@ -19,7 +19,7 @@ class ComputerPlayers:
 
     def __init__(self, executor: Executor | None = None, tally: Tally | None = None) -> None:
         self._executor = executor
-        self._tally = tally or Tally()
+        self._tally: Tally = tally if tally is not None else Uncounted()
 
     async def choose(self, kind: AnyGameKind, level: str, view: object, rng: random.Random) -> int:
         """The code of the move the computer player of `level` makes in `view`."""

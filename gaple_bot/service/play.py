@@ -20,7 +20,7 @@ from .errors import (
 from .live import LiveCache, LiveGame
 from .progress import GameOver, Play, Progress, RoundOver, RoundStarted
 from .seen import people_hands, running_match, table_view, turn_seat, where_it_stands
-from .tally import Tally
+from .tally import Tally, Uncounted
 from .views import RoundReveal, TableView
 
 REMINDER_MIN_SECONDS = 2
@@ -45,7 +45,7 @@ class Tables:
         self.computer = computer
         self.rng = rng
         self.clock = clock
-        self.tally = tally or Tally()
+        self.tally: Tally = tally if tally is not None else Uncounted()
         self.dealer: Dealer = dealer or ShuffledDeals()
         """Deals every round, the first one too (Lobbies.start asks it)."""
 

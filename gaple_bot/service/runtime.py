@@ -30,7 +30,7 @@ from .play import Tables
 from .players import Players
 from .progress import Progress
 from .session import GameSession
-from .tally import Tally
+from .tally import Tally, Uncounted
 
 log = logging.getLogger(__name__)
 KEEP_UPDATE_IDS = timedelta(days=1)
@@ -53,6 +53,7 @@ class GameService:
         defaults: ChatDefaults | None = None,
         registry: Registry | None = None,
         dealer: Dealer | None = None,
+        tally: Tally | None = None,
     ) -> None:
         self.store = store
         self.registry = registry or default_registry()
@@ -60,8 +61,8 @@ class GameService:
         self.rng = rng or random.Random(random.SystemRandom().getrandbits(128))
         defaults = defaults or ChatDefaults()
         self.cache = LiveCache(store, self.registry, defaults)
-        self.tally = Tally()
-        """Counts for monitoring (the bot's /metrics)."""
+        self.tally: Tally = tally if tally is not None else Uncounted()
+        """Where moves and decisions are counted for monitoring (the bot's /metrics)."""
         self.computer = ComputerPlayers(executor, self.tally)
         # Deals are the rules' own shuffles of `rng` unless a test injects a dealer of its own.
         self.tables = Tables(
@@ -92,11 +93,18 @@ class GameService:
         clock: Callable[[], datetime] = utc_now,
         defaults: ChatDefaults | None = None,
         registry: Registry | None = None,
+        tally: Tally | None = None,
     ) -> GameService:
         """The service on the database `database_url`, migrated to the newest schema."""
         store = await Store.start(database_url)
         return cls(
-            store, rng=rng, executor=executor, clock=clock, defaults=defaults, registry=registry
+            store,
+            rng=rng,
+            executor=executor,
+            clock=clock,
+            defaults=defaults,
+            registry=registry,
+            tally=tally,
         )
 
     @property

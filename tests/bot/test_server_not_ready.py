@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from gaple_bot.bot.app import build_application
-from gaple_bot.bot.http import AiohttpRequest
+from gaple_bot.bot.metrics import Metrics
 from gaple_bot.bot.server import SECRET_HEADER, BotServer
 from gaple_bot.settings import settings_from
 from tests.postgres import free_port
@@ -39,7 +39,7 @@ async def not_ready(tmp_path: Path) -> AsyncIterator[str]:
         }
     )
     app = build_application(settings)
-    server = BotServer(app, AiohttpRequest(), webhook_path="telegram", secret=SECRET)
+    server = BotServer(app, Metrics(), webhook_path="telegram", secret=SECRET)
     port = free_port()
     await server.start("127.0.0.1", port)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.bot.exposition import samples, types, value
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 
 GROUP = -1009876543210
@@ -105,9 +106,10 @@ async def test_webhook_mode_answers_updates_with_the_secret_and_refuses_others(
                     assert (health.status, await health.text()) == (200, "ok\n")
                 async with session.get(f"http://127.0.0.1:{port}/metrics") as metrics:
                     assert metrics.status == 200
-                    exposition = await metrics.text()
-            assert "gaple_games_running 0\n" in exposition  # a lobby is not a game played
-            assert "# TYPE gaple_computer_decision_seconds histogram" in exposition
+                    exposition = await metrics.read()
+            # A lobby is not a game played.
+            assert value(samples(exposition), "gaple_games_running") == 0
+            assert types(exposition)["gaple_computer_decision_seconds"] == "histogram"
             bot.send_signal(signal.SIGTERM)
             code = await asyncio.wait_for(bot.wait(), WAIT)
         finally:

@@ -18,8 +18,10 @@ import aiohttp
 import pytest
 
 from gaple_bot.bot.callback_data import Action, decode, encode
+from gaple_bot.bot.metrics import MULTIPROCESS_DIRECTORY
 from gaple_bot.store import GameStatus, Store
 from tests.bot.driver import Players, legal_buttons, play_one_turn, turn_message
+from tests.bot.exposition import samples, value
 from tests.bot.harness import carries_moves, load_engine_game, lobby_message
 from tests.bot.leaks import (
     assert_group_saw_nothing_hidden,
@@ -162,8 +164,11 @@ async def _three_workers(
             # Each worker paces itself to a third of this.
             "BOT_MESSAGES_PER_SECOND": "300",
             "PRIVATE_MESSAGES_PER_SECOND": "1000",
+            # As the supervisor gives its workers: their metrics add up in one scrape.
+            MULTIPROCESS_DIRECTORY: str(directory / "metrics"),
         },
     )
+    (directory / "metrics").mkdir()
     await workers.start()
     posting = asyncio.create_task(_post_updates(fake, workers))
     try:
@@ -293,6 +298,21 @@ async def _assert_game_right(
     fake.assert_no_violations()
 
 
+async def _assert_every_scrape_counts_every_move(
+    workers: Workers, store: Store, game_id: int
+) -> None:
+    """/metrics on any worker counts the moves all of them stored (each stored its share)."""
+    stored = await store.load_play(game_id)
+    moves = sum(len(codes) for _, codes in stored.rounds)
+    async with aiohttp.ClientSession() as session:
+        for port in workers.ports:
+            async with session.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                assert answer.status == 200
+                found = samples(await answer.read())
+            assert value(found, "gaple_moves_total", kind="gaple") == moves, workers.output()
+            assert value(found, "gaple_games_running") == 0
+
+
 TABLE = re.compile(r"Gaple · round (\d+) ")
 ROUND_END = re.compile(r"🏁 Round (\d+):")
 
@@ -351,6 +371,7 @@ async def test_three_workers_play_whole_games_with_updates_spread_and_repeated(
 
                 await _play_until(fake, workers, (ANA, BUDI), finished, random.Random(3))
                 await _assert_game_right(fake, workers, store, game_id)
+                await _assert_every_scrape_counts_every_move(workers, store, game_id)
                 codes = await workers.stop()
             assert codes == [0] * WORKERS, workers.output()
             assert "Traceback" not in workers.output(), workers.output()

@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 
 from gaple_bot.store import Store
+from tests.bot.exposition import samples, types, value
 from tests.bot.test_webhook import WAIT, _output, _wait
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 from tests.postgres import free_port
@@ -68,11 +69,15 @@ async def test_two_workers_on_one_port_play_and_stop_together(
 ) -> None:
     port = free_port()
     log = tmp_path / "bot.log"
+    # Where the supervisor makes the workers' metrics directory.
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
     async with running_fake() as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_user(BUDI, "Budi", language_code="en")
         fake.add_group(GROUP, "Two workers", admins=(ANA,))
-        bot = await _two_workers(_environment(fake, postgres_url, port), tmp_path, log)
+        environ = {**_environment(fake, postgres_url, port), "TMPDIR": str(temporary)}
+        bot = await _two_workers(environ, tmp_path, log)
         try:
             await _wait(lambda: fake.webhook is not None, bot, log)
             await _wait(lambda: "worker 1/2 started" in _output(log), bot, log)
@@ -101,6 +106,17 @@ async def test_two_workers_on_one_port_play_and_stop_together(
                 session.get(f"http://127.0.0.1:{port}/healthz") as health,
             ):
                 assert health.status == 200
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(f"http://127.0.0.1:{port}/metrics") as metrics,
+            ):
+                assert metrics.status == 200
+                exposition = await metrics.read()
+            assert value(samples(exposition), "gaple_games_running") == 0
+            # The workers' counts come from the files of the supervisor's directory: a counter
+            # nobody counted in yet is not there (a process alone lists it, empty).
+            assert "gaple_moves" not in types(exposition)
+            assert len(list(temporary.glob("gaple-metrics-*"))) == 1
             bot.send_signal(signal.SIGTERM)
             code = await asyncio.wait_for(bot.wait(), WAIT)
         finally:
@@ -112,6 +128,8 @@ async def test_two_workers_on_one_port_play_and_stop_together(
     assert code == 0, text
     assert "Traceback" not in text, text
     assert len([m for m in fake.bot_messages(GROUP) if "✋ Join" in m.button_texts()]) == 1
+    # The workers' metrics directory is gone with them.
+    assert not list(temporary.glob("gaple-metrics-*"))
 
 
 async def _two_workers(
