@@ -1,5 +1,6 @@
 """bench/load.py's smoke run works: two groups play whole games through the fake Bot API, with
-the bot in the run's process or as two webhook workers on PostgreSQL."""
+the bot in the run's process or as two webhook workers on PostgreSQL, and in the table page
+(people signed in with initData, on WebSockets)."""
 
 from __future__ import annotations
 
@@ -39,10 +40,12 @@ def test_the_load_benchmark_smoke_run_finishes_every_game(
     )
     assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
     header, *rows = done.stdout.splitlines()
-    assert header.split()[:6] == ["db", "workers", "N", "limits", "think", "level"]
+    assert header.split()[:7] == ["db", "workers", "N", "limits", "think", "level", "front"]
     assert len(rows) == 1
     shown_workers = str(workers) if workers else "-"
-    assert rows[0].split()[:7] == [database, shown_workers, "2", "off", "fast", "normal", "2/2"]
+    assert rows[0].split()[:8] == [
+        *(database, shown_workers, "2", "off", "fast", "normal", "chat", "2/2"),
+    ]
     (result,) = json.loads(figures.read_text())
     assert result["config"]["database"] == database
     assert result["config"]["workers"] == workers
@@ -58,3 +61,41 @@ def test_the_load_benchmark_smoke_run_finishes_every_game(
         assert result["bot_log"] == {"WARNING": 0, "ERROR": 0}, result["bot_log_samples"]
         assert result["bot_cpu_seconds"] > 0
         assert result["database_cpu_seconds"] > 0
+
+
+@pytest.mark.timeout(300)
+def test_the_load_benchmark_plays_whole_games_in_the_table_page(tmp_path: Path) -> None:
+    figures = tmp_path / "load.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "bench/load.py",
+            *("--groups", "2", "--limits", "off", "--think", "fast", "--seconds", "120"),
+            *("--frontend", "webapp", "--json", str(figures)),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        check=False,
+    )
+    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    _, *rows = done.stdout.splitlines()
+    assert len(rows) == 1
+    assert rows[0].split()[:8] == ["sqlite", "-", "2", "off", "fast", "normal", "webapp", "2/2"]
+    (result,) = json.loads(figures.read_text())
+    assert result["config"]["frontend"] == "webapp"
+    # Every game ran to its end in the page, verified against its stored moves, within the
+    # Bot API; nobody opened a private chat, so the bot wrote nothing there.
+    assert result["games_finished"] == result["games_verified"] == 2
+    assert result["all_finished_and_verified"] is True
+    assert result["violations"] == 0
+    assert result["human_moves"] > 0
+    assert result["refused_taps"] == 0, result["refused_samples"]
+    assert result["private_writes_per_human_move"] == 0
+    # The figures the page run is judged on were produced (their values are the machine's).
+    assert sum(result["token_sources"].values()) == 2
+    assert result["tap_to_mover_view_ms"]["count"] == result["human_moves"]
+    assert result["tap_to_hand_ms"]["count"] > 0
+    assert result["tables_per_token"] is not None
+    assert result["bot_cpu_ms_per_move"] > 0
