@@ -14,12 +14,12 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..rules import DEFAULT_TARGET, Deal, Game, GapConfig, Move, SeatView, deal_round, first_seat
-from .levels import Level, decide
+from ..rules import DEFAULT_TARGET, Deal, Game, GapConfig, deal_round, first_seat
 from .montecarlo import Budget
+from .players import Player, play_traced
 
 Z95 = 1.959964
 MAX_ROUNDS_PER_GAME = 200
@@ -28,14 +28,32 @@ MAX_ROUNDS_PER_GAME = 200
 
 @dataclass
 class LevelStats:
-    """What one level did over an arena run (summed over its seats)."""
+    """What one player did over an arena run (summed over its seats)."""
 
     seats: int
     round_wins: list[float] = field(default_factory=list)
-    """Per round played: the level's seats' share of the round's win (ties split), 0..1."""
+    """Per round played: the player's seats' share of the round's win (ties split), 0..1."""
     round_points: list[float] = field(default_factory=list)
-    """Per round played: the level's points per seat."""
+    """Per round played: the player's points per seat."""
     decision_seconds: list[float] = field(default_factory=list)
+    """Per real decision (more than one legal move; forced moves are answered at once)."""
+    decision_cpu_seconds: list[float] = field(default_factory=list)
+    """The same decisions' CPU time in this process: what a decision costs, whatever else the
+    machine runs (wall time on a loaded machine also counts the waits for a core)."""
+    capped: int = 0
+    """Real decisions the time cap (a safety net) cut short."""
+
+
+@dataclass
+class ArenaRun:
+    """An arena run's raw outcomes, in play order, so two runs on the same seed can be paired."""
+
+    config: GapConfig
+    lineup: list[Player]
+    stats: dict[Player, LevelStats]
+    rounds: int
+    games: int
+    seconds: float
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
@@ -79,20 +97,17 @@ def _deal(config: GapConfig, seed: int, game: int, number: int) -> Deal:
     return deal_round(config, rng, first_seat(config, number))
 
 
-Chooser = Callable[[Level, SeatView, int], Move]
-
-
 def play_game(
     config: GapConfig,
-    lineup: Sequence[Level],
+    lineup: Sequence[Player],
     seed: int,
     game_index: int,
-    stats: dict[Level, LevelStats],
-    choose: Chooser,
-    max_rounds: int = MAX_ROUNDS_PER_GAME,
+    budgets: Mapping[str, Budget],
+    stats: dict[Player, LevelStats],
+    single_round: bool = False,
 ) -> int:
-    """Play one game with `lineup[s]` in seat s to the target (or `max_rounds`); add to
-    `stats`; return the rounds played."""
+    """Play one game with `lineup[s]` in seat s to the target (or only its first round); add
+    to `stats`; return the rounds played."""
     rng = random.Random(f"moves:{seed}:{game_index}:{','.join(lineup)}")
     game = Game(config, _deal(config, seed, game_index, 1))
     played = 0
@@ -100,60 +115,79 @@ def play_game(
         current = game.round
         while current.to_move is not None:
             seat = current.to_move
-            level = lineup[seat]
+            player = lineup[seat]
             view = game.seat_view(seat)
-            started = time.perf_counter()
-            move = choose(level, view, rng.getrandbits(64))
-            stats[level].decision_seconds.append(time.perf_counter() - started)
+            # One seed per decision, forced or not.
+            move_seed = rng.getrandbits(64)
+            started, cpu_started = time.perf_counter(), time.process_time()
+            move, capped = play_traced(player, view, move_seed, budgets.get(player))
+            if len(view.legal) > 1:
+                player_stats = stats[player]
+                player_stats.decision_seconds.append(time.perf_counter() - started)
+                player_stats.decision_cpu_seconds.append(time.process_time() - cpu_started)
+                player_stats.capped += capped
             game.apply(seat, move)
         result = current.result
         assert result is not None
         played += 1
         shares = round_shares(result.points)
-        for level, level_stats in stats.items():
-            seats = [s for s, lv in enumerate(lineup) if lv is level]
-            level_stats.round_wins.append(sum(shares[s] for s in seats))
-            level_stats.round_points.append(sum(result.points[s] for s in seats) / len(seats))
-        if game.is_over or played >= max_rounds:
+        for player, player_stats in stats.items():
+            seats = [s for s, p in enumerate(lineup) if p is player]
+            player_stats.round_wins.append(sum(shares[s] for s in seats))
+            player_stats.round_points.append(sum(result.points[s] for s in seats) / len(seats))
+        if single_round or game.is_over or played >= MAX_ROUNDS_PER_GAME:
             return played
         game.start_round(_deal(config, seed, game_index, played + 1))
 
 
-def run_arena(
+def play_arena(
     config: GapConfig,
-    lineup: Sequence[Level],
+    lineup: Sequence[Player | str],
     rounds: int,
     seed: int = 0,
-    budgets: dict[Level, Budget] | None = None,
-) -> dict[str, object]:
-    """Play whole games, each once in every rotation of `lineup`, until `rounds` rounds are
-    done (all rounds of every game count, so a run may go a little past `rounds`).
+    budgets: Mapping[str, Budget] | None = None,
+    single_rounds: bool = False,
+) -> ArenaRun:
+    """Play games, each once in every rotation of `lineup`, until `rounds` rounds are done.
 
-    Every game is played in each rotation on the same deals, so no level profits from a lucky
-    seat or deal.
+    Every game is played in each rotation on the same deals, so no player profits from a lucky
+    seat or deal. Games go to the target and all their rounds count (a run may go a little
+    past `rounds`); with `single_rounds` every game is its first round only, so round i of two
+    runs on the same seed is the same deal from the same seat, and runs pair up round by round.
     """
-    if len(lineup) != config.seats:
-        raise ValueError(f"the lineup names {len(lineup)} levels for {config.seats} seats")
-    stats = {level: LevelStats(seats=lineup.count(level)) for level in dict.fromkeys(lineup)}
+    seated_lineup = [Player(name) for name in lineup]
+    if len(seated_lineup) != config.seats:
+        raise ValueError(f"the lineup names {len(lineup)} players for {config.seats} seats")
+    stats = {p: LevelStats(seats=seated_lineup.count(p)) for p in dict.fromkeys(seated_lineup)}
     chosen = budgets or {}
-
-    def choose(level: Level, view: SeatView, move_seed: int) -> Move:
-        return decide(level, view, move_seed, chosen.get(level))
-
     played = games = 0
     started = time.perf_counter()
     while played < rounds:
         for rotation in range(config.seats):
-            seated = [lineup[(s + rotation) % config.seats] for s in range(config.seats)]
-            played += play_game(config, seated, seed, games // config.seats, stats, choose)
+            seated = [seated_lineup[(s + rotation) % config.seats] for s in range(config.seats)]
+            index = games // config.seats
+            played += play_game(config, seated, seed, index, chosen, stats, single_rounds)
             games += 1
-    return report(config, lineup, stats, played, games, time.perf_counter() - started)
+    return ArenaRun(config, seated_lineup, stats, played, games, time.perf_counter() - started)
+
+
+def run_arena(
+    config: GapConfig,
+    lineup: Sequence[Player | str],
+    rounds: int,
+    seed: int = 0,
+    budgets: Mapping[str, Budget] | None = None,
+    single_rounds: bool = False,
+) -> dict[str, object]:
+    """`play_arena`'s figures as plain JSON values (see `report`)."""
+    run = play_arena(config, lineup, rounds, seed, budgets, single_rounds)
+    return report(run.config, run.lineup, run.stats, run.rounds, run.games, run.seconds)
 
 
 def report(
     config: GapConfig,
-    lineup: Sequence[Level],
-    stats: dict[Level, LevelStats],
+    lineup: Sequence[Player],
+    stats: dict[Player, LevelStats],
     rounds: int,
     games: int,
     seconds: float,
@@ -174,6 +208,9 @@ def report(
             "decisions": len(s.decision_seconds),
             "decision_ms_median": 1000 * percentile(s.decision_seconds, 0.5),
             "decision_ms_p99": 1000 * percentile(s.decision_seconds, 0.99),
+            "decision_cpu_ms_median": 1000 * percentile(s.decision_cpu_seconds, 0.5),
+            "decision_cpu_ms_p99": 1000 * percentile(s.decision_cpu_seconds, 0.99),
+            "capped": s.capped,
         }
     return {
         "config": config.to_dict(),
@@ -196,7 +233,7 @@ def format_table(result: dict[str, object]) -> str:
     lines = [
         f"Gap, {config['seats']} seats, target {config['target']}, lineup {'+'.join(lineup)}: "
         f"{result['rounds']} rounds, {result['games']} games, {result['seconds']} s",
-        f"{'level':7} {'seats':>5}  {'rounds won (95% CI)':24} {'points/round (95% CI)':26} "
+        f"{'player':9} {'seats':>5}  {'rounds won (95% CI)':24} {'points/round (95% CI)':26} "
         f"{'ms/decision median':>18} {'p99':>7}",
     ]
     for name, row in levels.items():
@@ -204,7 +241,7 @@ def format_table(result: dict[str, object]) -> str:
         rl, rh = row["round_win_ci"]
         pl, ph = row["points_ci"]
         lines.append(
-            f"{name:7} {row['seats']:>5}  "
+            f"{name:9} {row['seats']:>5}  "
             f"{_pct(row['round_win_share'])} ({_pct(rl)}-{_pct(rh)})      "
             f"{row['points_per_round']:6.2f} ({pl:6.2f}-{ph:6.2f})      "
             f"{row['decision_ms_median']:18.2f} {row['decision_ms_p99']:7.2f}"
@@ -223,7 +260,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--lineup",
         default="hard,normal,normal,normal",
-        help="one level per seat, comma-separated (easy, normal, hard), 2 to 6 seats",
+        help="one player per seat, comma-separated ("
+        + ", ".join(p.value for p in Player)
+        + "; reference and hard-v1 are arena-only), 2 to 6 seats",
+    )
+    parser.add_argument(
+        "--single-rounds",
+        action="store_true",
+        help="play every deal as a game's first round only (scores at 0), not whole games",
     )
     parser.add_argument("--target", type=int, default=DEFAULT_TARGET)
     parser.add_argument("--rounds", type=int, default=400, help="at least this many rounds")
@@ -236,12 +280,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the arena from the command line; the exit code is 0, or 2 for a bad lineup."""
     args = parse_args(argv)
     try:
-        lineup = [Level(name.strip()) for name in args.lineup.split(",")]
+        lineup = [Player(name.strip()) for name in args.lineup.split(",")]
         config = GapConfig(seats=len(lineup), target=args.target)
     except ValueError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
-    result = run_arena(config, lineup, args.rounds, args.seed)
+    result = run_arena(config, lineup, args.rounds, args.seed, single_rounds=args.single_rounds)
     print(json.dumps(result, indent=2) if args.json else format_table(result), flush=True)
     return 0
 

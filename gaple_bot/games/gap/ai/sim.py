@@ -7,6 +7,8 @@ into one int (a colour has ten cards, so a count never overflows): taking a card
 
 from __future__ import annotations
 
+import random
+
 from ..rules.cards import COLOUR, LOWER, UPPER, VALUE
 from ..rules.config import MIDDLE_SIZE
 from ..rules.scoring import score_counts
@@ -179,6 +181,81 @@ class State:
             if taken:
                 key += ADD[card]
                 for c in taken:
+                    middle.remove(c)
+                    key += ADD[c]
+                keys[seat] = key
+            else:
+                middle.append(card)
+            while len(middle) < MIDDLE_SIZE and drawn < len(pile):
+                middle.append(pile[drawn])
+                drawn += 1
+            left -= 1
+            seat = seat + 1 if seat + 1 < seats else 0
+        self.seat, self.drawn, self.left = seat, drawn, left
+
+    def mixed_rollout(self, rng: random.Random, epsilon: float) -> None:
+        """Like `rollout`, but each play is, with probability `epsilon`, a uniformly random
+        card of the hand (taking the first card of each neighbour value) instead of greedy's."""
+        hands, middle, pile, keys = self.hands, self.middle, self.pile, self.keys
+        seats = len(hands)
+        seat, drawn, left = self.seat, self.drawn, self.left
+        draw = rng.random
+        while left:
+            hand = hands[seat]
+            key = keys[seat]
+            if draw() < epsilon:
+                card = hand[int(draw() * len(hand))]
+                is_exact, first, second = takes(card, middle)
+                taken = first if is_exact else [*first[:1], *second[:1]]
+            else:
+                card, taken, _ = greedy(hand, middle, key)
+            hand.remove(card)
+            if taken:
+                key += ADD[card]
+                for c in taken:
+                    middle.remove(c)
+                    key += ADD[c]
+                keys[seat] = key
+            else:
+                middle.append(card)
+            while len(middle) < MIDDLE_SIZE and drawn < len(pile):
+                middle.append(pile[drawn])
+                drawn += 1
+            left -= 1
+            seat = seat + 1 if seat + 1 < seats else 0
+        self.seat, self.drawn, self.left = seat, drawn, left
+
+    def random_rollout(self, rng: random.Random) -> None:
+        """Every seat plays a uniformly random card of its hand until the hands are empty,
+        taking (G4) a uniformly random card of each neighbour value when it has a choice."""
+        hands, middle, pile, keys = self.hands, self.middle, self.pile, self.keys
+        seats = len(hands)
+        seat, drawn, left = self.seat, self.drawn, self.left
+        draw = rng.random
+        while left:
+            hand = hands[seat]
+            card = hand.pop(int(draw() * len(hand)))
+            value = VALUE[card]
+            low_value, high_value = LOWER[value], UPPER[value]
+            exact: list[int] = []
+            lows: list[int] = []
+            highs: list[int] = []
+            for c in middle:
+                v = VALUE[c]
+                if v == value:
+                    exact.append(c)
+                elif v == low_value:
+                    lows.append(c)
+                elif v == high_value:
+                    highs.append(c)
+            if not exact:
+                if lows:
+                    exact.append(lows[int(draw() * len(lows))] if len(lows) > 1 else lows[0])
+                if highs:
+                    exact.append(highs[int(draw() * len(highs))] if len(highs) > 1 else highs[0])
+            if exact:
+                key = keys[seat] + ADD[card]
+                for c in exact:
                     middle.remove(c)
                     key += ADD[c]
                 keys[seat] = key
