@@ -85,4 +85,6 @@ class PageChanges:
             return
         if lobby.status is not GameStatus.LOBBY:
             cancel_lobby_expiry(self._job_queue, lobby.game_id)
+            if lobby.status is GameStatus.RUNNING and deps.presenter.lobby_becomes_table(lobby):
+                return
         deps.presenter.show_lobby_as_it_is(lobby, deps.bot_username)

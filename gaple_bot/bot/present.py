@@ -52,6 +52,9 @@ class Presenter:
         self.pace = TablePace(service.pages, self._edit_table_now)
         """Table edits held back while everyone at a table plays in the page."""
         self._pending: set[asyncio.Task[None]] = set()
+        self._tables_shown: dict[int, tuple[int, str, str | None]] = {}
+        """What each game's table message was last edited to show (its handle's id, text and
+        buttons)."""
 
     # The lobby -------------------------------------------------------------------------------
 
@@ -81,6 +84,19 @@ class Presenter:
         needed it)."""
         link = self.shown.needs_join_link(lobby.game_id)
         self.show_lobby(lobby, self.render.lobby(lobby, bot_username, link))
+
+    def lobby_becomes_table(self, lobby: LobbyView) -> bool:
+        """A lobby that just started while everyone seated plays in the page: its message is
+        the game's table from now on (the first round's table edits it, where the lobby's
+        last edit and a new table message would be two writes); whether it is."""
+        handle = self.shown.lobbies.get(lobby.game_id)
+        if handle is None or self.outbox.shared:
+            return False
+        if not self.pace.all_in_page(lobby.game_id, lobby.seats):
+            return False
+        self.shown.lobby_closed(lobby.game_id)
+        self.shown.new_table(lobby.game_id, handle)
+        return True
 
     def adopt_lobby(
         self, game_id: int, chat_id: int, message_id: int | None, thread_id: int | None = None
@@ -138,7 +154,7 @@ class Presenter:
 
     def _paced(self, table: TableView[Any]) -> bool:
         """Whether the table's edits go at the page's pace (everyone seated plays there)."""
-        return not self.outbox.shared and self.pace.all_in_page(table)
+        return not self.outbox.shared and self.pace.all_in_page(table.game_id, table.seats)
 
     def _edit_table_now(self, table: TableView[Any]) -> None:
         handle = self.shown.tables.get(table.game_id)
@@ -152,13 +168,20 @@ class Presenter:
         if handle is None:
             self._send_table(table)
             return
-        self.outbox.edit(handle, **message_kwargs(self.render.table(table)))
+        rendered = self.render.table(table)
+        markup = None if rendered.markup is None else rendered.markup.to_json()
+        shown = (id(handle), rendered.text, markup)
+        if self._tables_shown.get(table.game_id) == shown:
+            return  # Telegram refuses an edit that changes nothing ("not modified")
+        self._tables_shown[table.game_id] = shown
+        self.outbox.edit(handle, **message_kwargs(rendered))
 
     def forget_table(self, game_id: int, chat_id: int) -> None:
         """Its table message will not be edited again (the game is over, or paused: a fresh
         table is posted when it goes on), by any worker."""
         self.outbox.forget_game_message(chat_id, game_id)
         self.shown.retire_table(game_id)
+        self._tables_shown.pop(game_id, None)
         self.pace.forget(game_id)
 
     def timeout_notices(self, progress: Progress, table: TableView[Any]) -> None:
@@ -201,6 +224,7 @@ class Presenter:
                 show_game_end(self.outbox, self.render, step)
                 self.pace.flush(step.table.game_id)
                 self.shown.game_over(step.table.game_id)
+                self._tables_shown.pop(step.table.game_id, None)
         if final is not None:
             self.edit_table(final)
         offer_table = any_table(progress)

@@ -5,14 +5,14 @@ and the token's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..service.pages import OpenPages
-from ..service.views import TableView
+from ..service.views import SeatInfo, TableView
 
-PAGE_TABLE_EDIT_SECONDS = 20.0
+PAGE_TABLE_EDIT_SECONDS = 30.0
 """Least time between two edits of a table whose every player is in the page (a round's end
 and a game's end are shown at once, whatever the time)."""
 
@@ -45,7 +45,7 @@ class TablePace:
         game_id = table.game_id
         loop = asyncio.get_running_loop()
         now = loop.time()
-        if at_once or not self.all_in_page(table):
+        if at_once or not self.all_in_page(game_id, table.seats):
             self._edit_now(table, now)
             return
         held = self._held.get(game_id)
@@ -58,10 +58,10 @@ class TablePace:
             return
         self._held[game_id] = _Held(table, loop.call_later(due - now, self._release, game_id))
 
-    def all_in_page(self, table: TableView[Any]) -> bool:
-        """Whether every person who plays their own seat has the table's page open."""
-        people = [s.user_id for s in table.seats if s.user_id is not None and not s.autoplay]
-        return all(self._pages.is_open(table.game_id, user_id) for user_id in people)
+    def all_in_page(self, game_id: int, seats: Iterable[SeatInfo]) -> bool:
+        """Whether every person who plays their own seat has the game's page open."""
+        people = [s.user_id for s in seats if s.user_id is not None and not s.autoplay]
+        return all(self._pages.is_open(game_id, user_id) for user_id in people)
 
     def sent(self, game_id: int) -> None:
         """A new table message went out (a round began): what was held back is older."""

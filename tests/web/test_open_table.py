@@ -274,7 +274,8 @@ async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
 ) -> None:
     """Ana opens the table in chat and plays in the page, as Bea does: neither gets a private
     hand while the page is open; the group sees each round's end at once (its picture) and
-    one table message, edited at most every PAGE_TABLE_EDIT_SECONDS."""
+    one message for the game (the lobby, then the table), edited at most every
+    PAGE_TABLE_EDIT_SECONDS."""
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_user(BEA, "Bea", language_code="en", started=False)
@@ -314,8 +315,11 @@ async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
             tables = [
                 m.message_id for m in fake.bot_messages(GROUP) if m.text.startswith("Gaple · round")
             ]
-            # One table message for the whole game: nobody needs each round's at the bottom.
+            # One message for the whole game: the lobby became the table, and nobody needs each
+            # round's table at the bottom of the chat.
             assert len(tables) == 1, tables
+            sent = [r for r in fake.requests_for("sendMessage") if r.chat_id == GROUP]
+            assert len(sent) == 1 and sent[0].params["text"].startswith("<b>Gaple</b> · classic")
             # Every round's end reached the group at once, as its picture (and the game's end).
             pictures = [r for r in fake.requests_for("sendPhoto") if r.chat_id == GROUP]
             rounds = (await pages[ANA].next("state", lambda f: f["phase"] == "over"))["round"]
@@ -323,7 +327,11 @@ async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
             assert any("wins the game" in text for text in fake.all_texts_sent_to(GROUP))
             # The table's edits come at most every PAGE_TABLE_EDIT_SECONDS, but for the last
             # one, sent at the game's end with the last round's end on it.
-            edits = table_edits(fake, set(tables))
+            edits = [
+                (at, text)
+                for at, text in table_edits(fake, set(tables))
+                if text.startswith("<b>Gaple</b> · round")
+            ]
             assert edits and "This round is over." in edits[-1][1]
             paced = [at for at, _text in edits[:-1]]
             gaps = [later - earlier for earlier, later in itertools.pairwise(paced)]
