@@ -4,6 +4,7 @@ own hand with its moves; nothing of anyone else's hand."""
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,8 @@ from ..service.session import GameFacts, GameSession
 from ..service.views import HandView, LobbyView, SeatInfo, TableView
 
 JSON = dict[str, Any]
+TAG = re.compile(r"<[^>]+>")
+"""The chat's HTML marks in a shared text (a lobby's title is <b>Gaple</b> · …)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +65,7 @@ def lobby_state(t: Translator, registry: Registry, lobby: LobbyView, viewer: Vie
         "kind": lobby.kind,
         "phase": "lobby",
         "you": {"user": viewer.user_id, "seat": None, "spectator": not seated},
-        "title": html.unescape(presentation.lobby_title(t, lobby.config)),
+        "title": html.unescape(TAG.sub("", presentation.lobby_title(t, lobby.config))),
         "seats": [_seat(t, seat, viewer) for seat in lobby.seats],
         "round": 0,
         "to_move": None,

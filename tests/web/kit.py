@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 import aiohttp
 from aiohttp import web
 from aiohttp.test_utils import TestServer
+from aiohttp.typedefs import Handler
 
 from gaple_bot.i18n import Translators
 from gaple_bot.service.runtime import GameService
@@ -135,14 +136,45 @@ class PageServer:
         self.members = members
         self.now = 0.0
         """The frames' clock (seconds): each page frame moves it on a second."""
+        self.pace = 0.0
+        """Seconds the frames' clock moves on at each reading: a browser's frames do not move
+        it as Page.send does, so its tests set a second (a person's pace, whatever the
+        machine's)."""
         self.pages = PageFrontEnd(
-            SessionSigner.for_bot(BOT_TOKEN), bot_token=BOT_TOKEN, now=lambda: self.now
+            SessionSigner.for_bot(BOT_TOKEN), bot_token=BOT_TOKEN, now=self._frames_clock
         )
         self.local = LocalTables(self.pages, "Ana", "en", clock=service.clock)
-        app = web.Application()
+        self._socket_requests: dict[int, web.Request] = {}
+        """Each open socket's request, by its id (a request is not hashable)."""
+        app = web.Application(middlewares=[self._track_sockets])
         app.add_routes(self.pages.routes())
         self.server = TestServer(app, host="127.0.0.1")
         self.http: aiohttp.ClientSession | None = None
+
+    @web.middleware
+    async def _track_sockets(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Keeps each open socket's request while it lasts, for drop_sockets."""
+        if request.path != "/app/ws":
+            return await handler(request)
+        self._socket_requests[id(request)] = request
+        try:
+            return await handler(request)
+        finally:
+            self._socket_requests.pop(id(request), None)
+
+    def drop_sockets(self) -> int:
+        """Cut every open page socket from the server's side, as a lost connection does;
+        returns how many were cut."""
+        cut = 0
+        for request in list(self._socket_requests.values()):
+            if request.transport is not None and not request.transport.is_closing():
+                request.transport.close()
+                cut += 1
+        return cut
+
+    def _frames_clock(self) -> float:
+        self.now += self.pace
+        return self.now
 
     @property
     def origin(self) -> str:

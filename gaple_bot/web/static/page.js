@@ -670,8 +670,11 @@ async function start() {
   } catch {
     // older clients have no "activated" event: visibilitychange covers them
   }
-  // A tap anywhere closes a round's reveal.
+  // A tap anywhere closes a round's reveal; so does Escape, for a keyboard.
   document.addEventListener("pointerdown", dismissReveal, true);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") dismissReveal();
+  });
   setInterval(tick, 250);
   try {
     await signIn();
