@@ -24,6 +24,7 @@ def shell_texts(t: Translator) -> dict[str, str]:
         "lobby": t.gettext("Waiting for players"),
         "over": t.gettext("Game over"),
         "stopped": t.gettext("This game was stopped."),
+        "seat_back": t.gettext("🙋 Take my seat back"),
     }
 
 

@@ -20,6 +20,7 @@
 //   lobby         the status line of a lobby                  "Waiting for players"
 //   over          the standings' heading                      "Game over"
 //   stopped       the heading of a game stopped early         "This game was stopped."
+//   seat_back     takes back a seat the computer plays          "🙋 Take my seat back"
 
 const ENGLISH = {
   join: "Join",
@@ -38,6 +39,7 @@ const ENGLISH = {
   lobby: "Waiting for players",
   over: "Game over",
   stopped: "This game was stopped.",
+  seat_back: "🙋 Take my seat back",
 };
 
 const REVEAL_MS = 6000; // a round's reveal stays this long, or until the next tap
@@ -523,7 +525,10 @@ function renderHand(state) {
       face,
     );
   });
-  box.replaceChildren(...nodes);
+  // Two turns ran out: the computer plays the seat until its person takes it back.
+  const away = (state.seats || []).some((seat) => seat.you && seat.autoplay);
+  const back = away ? [el("div", { class: "actions seat-back" }, button("seat_back", { t: "back" }))] : [];
+  box.replaceChildren(...back, ...nodes);
 }
 
 function renderChoice(state) {
