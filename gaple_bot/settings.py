@@ -194,6 +194,12 @@ def _webapp(url: str, short_name: str) -> tuple[str, str]:
         usable = False
     if not usable:
         raise SettingsError(f"WEBAPP_URL must be an https:// address, not {url!r}")
+    if parts.path.strip("/") or parts.query or parts.fragment:
+        # The page's files are served from /app at the host's root: a path cannot be prefixed.
+        raise SettingsError(
+            "WEBAPP_URL is the page's address alone, such as https://games.example.org "
+            f"(the bot serves the page at /app under it), not {url!r}"
+        )
     if WEBAPP_SHORT_NAME_PATTERN.fullmatch(short_name) is None:
         raise SettingsError(
             "WEBAPP_SHORT_NAME must be the Mini App's short name from @BotFather "

@@ -182,6 +182,10 @@ def test_the_page_is_on_with_its_address_and_short_name() -> None:
         ("games.example.org", "table", "https://"),
         ("https://games.example.org", "a b", "short name"),
         ("https://games.example.org", "ab", "short name"),
+        # BotFather is given the address with /app; the setting is the address alone.
+        ("https://games.example.org/app", "table", "address alone"),
+        ("https://games.example.org/games", "table", "address alone"),
+        ("https://games.example.org/?x=1", "table", "address alone"),
     ],
 )
 def test_a_half_or_wrong_page_setting_is_refused(url: str, short_name: str, named: str) -> None:

@@ -51,6 +51,8 @@ CSP = (
     "form-action 'none'"
 )
 """The page runs only its own files and Telegram's script, and talks only to this server."""
+TELEGRAM_SCRIPT = b'  <script src="https://telegram.org/js/telegram-web-app.js"></script>\n'
+"""Telegram's script in the page's head, as Telegram asks of a Mini App."""
 STATIC_NAME = re.compile(r"[a-z][a-z0-9_-]*\.(js|css|html|svg)")
 CONTENT_TYPES = {
     "js": "text/javascript",
@@ -152,6 +154,9 @@ class PageFrontEnd:
     async def _index(self, request: web.Request) -> web.Response:
         body = _static_file("index.html")
         assert body is not None
+        if self._bot_token is None:
+            # Local play: no Telegram, whose script would only be a request to the internet.
+            body = body.replace(TELEGRAM_SCRIPT, b"")
         return web.Response(
             body=body,
             content_type="text/html",

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sys
 import tempfile
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -158,6 +159,9 @@ def main(argv: list[str]) -> int:
         default="",
         help="a database URL to keep the games in (default: a throwaway SQLite file)",
     )
+    parser.add_argument(
+        "--game", choices=("gaple", "gap"), default="gaple", help="the game (default gaple)"
+    )
     parser.add_argument("--name", default="Player", help="your name at the table")
     parser.add_argument(
         "--language", choices=SUPPORTED_LANGUAGES, default="en", help="the page's language"
@@ -170,7 +174,12 @@ def main(argv: list[str]) -> int:
         database = args.database or f"sqlite+aiosqlite:///{Path(folder) / 'local.sqlite3'}"
 
         def ready(url: str) -> None:
-            print(f"Open {url} in your browser (Ctrl+C stops).", flush=True)
+            other = "gap" if args.game == "gaple" else "gaple"
+            print(
+                f"Open {url}?local={args.game} in your browser to play {args.game.title()} "
+                f"({other.title()}: {url}?local={other}; Ctrl+C stops).",
+                flush=True,
+            )
 
         try:
             asyncio.run(
@@ -181,6 +190,10 @@ def main(argv: list[str]) -> int:
         except KeyboardInterrupt:
             pass
         except OSError as error:
-            print(f"gaple-bot local: cannot listen on {LOCAL_HOST}:{args.port}: {error.strerror}")
+            print(
+                f"gaple-bot local: cannot listen on {LOCAL_HOST}:{args.port} ({error.strerror}); "
+                "choose another port with --port",
+                file=sys.stderr,
+            )
             return 1
     return 0

@@ -87,6 +87,7 @@ const page = {
   clockOffset: 0, // server's now minus performance.now() at receipt
   receivedAt: 0,
   pending: false, // a move was sent and its state has not come yet
+  autoStart: false, // local play's Play again: start the new table once it shows
   choosing: null, // the hand item whose moves are offered as a choice
   revealTimer: null,
   toastTimer: null,
@@ -244,6 +245,9 @@ async function follow(frame) {
   }
   page.state = null;
   page.attempts = 0;
+  // Alone against the computers there is nobody to wait for: the new table starts at once.
+  page.autoStart = Boolean(page.local);
+  $("ticker").textContent = "";
   connect();
 }
 
@@ -273,6 +277,10 @@ async function receive(frame) {
       if (page.gameLoading) await page.gameLoading;
       page.pending = false;
       setState(frame);
+      if (page.autoStart && frame.phase === "lobby" && frame.lobby?.can_start) {
+        page.autoStart = false;
+        send({ t: "start" });
+      }
       break;
     case "played":
       showPlayed(frame);

@@ -1,0 +1,59 @@
+"""`gaple-bot local` as a person runs it: it prints the address of the game asked for, serves
+the page there without Telegram's script (local play has no Telegram), stops on Ctrl+C, and a
+port in use is one line on stderr naming --port."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from urllib.request import urlopen
+
+ADDRESS = re.compile(r"Open (http://127\.0\.0\.1:\d+/app\?local=gap) in your browser to play Gap")
+WAIT = 120.0
+"""Generous: a slow machine may take a while to start Python and the page."""
+
+
+def local(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "gaple_bot", "local", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+def test_local_play_serves_the_game_asked_for_and_stops_on_ctrl_c() -> None:
+    process = local("--port", "0", "--game", "gap")
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = ADDRESS.search(line)
+        assert found is not None, line
+        with urlopen(found.group(1), timeout=WAIT) as answer:
+            page = answer.read().decode()
+        assert '<script type="module" src="/app/static/page.js">' in page
+        assert "telegram.org" not in page, "local play loads nothing from the internet"
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_a_port_in_use_is_one_line_on_stderr() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = local("--port", str(port))
+        out, err = process.communicate(timeout=WAIT)
+    assert process.returncode == 1
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0] and "--port" in lines[0], err
