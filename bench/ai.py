@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
+from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.players import Player
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
@@ -133,6 +134,10 @@ def _line(run: ArenaRun, single_rounds: bool) -> tuple[str, float, float, float,
     times = run.stats[player].decision_seconds
     median, p99 = 1000 * percentile(times, 0.5), 1000 * percentile(times, 0.99)
     cpu = run.stats[player].decision_cpu_seconds
+    cap = BUDGETS[Level.HARD].time_cap if player is HARD else None
+    # The cap can only have cut a decision whose wall time passed it: an upper bound.
+    past = sum(t > cap for t in times) if cap is not None else 0
+    capped = "" if cap is None else f"; past the {1000 * cap:.0f} ms cap {past} of {len(times)}"
     unit = "rounds" if single_rounds else "games"
     text = (
         f"  {player.value:8} vs {len(run.lineup) - 1} {opponent.value:9} "
@@ -141,7 +146,7 @@ def _line(run: ArenaRun, single_rounds: bool) -> tuple[str, float, float, float,
         f"ms/decision median {median:.2f}, p99 {p99:.2f} "
         f"(CPU {1000 * percentile(cpu, 0.5):.2f}, {1000 * percentile(cpu, 0.99):.2f}) "
         f"(opponents {1000 * percentile(run.stats[opponent].decision_seconds, 0.5):.2f}); "
-        f"{run.seconds:.0f} s"
+        f"{run.seconds:.0f} s{capped}"
     )
     return text, won, low, median, p99
 
@@ -154,6 +159,11 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="100 per pairing: a smoke run")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
+        "--players",
+        default="",
+        help="comma-separated first players to seat (hard, normal, ...); all if empty",
+    )
+    parser.add_argument(
         "--tables",
         default="",
         help="comma-separated table numbers to play (1-based, in the order printed); all if empty",
@@ -161,6 +171,7 @@ def main() -> int:
     args = parser.parse_args()
     count = 100 if args.quick else args.rounds
     chosen = {int(t) for t in args.tables.split(",") if t.strip()} or set(range(1, len(TABLES) + 1))
+    seated = {Player(p.strip()) for p in args.players.split(",") if p.strip()} or set(Player)
     started = time.perf_counter()
     verdicts: list[str] = []
     missed: list[str] = []
@@ -171,13 +182,15 @@ def main() -> int:
         # Whole games: a fixed number of games, so two runs pair up game by game.
         games = None if table.single_rounds else max(seats, count // 4 // seats * seats)
         print(f"{number}. {table.name} (seed {args.seed}; load average {_load()})", flush=True)
-        runs: list[ArenaRun] = []
-        for player, opponent in table.pairings:
+        runs: dict[int, ArenaRun] = {}
+        for index, (player, opponent) in enumerate(table.pairings):
+            if player not in seated:
+                continue
             lineup = [player] + [opponent] * (seats - 1)
             run = play_arena(
                 table.config, lineup, count, args.seed, None, table.single_rounds, games
             )
-            runs.append(run)
+            runs[index] = run
             text, won, low, median, p99 = _line(run, table.single_rounds)
             print(text, flush=True)
             if player is HARD and table.single_rounds and table.config == CLASSIC_4:
@@ -204,6 +217,8 @@ def main() -> int:
                     f"hard's share of whole games vs 3 reference: {_pct(won)} (CI low {_pct(low)})"
                 )
         for i, j in table.compare:
+            if i not in runs or j not in runs:
+                continue
             a, b = runs[i], runs[j]
             mean, low, high = paired_difference(
                 _outcomes(a, table.single_rounds),

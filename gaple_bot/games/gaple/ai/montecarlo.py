@@ -7,11 +7,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import Move, Played, SeatView
+from ..rules import Move, MoveKind, Played, SeatView
 from ..rules.tiles import TILE_COUNT
 from .exact import SearchTooLarge, Solver
 from .inference import PlayModel
 from .knowledge import Knowledge, PlaceKind, knowledge_of
+from .modelled import Policy, modelled_rollout
+from .opponents import OpponentModel
 from .playout import (
     BIT_OF,
     NUM,
@@ -69,6 +71,15 @@ class Budget:
     """Positions the exact searches of one decision may solve in all (0: no limit). A deal
     whose search would pass it is judged by rollouts, and so is every deal after it, so an
     early endgame costs a bounded amount whatever the hands."""
+    opponents: float = 0.0
+    """Deals are also weighted by the likelihood of the other seats' recorded plays under
+    `OpponentModel` (a softmax over features of each fitting play, fitted to the reference
+    player), raised to this power (0: not)."""
+    modelled: bool = False
+    """Rollouts play `modelled_rollout` (every seat the fitted model's best play) instead."""
+    tries: int = 1
+    """Deals drawn for each deal judged: one of them is kept with odds its weight, and it
+    carries their mean weight (importance resampling), so rollouts go to likely deals."""
     work: int = 0
     """Moves judged (rollouts and exact searches, one per move per deal) after which no
     further deal is drawn, past `min_deals` (0: no limit). Unlike the time cap it depends on
@@ -212,15 +223,36 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
 
     passed = _passed_over(view) if budget.passed_over != 1.0 else []
     model = PlayModel.of(view, budget.play_model) if budget.play_model else None
+    opponents = OpponentModel.of(view) if budget.opponents else None
+    if opponents is not None and not opponents.evidence:
+        opponents = None
+    memo: dict[tuple[int, int, int], float] = {}
 
-    def deal() -> tuple[list[int], list[int], float]:
+    def one_deal() -> tuple[list[int], list[int], float]:
         hands, discs, weight = dealer.deal(rng)
         if passed:
             skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
             weight *= budget.passed_over**skipped
         if model is not None:
             weight *= model.weight(hands)
+        if opponents is not None:
+            weight *= opponents.likelihood(hands, discs, memo) ** budget.opponents
         return hands, discs, weight
+
+    def deal() -> tuple[list[int], list[int], float]:
+        if budget.tries <= 1 or opponents is None:
+            return one_deal()
+        drawn = [one_deal() for _ in range(budget.tries)]
+        total = sum(w for _, _, w in drawn)
+        if total <= 0.0:
+            return drawn[0]
+        pick = rng.random() * total
+        for hands, discs, weight in drawn:
+            pick -= weight
+            if pick < 0.0:
+                return hands, discs, total / len(drawn)
+        hands, discs, _ = drawn[-1]
+        return hands, discs, total / len(drawn)
 
     def solved(hands: list[int], discs: list[int], judged: Sequence[int]) -> list[float] | None:
         # Each judged move's worth by exact search, or None once the node budget runs out.
@@ -237,6 +269,9 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
         finally:
             nodes_left -= solver.nodes
 
+    policy = Policy.of() if budget.modelled else None
+    unplayed = to_bits(((1 << TILE_COUNT) - 1) & ~view.played) if policy is not None else 0
+
     def rolled(hands: list[int], discs: list[int], judged: Sequence[int]) -> list[float]:
         # Each judged move's worth after one rollout.
         worths: list[float] = []
@@ -245,7 +280,10 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
             h, d = list(hands), list(discs)
             nxt = step(rules, h, d, left, right, me, kind, bit, side)
             points = nxt.points
-            if points is None and budget.random_rollouts:
+            if points is None and policy is not None:
+                after = unplayed & ~(1 << bit) if kind is MoveKind.PLAY else unplayed
+                points = modelled_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, after, policy)
+            elif points is None and budget.random_rollouts:
                 points = random_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, rng)
             elif points is None and keep:
                 points = keeping_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, keep)

@@ -1,0 +1,100 @@
+"""Screen variants of Gaple's hard level against the reference player, paired on the same deals.
+
+Each named variant (a `Budget`) plays in the first seat against copies of the reference player
+on the same seeded single rounds as hard's own budget, in every seat rotation; it prints each
+variant's share of rounds won with its 95% interval, its paired difference from hard on the
+same deals (interval over deals), and its CPU ms per real decision (median, p99).
+
+    .venv/bin/python bench/ai_variants.py --rounds 800 --variants opponents,opponents-tries4
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Sequence
+
+from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
+from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
+from gaple_bot.games.gaple.ai.montecarlo import Budget
+from gaple_bot.games.gaple.ai.players import Player
+from gaple_bot.games.gaple.rules import GameConfig, RuleSet
+
+HARD = BUDGETS[Level.HARD]
+
+
+def _variants() -> dict[str, Budget]:
+    """Every variant the script knows, by name."""
+    with_ = dataclasses.replace
+    return {
+        "hard": HARD,
+        "opponents": with_(HARD, opponents=1.0, passed_over=1.0),
+        "opponents-po": with_(HARD, opponents=1.0),
+        "opponents-tries4": with_(HARD, opponents=1.0, passed_over=1.0, tries=4),
+        "opponents-half": with_(HARD, opponents=0.5, passed_over=1.0),
+        "deals70": with_(HARD, deals=70, work=1400),
+        "opponents-70": with_(HARD, opponents=1.0, passed_over=1.0, deals=70, work=1400),
+        "modelled": with_(HARD, modelled=True),
+        "opponents-modelled": with_(HARD, opponents=1.0, passed_over=1.0, modelled=True),
+        "opponents-random": with_(HARD, opponents=1.0, passed_over=1.0, random_rollouts=True),
+    }
+
+
+def _paired(a: Sequence[int], b: Sequence[int], cluster: int) -> tuple[float, float, float]:
+    """The mean of a - b with its 95% interval, the seat rotations of a deal taken together."""
+    per_deal = [
+        sum(x - y for x, y in zip(a[i : i + cluster], b[i : i + cluster], strict=True)) / cluster
+        for i in range(0, len(a), cluster)
+    ]
+    return mean_interval(per_deal)
+
+
+def _line(name: str, run: ArenaRun, base: ArenaRun | None, seats: int) -> str:
+    """One variant's printed figures."""
+    stats = run.stats[Player.HARD]
+    wins = stats.round_wins
+    low, high = wilson(sum(wins), len(wins))
+    cpu = stats.decision_cpu_seconds
+    text = (
+        f"{name:24} {100 * sum(wins) / len(wins):5.1f}% of {len(wins)} "
+        f"({100 * low:.1f}-{100 * high:.1f}); CPU ms {1000 * percentile(cpu, 0.5):.2f} / "
+        f"{1000 * percentile(cpu, 0.99):.2f}"
+    )
+    if base is not None:
+        mean, lo, hi = _paired(wins, base.stats[Player.HARD].round_wins, seats)
+        text += f"; paired vs hard {100 * mean:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+    return text
+
+
+def main() -> int:
+    """Play hard and each variant on the same deals; print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=800)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--rules", choices=[r.value for r in RuleSet], default="classic")
+    parser.add_argument("--variants", default="opponents", help="comma-separated names")
+    parser.add_argument("--no-base", action="store_true", help="skip hard's own run")
+    args = parser.parse_args()
+    known = _variants()
+    config = GameConfig(RuleSet(args.rules), args.seats)
+    lineup = [Player.HARD] + [Player.REFERENCE] * (args.seats - 1)
+    names = [n.strip() for n in args.variants.split(",") if n.strip()]
+    print(
+        f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}; load {os.getloadavg()}",
+        flush=True,
+    )
+    base = None
+    if not args.no_base:
+        base = play_arena(config, lineup, args.rounds, args.seed, {}, True)
+        print(_line("hard", base, None, args.seats), flush=True)
+    for name in names:
+        run = play_arena(config, lineup, args.rounds, args.seed, {"hard": known[name]}, True)
+        print(_line(name, run, base, args.seats) + f"; load {os.getloadavg()[0]:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
