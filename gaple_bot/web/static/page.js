@@ -437,7 +437,6 @@ function renderSeats(state) {
           seat.computer ? seat.name.replace(/^🤖\s*/u, "") : seat.name,
           marks.length ? el("span", { class: "hidden-text", text: ` (${marks.join(", ")})` }) : null,
         ),
-        turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
       ),
       state.phase === "lobby"
         ? null
@@ -446,6 +445,8 @@ function renderSeats(state) {
             { class: "seat-line" },
             seat.computer || (seat.autoplay && !marked) ? el("span", { class: "seat-marks", "aria-hidden": "true", text: "🤖" }) : null,
             seat.count === null || seat.count === undefined ? null : el("span", { class: "seat-count", text: `✋ ${seat.count}` }),
+            // The turn's clock beside the count, so that the name keeps the seat's whole width.
+            turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
             el("span", { class: "seat-score", "aria-label": say("score", { points: seat.score ?? 0 }), text: String(seat.score ?? 0) }),
           ),
     );
