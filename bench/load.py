@@ -19,7 +19,8 @@ What it measures, per run (N groups, Telegram's limits on or off, think time, co
   RSS over its RSS once started, divided by the most games running at once), and the longest
   event-loop stall (a task sleeping 10 ms in a loop, its largest overshoot);
 - whether every game finished, with its stored results equal to the scores replayed from its
-  stored moves.
+  stored moves (by its kind in the registry: Gaple's or Gap's replay of the stored config,
+  deals and move codes).
 
 How: each run is a process of its own (so peak RSS and CPU belong to that run alone) holding
 the real application (`build_application` + `start_application`, SQLite in a temporary
@@ -30,7 +31,17 @@ is not the bot's. Each group has two people and two computers: both people /star
 private chat, one sets the smallest target in /settings (and the level), opens /gaple, the
 other joins, the opener starts. A person given a hand with live buttons waits a think time
 (realistic: uniform 1-8 s, and 0.5-2 s more for the end when a tile fits both; fast: none),
-then taps a random legal button (seeded). With limits on, the fake answers 429 past 30
+then taps a random legal button (seeded).
+
+`--game gap` plays Gap instead (`both`: each configuration for each game, side by side, with
+the game in the table's `game` column and in the JSON's config): the same people and
+computers, the target set in `/settings gap` (its smallest, through the menu's buttons as for
+Gaple), the table opened with /gap. A Gap hand's buttons are its cards (each names what it
+takes; tests/bot/driver.GAP_CARDS); a card whose value offers several takes asks which (the
+hand edited to one button per take and a Back button, never tapped here), after the same
+0.5-2 s more as Gaple's end. In the page a Gap hand is items with moves as Gaple's: an item
+with several moves is a take to choose. "second_steps" in the JSON counts the human moves made
+through such a choice (an end, a take). With limits on, the fake answers 429 past 30
 writes a second in all chats, one a second in a private chat and 20 a minute in a group
 (sends and edits alike) and the bot paces itself to them; off, the fake never does and the
 bot's own limits are raised, so only the machine binds.
@@ -52,20 +63,20 @@ there ("-").
 runs each configuration in chat and then in the page, side by side. The bot then runs with
 WEBAPP_URL (https://127.0.0.1), WEBAPP_SHORT_NAME and a free WEBAPP_PORT on 127.0.0.1, the page
 mounted on its web server (each worker's own port with --workers). Each group is still opened
-in chat (the opener's /settings and /gaple, as above), but nobody opens the bot's private
-chat: everyone seated plays in the page (bench/load_pages.py, in the people's child, aiohttp).
-The table's token is read from the group's lobby message: the startapp parameter of its "Open
-table" button (https://t.me/<bot>/<short name>?startapp=<token>), or, where the bot shows no
-such button, from its one-tap join link (?start=join_<token>, the same token), which the bot
-adds once the second person taps Join in the group without a private chat (that tap, its
-answer and the lobby's edit are then part of the run). Both people sign in (POST
+in chat (the opener's /settings and /gaple or /gap, as above), but nobody opens the bot's
+private chat: everyone seated plays in the page (bench/load_pages.py, in the people's child,
+aiohttp). The table's token is read from the group's lobby message: the startapp parameter of
+its "Open table" button (https://t.me/<bot>/<short name>?startapp=<token>), or, where the bot
+shows no such button, from its one-tap join link (?start=join_<token>, the same token), which
+the bot adds once the second person taps Join in the group without a private chat (that tap,
+its answer and the lobby's edit are then part of the run). Both people sign in (POST
 /app/api/session with initData signed with the fake's token and the table's token) and open a
-WebSocket; the opener is seated by /gaple, the other joins from the page ({"t":"join"}), the
-opener starts from the page ({"t":"start"}); the fake says both are members of the group
+WebSocket; the opener is seated by /gaple (/gap), the other joins from the page ({"t":"join"}),
+the opener starts from the page ({"t":"start"}); the fake says both are members of the group
 (getChatMember). A person whose state shows their turn waits the same think, taps a random
-legal move of the state's hand (and a random end when the tile fits both) as {"t":"move",
-"version":V,"code":C}, never faster than the server's flood allowance (20 at once, 5 a
-second: it binds only with fast think). Measured there: tap (the frame sent) -> the mover's
+legal move of the state's hand (and a random end or take when the item has several) as
+{"t":"move","version":V,"code":C}, never faster than the server's flood allowance (20 at once,
+5 a second: it binds only with fast think). Measured there: tap (the frame sent) -> the mover's
 own next state at a newer revision ("mover's view"), and tap -> the state that shows the next
 person to move their turn ("next person's view", whoever it is: the same figure as the chat's
 "hand"). In chat, the mover's view is tap -> the edit that takes the live buttons off the
@@ -89,23 +100,26 @@ Run from the repository with the venv's python:
     .venv/bin/python bench/load.py --groups 2 --limits off --think fast --frontend both
     .venv/bin/python bench/load.py --groups 20 --limits on --think realistic --frontend both
     .venv/bin/python bench/load.py --groups 200 --limits on --think realistic --frontend webapp
+    .venv/bin/python bench/load.py --groups 2 --limits off --think fast --game gap --seconds 120
+    .venv/bin/python bench/load.py --groups 20 --limits on --think realistic --game both
 
 Default matrix: N = 10 and 50, limits on and off, fast think, normal level (four runs, about
-five minutes on this two-core machine). Realistic think is bounded by the think time itself
-(a game to the smallest target takes 4 to 7 minutes whatever N is), so each such run takes
-about that long, or the cap when the limits hold the games back (N = 200 with limits on).
-The full N = 10, 50, 200, 500 matrix with both limits and both think modes is sixteen runs;
-the N = 200 and 500 fast runs reach the --seconds cap (600 s by default), so expect well over
-an hour for all of it. Each run stops at --seconds, or once every group has finished its game
-or failed to start one, and reports what finished. The table goes to
-stdout, the figures to --json (load.json in the current directory unless told).
+five minutes on this two-core machine). Realistic think is bounded by the think time itself (a
+game to the smallest target takes 4 to 7 minutes whatever N is, a Gap game up to about 8), so
+each such run takes about that long, or the cap when the limits hold the games back (N = 200
+with limits on). The full N = 10, 50, 200, 500 matrix with both limits and both think modes is
+sixteen runs; the N = 200 and 500 fast runs reach the --seconds cap (600 s by default), so
+expect well over an hour for all of it. Each run stops at --seconds, or once every group has
+finished its game or failed to start one, and reports what finished. The table goes to stdout,
+the figures to --json (load.json in the current directory unless told).
 
 Its targets. Every run: every game finished and verified against its stored moves, no table
 error and no request the fake Bot API found against the spec. A page run with limits on and
-realistic think, also (issue 28): at most 0.5 counted writes per human move (group edits and
-pictures included), the next person's view at p99 within 150 ms at the run's N, no 429, and a
-token carrying 300 tables or more. The script exits 1, with a line naming each target missed
-and the runs that missed it, when one did. The other figures are measured, not judged.
+realistic think (of either game), also (issue 28): at most 0.5 counted writes per human move
+(group edits and pictures included), the next person's view at p99 within 150 ms at the run's
+N, no 429, and a token carrying 300 tables or more. The script exits 1, with a line naming
+each target missed and the runs that missed it, when one did. The other figures are measured,
+not judged.
 """
 
 from __future__ import annotations
@@ -148,8 +162,8 @@ from gaple_bot.settings import settings_from  # noqa: E402
 from gaple_bot.store import GameStatus, Store  # noqa: E402
 from gaple_bot.web.app import PageFrontEnd  # noqa: E402
 from gaple_bot.web.sessions import SessionSigner  # noqa: E402
-from tests.bot.driver import legal_buttons  # noqa: E402
-from tests.bot.harness import deps_of, load_engine_game  # noqa: E402
+from tests.bot.driver import GAP_CARDS, GAPLE_TILES, MoveButtons  # noqa: E402
+from tests.bot.harness import deps_of  # noqa: E402
 from tests.fakes.telegram_server import (  # noqa: E402
     DEFAULT_TOKEN,
     GROUP_WRITE_METHODS,
@@ -188,6 +202,11 @@ GLOBAL_PER_SECOND = 30
 """Telegram's messages a second for one token, of which the capacity figure is a share."""
 PAGE_TARGETS = {"writes_per_move": 0.5, "next_view_p99_ms": 150.0, "tables_per_token": 300}
 """Issue 28's targets of a page run with limits on and realistic think (and no 429)."""
+GAMES = ("gaple", "gap")
+"""The kinds a run may play (the registry's names, each opened by its own command)."""
+MOVE_BUTTONS = {"gaple": GAPLE_TILES, "gap": GAP_CARDS}
+"""How each kind's private hand offers its moves: the buttons that make (or lead to) one, and
+the second step a pick asks for (Gaple's ends, Gap's takes, each with a Back button)."""
 
 
 @dataclass(frozen=True)
@@ -209,13 +228,15 @@ class RunConfig:
     (`gaple_bot --worker I/N`), the fake posting each update to the next one in turn."""
     frontend: str = "chat"
     """"chat" (hands in the private chats, buttons) or "webapp" (everyone seated in the page)."""
+    game: str = "gaple"
+    """The kind every table plays: "gaple" (opened with /gaple) or "gap" (/gap)."""
 
     @property
     def label(self) -> str:
         limits = "on" if self.limits else "off"
         return (
             f"N={self.groups} limits={limits} think={self.think} level={self.level} "
-            f"db={self.database} workers={self.workers} front={self.frontend}"
+            f"db={self.database} workers={self.workers} front={self.frontend} game={self.game}"
         )
 
 
@@ -338,6 +359,8 @@ class Crowd:
         """Tap of a move -> the edit that takes the live buttons off the mover's hand (or their
         next hand, when it comes first)."""
         self.refused_taps: list[str] = []
+        self.second_steps = 0
+        """Human moves made through a pick's second step (an end, a take)."""
         self.pages: PagePeople | None = None
         """The people in the page, in a page run (set once the bot's address is known)."""
         self.all_finished = asyncio.Event()
@@ -345,9 +368,15 @@ class Crowd:
         self.stopping = False
         self.tasks: set[asyncio.Task[None]] = set()
         registry = default_registry()
-        kind = registry.get("gaple")
+        kind = registry.get(config.game)
         options = menu_options(kind)
-        self.kind_index = registry.names.index("gaple")
+        self.kind_index = registry.names.index(config.game)
+        self.moves: MoveButtons = MOVE_BUTTONS[config.game]
+        # Gaple's menu is the chat's default one; another kind's is asked for by name.
+        self.settings_command = (
+            "/settings" if kind is registry.default else f"/settings {kind.name}"
+        )
+        self.open_command = "/" + kind.name
         targets = choices(kind, "target")
         self.target_button = (
             options.index("target"),
@@ -468,22 +497,22 @@ class Crowd:
                 await table.changed.wait()
 
     async def open_table(self, table: Table, delay: float) -> None:
-        """/start, /settings (target, level), /gaple, Join, Start, as people would (in a page
-        run: no /start, and Join and Start in the page)."""
+        """/start, /settings (target, level), /gaple (or /gap), Join, Start, as people would (in
+        a page run: no /start, and Join and Start in the page)."""
         try:
             await asyncio.sleep(delay)
             opener, joiner = table.people
             in_page = self.config.frontend == "webapp"
             for user_id in table.people if not in_page else ():
                 await self.fake.start_private(user_id)
-            await self.fake.send_message(opener, table.chat_id, "/settings")
+            await self.fake.send_message(opener, table.chat_id, self.settings_command)
             await self.wait_until(table, lambda: table.menu_id is not None)
             assert table.menu_id is not None
             for option, value in (self.target_button, self.level_button):
                 data = encode(Action.SETTING, table.chat_id, self.kind_index, option, value)
                 answer = await self.tap(opener, table.chat_id, table.menu_id, data)
                 assert not answer.get("show_alert"), answer
-            await self.fake.send_message(opener, table.chat_id, "/gaple")
+            await self.fake.send_message(opener, table.chat_id, self.open_command)
             await self.wait_until(table, lambda: table.lobby_id is not None)
             assert table.lobby_id is not None
             if in_page:
@@ -534,12 +563,10 @@ class Crowd:
         person.busy = True
         self.spawn(self.play_hand(person, message_id))
 
-    async def ends_drawn(self, person: Person, message_id: int) -> None:
-        """Until the hand message shows the ends to choose from (a back button among them)."""
-        while not any(
-            text.startswith("⬅️") or text.endswith("➡️")
-            for text, _ in self.fake.message(person.user_id, message_id).buttons()
-        ):
+    async def second_step_drawn(self, person: Person, message_id: int) -> None:
+        """Until the hand message shows a pick's second step: Gaple's ends to choose from,
+        Gap's takes (a Back button among them)."""
+        while not self.moves.second_shown(self.fake.message(person.user_id, message_id)):
             person.edited.clear()
             await person.edited.wait()
 
@@ -547,12 +574,13 @@ class Crowd:
         return 0.0 if self.config.think == "fast" else person.rng.uniform(*span)
 
     async def play_hand(self, person: Person, message_id: int) -> None:
-        """Look at the hand a while, tap a legal tile, and an end if it asks for one."""
+        """Look at the hand a while, tap a legal tile (a card), and an end (a take) if it asks
+        for one, after a while more."""
         table, user_id = person.table, person.user_id
         try:
             await asyncio.sleep(self.think(person, REALISTIC_THINK))
             message = self.fake.message(user_id, message_id)
-            buttons = legal_buttons(message)
+            buttons = self.moves.first(message)
             if buttons and not self.stopping:
                 _, data = person.rng.choice(buttons)
                 if data.startswith(Action.MOVE.value + ":"):
@@ -560,12 +588,15 @@ class Crowd:
                     person.moved_message = message_id
                 person.edited.clear()
                 answer = await self.tap(user_id, user_id, message_id, data)
-                if data.startswith(Action.PICK.value + ":") and not answer.get("show_alert"):
-                    # The bot answers, then draws the ends on the same message.
-                    await asyncio.wait_for(self.ends_drawn(person, message_id), SETUP_SECONDS)
+                picked = data.startswith(Action.PICK.value + ":") and not answer.get("show_alert")
+                if picked:
+                    # The bot answers, then draws the second step on the same message.
+                    await asyncio.wait_for(
+                        self.second_step_drawn(person, message_id), SETUP_SECONDS
+                    )
                     await asyncio.sleep(self.think(person, REALISTIC_END_THINK))
-                    ends = legal_buttons(self.fake.message(user_id, message_id))
-                    _, data = person.rng.choice(ends)
+                    seconds = self.moves.second(self.fake.message(user_id, message_id))
+                    _, data = person.rng.choice(seconds)
                     table.hand_due_since = person.moved_at = time.monotonic()
                     person.moved_message = message_id
                     answer = await self.tap(user_id, user_id, message_id, data)
@@ -574,6 +605,7 @@ class Crowd:
                     self.refused_taps.append(str(answer.get("text", ""))[:120])
                 else:
                     table.moves += 1
+                    self.second_steps += picked
         except Exception as error:  # reported with the run: a person left stuck is a finding
             table.error = f"play: {error!r}"
         finally:
@@ -628,6 +660,7 @@ class Crowd:
         ]
         return {
             "frontend": self.config.frontend,
+            "game": self.config.game,
             "seconds": round(ended - started, 1),
             "games": len(self.tables),
             "games_started": len(intervals),
@@ -691,6 +724,7 @@ class Crowd:
             ][:5],
             "refused_taps": len(refused),
             "refused_samples": list(dict.fromkeys(refused))[:5],
+            "second_steps": pages.second_steps if pages is not None else self.second_steps,
             "token_sources": dict(
                 Counter(t.token[1] for t in self.tables.values() if t.token is not None)
             ),
@@ -827,9 +861,11 @@ def pools_cpu(people_pid: int | None) -> float:
     )
 
 
-async def verify(store: Store, game_ids: Sequence[int]) -> JsonDict:
-    """Every finished game: FINISHED in the store, its results' points equal to the scores
-    replayed from its stored moves."""
+async def verify(store: Store, game_ids: Sequence[int], game: str) -> JsonDict:
+    """Every finished game: of the run's kind, FINISHED in the store, its results' points equal
+    to the scores its kind (the registry's, Gaple's or Gap's) replays from its stored config,
+    deals and moves."""
+    registry = default_registry()
     matched = 0
     problems: list[str] = []
     rounds = stored_moves = 0
@@ -837,16 +873,16 @@ async def verify(store: Store, game_ids: Sequence[int]) -> JsonDict:
         async with store.read() as tx:
             record = await tx.games.get(game_id)
             results = await tx.results.of_game(game_id)
-        game = await load_engine_game(store, game_id)
         play = await store.load_play(game_id)
+        scores = registry.get(play.kind).replay(play.config, play.rounds).scores
         rounds += len(play.rounds)
         stored_moves += sum(len(codes) for _, codes in play.rounds)
         points = [r.points for r in sorted(results, key=lambda r: r.seat)]
-        if record.status is GameStatus.FINISHED and points == list(game.scores):
+        if play.kind == game and record.status is GameStatus.FINISHED and points == list(scores):
             matched += 1
         elif len(problems) < 5:
             problems.append(
-                f"game {game_id}: {record.status} results {points} replay {game.scores}"
+                f"game {game_id}: {play.kind} {record.status} results {points} replay {scores}"
             )
     return {
         "games_verified": matched,
@@ -976,7 +1012,7 @@ async def in_process(
         load_after = os.getloadavg()[0]
         watcher.cancel()
         rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        checked = await verify(deps_of(app).service.store, people["game_ids"])
+        checked = await verify(deps_of(app).service.store, people["game_ids"], config.game)
     finally:
         await stop_application(app)
     return Measured(
@@ -1024,7 +1060,7 @@ async def as_workers(
             people["table_errors"].append(f"workers {stopped} stopped during the run")
         store = Store.open(environ["DATABASE_URL"])
         try:
-            checked = await verify(store, people["game_ids"])
+            checked = await verify(store, people["game_ids"], config.game)
         finally:
             await store.close()
     finally:
@@ -1156,6 +1192,7 @@ COLUMNS = (
     ("think", 9),
     ("level", 6),
     ("front", 6),
+    ("game", 5),
     ("done", 7),
     ("answer ms p50/95/99", 20),
     ("p99 after opening", 17),
@@ -1183,6 +1220,7 @@ def row(result: JsonDict) -> str:
         config["think"],
         config["level"],
         config.get("frontend", "chat"),
+        config.get("game", "gaple"),
     ]
     if "error" in result:
         cells = [*head, "ERROR " + str(result["error"])[:150]]
@@ -1302,6 +1340,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="chat, webapp or both: where the people play (the private chats' buttons, or the "
         "table page over WebSockets; both: each run in each, side by side; default chat)",
     )
+    parser.add_argument(
+        "--game",
+        default="gaple",
+        help="gaple, gap or both: what every table plays (both: each run for each game, side "
+        "by side; default gaple)",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one run, JSON on stdout
     args = parser.parse_args(argv)
     if args.one:
@@ -1314,6 +1358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         levels = choices_of(args.level, ("normal", "hard"), ("normal", "hard"))
         databases = choices_of(args.database, ("sqlite", "postgresql"), ("sqlite", "postgresql"))
         frontends = choices_of(args.frontend, ("chat", "webapp"), ("chat", "webapp"))
+        games = choices_of(args.game, GAMES, GAMES)
         worker_counts = list(dict.fromkeys(int(n) for n in args.workers.split(",")))
         if any(n < 0 for n in worker_counts):
             raise ValueError("--workers takes counts from 0 up")
@@ -1322,11 +1367,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if databases == ["sqlite"] and max(worker_counts) > 1:
         parser.error("several workers need --database postgresql (an SQLite file serves one)")
 
-    def profile_file(n: int, limit: str, think: str, level: str, frontend: str) -> str:
+    def profile_file(n: int, limit: str, think: str, level: str, frontend: str, game: str) -> str:
         if args.profile is None:
             return ""
         args.profile.mkdir(parents=True, exist_ok=True)
-        return str(args.profile.resolve() / f"bot-{n}-{limit}-{think}-{level}-{frontend}.prof")
+        name = f"bot-{n}-{limit}-{think}-{level}-{frontend}-{game}.prof"
+        return str(args.profile.resolve() / name)
 
     configs = [
         RunConfig(
@@ -1336,10 +1382,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             level,
             args.seconds,
             args.seed,
-            profile_file(n, limit, think, level, frontend) if not workers else "",
+            profile_file(n, limit, think, level, frontend, game) if not workers else "",
             database,
             workers,
             frontend,
+            game,
         )
         for database in databases
         for workers in worker_counts
@@ -1349,8 +1396,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for think in thinks
         for limit in limits
         for n in groups
-        # Innermost: chat and page runs of one configuration side by side.
+        # Chat and page runs of one configuration side by side, and innermost each game's.
         for frontend in frontends
+        for game in games
     ]
     print(header(), flush=True)
     results: list[JsonDict] = []
@@ -1363,7 +1411,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     missed: dict[str, list[str]] = defaultdict(list)
     for result in results:
         for target in missed_targets(result):
-            missed[target].append(" ".join(row(result).split()[:7]))
+            missed[target].append(" ".join(row(result).split()[:8]))
     for target, names in missed.items():
         print(f"target missed ({target}): {', '.join(names)}")
     return 1 if missed else 0

@@ -121,6 +121,8 @@ class PagePeople:
         self.next_view: list[float] = []
         """Tap -> the state that shows the next person to move (whoever) their turn."""
         self.refused: list[str] = []
+        self.second_steps = 0
+        """Moves chosen among several of one item (Gaple's ends of a tile, Gap's takes)."""
         self.frames_received = 0
         self.stopping = False
         self._due: dict[int, int] = {}
@@ -154,8 +156,8 @@ class PagePeople:
     async def seat(
         self, table: Seated, people: Sequence[tuple[int, str, random.Random]], token: str
     ) -> None:
-        """The opener (first, seated by /gaple) and the others open the page with the table's
-        token; the others join there, the opener starts there; then everyone plays."""
+        """The opener (first, seated by /gaple or /gap) and the others open the page with the
+        table's token; the others join there, the opener starts there; then everyone plays."""
         base = self.urls[table.index % len(self.urls)]
         persons = [PagePerson(uid, name, rng, table) for uid, name, rng in people]
         self._people.extend(persons)
@@ -294,6 +296,7 @@ class PagePeople:
                 await self._until(person, lambda: person.tapped_at is None)
                 if person.refusals == refusals:
                     table.moves += 1
+                    self.second_steps += len(moves) > 1
         except Exception as error:  # reported with the run: a person left stuck is a finding
             if not self.stopping and table.error is None:
                 table.error = f"page play: {error!r}"

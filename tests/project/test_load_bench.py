@@ -1,6 +1,6 @@
 """bench/load.py's smoke run works: two groups play whole games through the fake Bot API, with
 the bot in the run's process or as two webhook workers on PostgreSQL, and in the table page
-(people signed in with initData, on WebSockets)."""
+(people signed in with initData, on WebSockets); Gap's tables too, in chat and in the page."""
 
 from __future__ import annotations
 
@@ -40,15 +40,18 @@ def test_the_load_benchmark_smoke_run_finishes_every_game(
     )
     assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
     header, *rows = done.stdout.splitlines()
-    assert header.split()[:7] == ["db", "workers", "N", "limits", "think", "level", "front"]
+    assert header.split()[:8] == [
+        *("db", "workers", "N", "limits", "think", "level", "front", "game"),
+    ]
     assert len(rows) == 1
     shown_workers = str(workers) if workers else "-"
-    assert rows[0].split()[:8] == [
-        *(database, shown_workers, "2", "off", "fast", "normal", "chat", "2/2"),
+    assert rows[0].split()[:9] == [
+        *(database, shown_workers, "2", "off", "fast", "normal", "chat", "gaple", "2/2"),
     ]
     (result,) = json.loads(figures.read_text())
     assert result["config"]["database"] == database
     assert result["config"]["workers"] == workers
+    assert result["config"]["game"] == result["game"] == "gaple"
     # Whatever the machine's speed: every game ran to its end, its stored results equal to
     # the scores replayed from its moves, and the bot stayed within the Bot API.
     assert result["games_finished"] == result["games_verified"] == 2
@@ -82,7 +85,9 @@ def test_the_load_benchmark_plays_whole_games_in_the_table_page(tmp_path: Path) 
     assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
     _, *rows = done.stdout.splitlines()
     assert len(rows) == 1
-    assert rows[0].split()[:8] == ["sqlite", "-", "2", "off", "fast", "normal", "webapp", "2/2"]
+    assert rows[0].split()[:9] == [
+        *("sqlite", "-", "2", "off", "fast", "normal", "webapp", "gaple", "2/2"),
+    ]
     (result,) = json.loads(figures.read_text())
     assert result["config"]["frontend"] == "webapp"
     # Every game ran to its end in the page, verified against its stored moves, within the
@@ -99,3 +104,47 @@ def test_the_load_benchmark_plays_whole_games_in_the_table_page(tmp_path: Path) 
     assert result["tap_to_hand_ms"]["count"] > 0
     assert result["tables_per_token"] is not None
     assert result["bot_cpu_ms_per_move"] > 0
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("frontend", ["chat", "webapp"])
+def test_the_load_benchmark_plays_whole_gap_games(tmp_path: Path, frontend: str) -> None:
+    figures = tmp_path / "load.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "bench/load.py",
+            *("--groups", "2", "--limits", "off", "--think", "fast", "--seconds", "120"),
+            *("--game", "gap", "--frontend", frontend, "--json", str(figures)),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+        check=False,
+    )
+    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    _, *rows = done.stdout.splitlines()
+    assert len(rows) == 1
+    assert rows[0].split()[:9] == [
+        *("sqlite", "-", "2", "off", "fast", "normal", frontend, "gap", "2/2"),
+    ]
+    (result,) = json.loads(figures.read_text())
+    assert result["config"]["game"] == result["game"] == "gap"
+    assert result["config"]["frontend"] == frontend
+    # Every Gap game ran to its end (/gap, the smallest target set in /settings gap), its stored
+    # results equal to the scores Gap's kind replays from its stored moves, within the Bot API;
+    # no card tapped (nor take chosen) was refused.
+    assert result["games_finished"] == result["games_verified"] == 2
+    assert result["verify_problems"] == []
+    assert result["all_finished_and_verified"] is True
+    assert result["violations"] == 0
+    assert result["human_moves"] > 0
+    assert result["stored_moves"] > result["human_moves"]
+    assert result["refused_taps"] == 0, result["refused_samples"]
+    # Some cards asked which take (G4) and were played through it (about one move in eight:
+    # never once in a whole run would take a very unlikely run of deals).
+    assert result["second_steps"] > 0
+    if frontend == "webapp":
+        assert result["private_writes_per_human_move"] == 0
+        assert sum(result["token_sources"].values()) == 2
