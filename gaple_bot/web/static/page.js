@@ -634,6 +634,10 @@ function showReveal(frame) {
     return;
   }
   box.replaceChildren(el("div", { class: "reveal-card" }, drawn));
+  // Screen readers name the dialog by the round's result (its summary's first line).
+  const summary = Array.isArray(frame.reveal.summary) ? frame.reveal.summary[0] : "";
+  if (summary) box.setAttribute("aria-label", summary);
+  else box.removeAttribute("aria-label");
   box.dataset.round = frame.round ?? "";
   box.hidden = false;
   clearTimeout(page.revealTimer);

@@ -135,6 +135,9 @@ class Table:
         )
         round_number = await handle.json_value()
         assert isinstance(round_number, int)
+        # The dialog is named for screen readers by the round's result.
+        name = await self.page.locator("#reveal").get_attribute("aria-label")
+        assert name and f"{round_number}" in name, name
         return round_number
 
     async def wait_for_revision(self, revision: int) -> None:
