@@ -65,31 +65,31 @@ class TablePace:
 
     def sent(self, game_id: int) -> None:
         """A new table message went out (a round began): what was held back is older."""
-        held = self._held.pop(game_id, None)
-        if held is not None:
-            held.timer.cancel()
+        self._unhold(game_id)
         self._last[game_id] = asyncio.get_running_loop().time()
 
     def flush(self, game_id: int) -> None:
         """The game ended: the edit held back goes now (the table's last state), and the
         game's table is forgotten."""
-        held = self._held.pop(game_id, None)
+        held = self._unhold(game_id)
         if held is not None:
-            held.timer.cancel()
             self._edit(held.table)
         self._last.pop(game_id, None)
 
     def forget(self, game_id: int) -> None:
         """The game's table is not edited any more: drop what was held back."""
+        self._unhold(game_id)
+        self._last.pop(game_id, None)
+
+    def _unhold(self, game_id: int) -> _Held | None:
+        """Take back the edit held for the game, if any (its timer no longer fires)."""
         held = self._held.pop(game_id, None)
         if held is not None:
             held.timer.cancel()
-        self._last.pop(game_id, None)
+        return held
 
     def _edit_now(self, table: TableView[Any], now: float) -> None:
-        held = self._held.pop(table.game_id, None)
-        if held is not None:
-            held.timer.cancel()
+        self._unhold(table.game_id)
         self._last[table.game_id] = now
         self._edit(table)
 

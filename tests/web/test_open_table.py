@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -71,6 +71,40 @@ async def bot_with_page(
     settings = settings_from({"TELEGRAM_BOT_TOKEN": fake.token, **values})
     async with running_bot(fake, database, pages=PageFrontEnd.for_bot(settings), **values) as app:
         yield app, f"http://127.0.0.1:{port}"
+
+
+class Opened(NamedTuple):
+    """A table Ana opened with /gaple in the group, the bot serving its page."""
+
+    fake: FakeTelegram
+    service: GameService
+    origin: str
+    """The page's server, on 127.0.0.1."""
+    http: aiohttp.ClientSession
+    lobby: FakeMessage
+    token: str
+    """The table's token, read from the lobby's Open table button."""
+
+
+@asynccontextmanager
+async def ana_opens_a_table(tmp_path: Path) -> AsyncIterator[Opened]:
+    """Ana (an admin with a private chat), Bea (who never opened one) and Cid in the group;
+    the bot set up for the page; Ana types /gaple."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_user(BEA, "Bea", language_code="en", started=False)
+        fake.add_user(CID, "Cid", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA, CID))
+        async with (
+            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
+            aiohttp.ClientSession() as http,
+        ):
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gaple")
+            await fake.wait_idle()
+            lobby = lobby_message(fake)
+            token = token_of(open_table_url(lobby))
+            yield Opened(fake, deps_of(app).service, origin, http, lobby, token)
 
 
 def open_table_url(message: FakeMessage) -> str:
@@ -182,79 +216,64 @@ async def play_to_the_end(
 async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_chat(
     tmp_path: Path,
 ) -> None:
-    async with running_fake(group_limit_per_minute=1000) as fake:
-        fake.add_user(ANA, "Ana", language_code="en")
-        fake.add_user(BEA, "Bea", language_code="en", started=False)
-        fake.add_user(CID, "Cid", language_code="en")
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA, CID))
-        async with (
-            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
-            aiohttp.ClientSession() as http,
-        ):
-            service = deps_of(app).service
-            await fake.start_private(ANA)
-            await fake.send_message(ANA, GROUP, "/gaple")
-            await fake.wait_idle()
-            lobby = lobby_message(fake)
-            token = token_of(open_table_url(lobby))
+    async with ana_opens_a_table(tmp_path) as (fake, service, origin, http, lobby, token):
+        # The link's page: the bot's own server serves it, with Telegram's script.
+        async with http.get(f"{origin}/app") as answer:
+            assert answer.status == 200
+            assert "Content-Security-Policy" in answer.headers
+            assert "https://telegram.org/js/telegram-web-app.js" in await answer.text()
 
-            # The link's page: the bot's own server serves it, with Telegram's script.
-            async with http.get(f"{origin}/app") as answer:
-                assert answer.status == 200
-                assert "Content-Security-Policy" in answer.headers
-                assert "https://telegram.org/js/telegram-web-app.js" in await answer.text()
+        # Bea never opened a private chat: she joins from the page.
+        status, answer = await sign_in(http, origin, fake, BEA, token)
+        assert status == 200, answer
+        bea = await open_page(http, origin, answer["session"])
+        assert (await bea.next("state"))["phase"] == "lobby"
+        await bea.send({"t": "join"})
+        await bea.next("state", lambda f: f["lobby"] is not None and f["lobby"]["can_leave"])
+        await fake.wait_idle()
+        assert "Bea" in fake.message(GROUP, lobby.message_id).text, "the lobby shows Bea"
+        # Cid watches.
+        status, answer = await sign_in(http, origin, fake, CID, token)
+        assert status == 200, answer
+        cid = await open_page(http, origin, answer["session"])
 
-            # Bea never opened a private chat: she joins from the page.
-            status, answer = await sign_in(http, origin, fake, BEA, token)
-            assert status == 200, answer
-            bea = await open_page(http, origin, answer["session"])
-            assert (await bea.next("state"))["phase"] == "lobby"
-            await bea.send({"t": "join"})
-            await bea.next("state", lambda f: f["lobby"] is not None and f["lobby"]["can_leave"])
-            await fake.wait_idle()
-            assert "Bea" in fake.message(GROUP, lobby.message_id).text, "the lobby shows Bea"
-            # Cid watches.
-            status, answer = await sign_in(http, origin, fake, CID, token)
-            assert status == 200, answer
-            cid = await open_page(http, origin, answer["session"])
+        query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
+        await fake.wait_callback_answer(query)
+        await fake.wait_idle()
+        game_id = await service.active_game(GROUP, None)
+        assert game_id is not None
+        bea_seat = (await bea.next("state", lambda f: f["phase"] == "playing"))["you"]["seat"]
+        assert bea_seat == 1
 
-            query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
-            await fake.wait_callback_answer(query)
-            await fake.wait_idle()
-            game_id = await service.active_game(GROUP, None)
-            assert game_id is not None
-            bea_seat = (await bea.next("state", lambda f: f["phase"] == "playing"))["you"]["seat"]
-            assert bea_seat == 1
+        ana = Player(fake, ANA)
+        hand_buttons: set[str] = set()
+        page_moves, chat_moves = await play_to_the_end(
+            service, game_id, {bea_seat: bea}, [ana], hand_buttons
+        )
+        await fake.wait_idle()
+        assert page_moves > 0 and chat_moves > 0
 
-            ana = Player(fake, ANA)
-            hand_buttons: set[str] = set()
-            page_moves, chat_moves = await play_to_the_end(
-                service, game_id, {bea_seat: bea}, [ana], hand_buttons
-            )
-            await fake.wait_idle()
-            assert page_moves > 0 and chat_moves > 0
-
-            # The private hand carried the app itself, at this table.
-            assert hand_buttons == {f"{PAGE_URL}/app?table={token}"}
-            # The group saw the page's moves: its table message was edited to the end.
-            texts = fake.all_texts_sent_to(GROUP)
-            assert any("wins the game" in text for text in texts)
-            # Telegram refuses web_app buttons in groups: the group only ever got links.
-            for message in fake.bot_messages(GROUP):
-                assert web_app_urls(message) == [], message.text
-            # Bea, playing in the page, was never written to in private.
-            assert fake.bot_messages(BEA) == []
-            # Every frame each page received held its viewer's own hand at most.
-            last = await bea.next("state", lambda f: f["phase"] == "over")
-            assert last["winner"] is not None
-            watched = await cid.next("state", lambda f: f["phase"] == "over")
-            assert watched["hand"] is None
-            assert all(f.get("hand") is None for f in cid.frames if f.get("t") == "state")
-            # Over: the link opens nothing any more.
-            status, answer = await sign_in(http, origin, fake, CID, token)
-            assert status == 410 or status == 404, (status, answer)
-            await bea.close()
-            await cid.close()
+        # The private hand carried the app itself, at this table.
+        assert hand_buttons == {f"{PAGE_URL}/app?table={token}"}
+        # The group saw the page's moves: its table message was edited to the end.
+        texts = fake.all_texts_sent_to(GROUP)
+        assert any("wins the game" in text for text in texts)
+        # Telegram refuses web_app buttons in groups: the group only ever got links.
+        for message in fake.bot_messages(GROUP):
+            assert web_app_urls(message) == [], message.text
+        # Bea, playing in the page, was never written to in private.
+        assert fake.bot_messages(BEA) == []
+        # Every frame each page received held its viewer's own hand at most.
+        last = await bea.next("state", lambda f: f["phase"] == "over")
+        assert last["winner"] is not None
+        watched = await cid.next("state", lambda f: f["phase"] == "over")
+        assert watched["hand"] is None
+        assert all(f.get("hand") is None for f in cid.frames if f.get("t") == "state")
+        # Over: the link opens nothing any more.
+        status, answer = await sign_in(http, origin, fake, CID, token)
+        assert status == 410 or status == 404, (status, answer)
+        await bea.close()
+        await cid.close()
 
 
 def table_edits(fake: FakeTelegram, game_message_ids: set[int]) -> list[tuple[float, str]]:
@@ -276,75 +295,63 @@ async def test_everyone_in_the_page_spares_chat_the_hands_and_most_table_edits(
     hand while the page is open; the group sees each round's end at once (its picture) and
     one message for the game (the lobby, then the table), edited at most every
     PAGE_TABLE_EDIT_SECONDS."""
-    async with running_fake(group_limit_per_minute=1000) as fake:
-        fake.add_user(ANA, "Ana", language_code="en")
-        fake.add_user(BEA, "Bea", language_code="en", started=False)
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA,))
-        async with (
-            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
-            aiohttp.ClientSession() as http,
-        ):
-            service = deps_of(app).service
-            await fake.start_private(ANA)
-            await fake.send_message(ANA, GROUP, "/gaple")
-            await fake.wait_idle()
-            token = token_of(open_table_url(lobby_message(fake)))
-            pages: dict[int, Page] = {}
-            for user in (ANA, BEA):
-                status, answer = await sign_in(http, origin, fake, user, token)
-                assert status == 200, answer
-                pages[user] = await open_page(http, origin, answer["session"])
-                await pages[user].next("state")
-            await pages[BEA].send({"t": "join"})
-            await pages[BEA].next("state", lambda f: len(f["seats"]) == 2)
-            await pages[ANA].send({"t": "start"})
-            seats = {}
-            for page in pages.values():
-                state = await page.next("state", lambda f: f["phase"] == "playing")
-                seats[state["you"]["seat"]] = page
-            game_id = await service.active_game(GROUP, None)
-            assert game_id is not None
-            private_before = len(fake.bot_messages(ANA))
+    async with ana_opens_a_table(tmp_path) as (fake, service, origin, http, _lobby, token):
+        pages: dict[int, Page] = {}
+        for user in (ANA, BEA):
+            status, answer = await sign_in(http, origin, fake, user, token)
+            assert status == 200, answer
+            pages[user] = await open_page(http, origin, answer["session"])
+            await pages[user].next("state")
+        await pages[BEA].send({"t": "join"})
+        await pages[BEA].next("state", lambda f: len(f["seats"]) == 2)
+        await pages[ANA].send({"t": "start"})
+        seats = {}
+        for page in pages.values():
+            state = await page.next("state", lambda f: f["phase"] == "playing")
+            seats[state["you"]["seat"]] = page
+        game_id = await service.active_game(GROUP, None)
+        assert game_id is not None
+        private_before = len(fake.bot_messages(ANA))
 
-            page_moves, _ = await play_to_the_end(service, game_id, seats, [], set())
-            await fake.wait_idle()
-            assert page_moves > 0
+        page_moves, _ = await play_to_the_end(service, game_id, seats, [], set())
+        await fake.wait_idle()
+        assert page_moves > 0
 
-            assert len(fake.bot_messages(ANA)) == private_before, "a hand went to Ana's chat"
-            assert fake.bot_messages(BEA) == []
-            tables = [
-                m.message_id for m in fake.bot_messages(GROUP) if m.text.startswith("Gaple · round")
-            ]
-            # One message for the whole game: the lobby became the table, and nobody needs each
-            # round's table at the bottom of the chat.
-            assert len(tables) == 1, tables
-            sent = [r for r in fake.requests_for("sendMessage") if r.chat_id == GROUP]
-            assert len(sent) == 1 and sent[0].params["text"].startswith("<b>Gaple</b> · classic")
-            # Every round's end reached the group at once, as its picture (and the game's end).
-            rounds = (await pages[ANA].next("state", lambda f: f["phase"] == "over"))["round"]
+        assert len(fake.bot_messages(ANA)) == private_before, "a hand went to Ana's chat"
+        assert fake.bot_messages(BEA) == []
+        tables = [
+            m.message_id for m in fake.bot_messages(GROUP) if m.text.startswith("Gaple · round")
+        ]
+        # One message for the whole game: the lobby became the table, and nobody needs each
+        # round's table at the bottom of the chat.
+        assert len(tables) == 1, tables
+        sent = [r for r in fake.requests_for("sendMessage") if r.chat_id == GROUP]
+        assert len(sent) == 1 and sent[0].params["text"].startswith("<b>Gaple</b> · classic")
+        # Every round's end reached the group at once, as its picture (and the game's end).
+        rounds = (await pages[ANA].next("state", lambda f: f["phase"] == "over"))["round"]
 
-            def pictures() -> int:
-                return sum(r.chat_id == GROUP for r in fake.requests_for("sendPhoto"))
+        def pictures() -> int:
+            return sum(r.chat_id == GROUP for r in fake.requests_for("sendPhoto"))
 
-            # Drawn in turn, the pictures may still be on their way on a busy machine.
-            await fake.wait_for(
-                lambda: pictures() >= rounds + 1, timeout=120, message="pictures missing"
-            )
-            await fake.wait_idle()
-            assert pictures() == rounds + 1, (pictures(), rounds)
-            assert any("wins the game" in text for text in fake.all_texts_sent_to(GROUP))
-            # The table's edits come at most every PAGE_TABLE_EDIT_SECONDS, but for the last
-            # one, sent at the game's end with the last round's end on it.
-            edits = [
-                (at, text)
-                for at, text in table_edits(fake, set(tables))
-                if text.startswith("<b>Gaple</b> · round")
-            ]
-            assert edits and "This round is over." in edits[-1][1]
-            paced = [at for at, _text in edits[:-1]]
-            gaps = [later - earlier for earlier, later in itertools.pairwise(paced)]
-            assert all(gap >= PAGE_TABLE_EDIT_SECONDS * 0.9 for gap in gaps), gaps
-            assert len(edits) < page_moves / 2, (len(edits), page_moves)
+        # Drawn in turn, the pictures may still be on their way on a busy machine.
+        await fake.wait_for(
+            lambda: pictures() >= rounds + 1, timeout=120, message="pictures missing"
+        )
+        await fake.wait_idle()
+        assert pictures() == rounds + 1, (pictures(), rounds)
+        assert any("wins the game" in text for text in fake.all_texts_sent_to(GROUP))
+        # The table's edits come at most every PAGE_TABLE_EDIT_SECONDS, but for the last
+        # one, sent at the game's end with the last round's end on it.
+        edits = [
+            (at, text)
+            for at, text in table_edits(fake, set(tables))
+            if text.startswith("<b>Gaple</b> · round")
+        ]
+        assert edits and "This round is over." in edits[-1][1]
+        paced = [at for at, _text in edits[:-1]]
+        gaps = [later - earlier for earlier, later in itertools.pairwise(paced)]
+        assert all(gap >= PAGE_TABLE_EDIT_SECONDS * 0.9 for gap in gaps), gaps
+        assert len(edits) < page_moves / 2, (len(edits), page_moves)
 
 
 async def test_a_page_player_who_closed_the_page_keeps_their_seat_and_plays_on_when_back(
@@ -353,58 +360,45 @@ async def test_a_page_player_who_closed_the_page_keeps_their_seat_and_plays_on_w
     """Bea has no private chat: with her page closed, the hand the bot tries to send her
     cannot arrive, which is no reason to give her seat to the computer (her turn's timer
     decides, as for everyone); she opens the page again and plays."""
-    async with running_fake(group_limit_per_minute=1000) as fake:
-        fake.add_user(ANA, "Ana", language_code="en")
-        fake.add_user(BEA, "Bea", language_code="en", started=False)
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BEA,))
-        async with (
-            bot_with_page(fake, tmp_path / "gaple.sqlite3") as (app, origin),
-            aiohttp.ClientSession() as http,
-        ):
-            service = deps_of(app).service
-            await fake.start_private(ANA)
-            await fake.send_message(ANA, GROUP, "/gaple")
-            await fake.wait_idle()
-            lobby = lobby_message(fake)
-            token = token_of(open_table_url(lobby))
-            status, answer = await sign_in(http, origin, fake, BEA, token)
-            assert status == 200, answer
-            bea = await open_page(http, origin, answer["session"])
-            await bea.send({"t": "join"})
-            await bea.next("state", lambda f: len(f["seats"]) == 2)
-            await bea.close()
-            query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
-            await fake.wait_callback_answer(query)
-            game_id = await service.active_game(GROUP, None)
-            assert game_id is not None
-            ana = Player(fake, ANA)
+    async with ana_opens_a_table(tmp_path) as (fake, service, origin, http, lobby, token):
+        status, answer = await sign_in(http, origin, fake, BEA, token)
+        assert status == 200, answer
+        bea = await open_page(http, origin, answer["session"])
+        await bea.send({"t": "join"})
+        await bea.next("state", lambda f: len(f["seats"]) == 2)
+        await bea.close()
+        query = await fake.press_button(ANA, GROUP, lobby.message_id, "▶️ Start")
+        await fake.wait_callback_answer(query)
+        game_id = await service.active_game(GROUP, None)
+        assert game_id is not None
+        ana = Player(fake, ANA)
 
-            def tried_bea() -> bool:
-                return any(
-                    r.method == "sendMessage" and r.chat_id == BEA
-                    for r in fake.requests_for("sendMessage")
-                )
+        def tried_bea() -> bool:
+            return any(
+                r.method == "sendMessage" and r.chat_id == BEA
+                for r in fake.requests_for("sendMessage")
+            )
 
-            rng = random.Random(3)
-            deadline = time.monotonic() + GAME_SECONDS
-            while not tried_bea():
-                assert time.monotonic() < deadline, "Bea's turn never came"
-                if ana.turn() is not None:
-                    await ana.play_turn(rng)
-                await asyncio.sleep(0.02)
-            await fake.wait_idle()
-            async with service.hold(game_id) as game:
-                seat = (await game.facts()).seat_of(BEA)
-            assert seat is not None and not seat.autoplay, "Bea's seat went to the computer"
-            assert not any("computer" in text for text in fake.all_texts_sent_to(GROUP)[-3:])
-            # Back in the page: her turn is there, with her moves.
-            status, answer = await sign_in(http, origin, fake, BEA, token)
-            assert status == 200, answer
-            bea = await open_page(http, origin, answer["session"])
-            state = await bea.next("state")
-            assert state["to_move"] == seat.number and first_move(state) is not None
-            assert await play_page_turn(service, game_id, seat.number, bea)
-            await bea.close()
+        rng = random.Random(3)
+        deadline = time.monotonic() + GAME_SECONDS
+        while not tried_bea():
+            assert time.monotonic() < deadline, "Bea's turn never came"
+            if ana.turn() is not None:
+                await ana.play_turn(rng)
+            await asyncio.sleep(0.02)
+        await fake.wait_idle()
+        async with service.hold(game_id) as game:
+            seat = (await game.facts()).seat_of(BEA)
+        assert seat is not None and not seat.autoplay, "Bea's seat went to the computer"
+        assert not any("computer" in text for text in fake.all_texts_sent_to(GROUP)[-3:])
+        # Back in the page: her turn is there, with her moves.
+        status, answer = await sign_in(http, origin, fake, BEA, token)
+        assert status == 200, answer
+        bea = await open_page(http, origin, answer["session"])
+        state = await bea.next("state")
+        assert state["to_move"] == seat.number and first_move(state) is not None
+        assert await play_page_turn(service, game_id, seat.number, bea)
+        await bea.close()
 
 
 async def test_without_the_page_s_settings_no_button_appears(tmp_path: Path) -> None:
