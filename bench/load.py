@@ -163,7 +163,7 @@ from gaple_bot.store import GameStatus, Store  # noqa: E402
 from gaple_bot.web.app import PageFrontEnd  # noqa: E402
 from gaple_bot.web.sessions import SessionSigner  # noqa: E402
 from tests.bot.driver import GAP_CARDS, GAPLE_TILES, MoveButtons  # noqa: E402
-from tests.bot.harness import deps_of  # noqa: E402
+from tests.bot.harness import carries_moves, deps_of  # noqa: E402
 from tests.fakes.telegram_server import (  # noqa: E402
     DEFAULT_TOKEN,
     GROUP_WRITE_METHODS,
@@ -295,6 +295,27 @@ def has_live_moves(message: FakeMessage) -> bool:
     return any(data and data.startswith(prefixes) for _, data in message.buttons())
 
 
+def live_version(message: FakeMessage) -> int | None:
+    """The game version of a hand message's live move buttons, None if it has none."""
+    prefixes = (Action.MOVE.value + ":", Action.PICK.value + ":")
+    for _, data in message.buttons():
+        if data and data.startswith(prefixes):
+            return decode(data).field("version")
+    return None
+
+
+def private_write_kinds(writes: list[FakeRequest]) -> dict[str, int]:
+    """Private sends and edits by what they show: a hand with live moves (sent, or edited in
+    place), anything else sent (a reply, a hand between turns, a reminder), and an edit with no
+    moves (a played hand's buttons taken off, a round's new hand, a pick's way back)."""
+    kinds = dict.fromkeys(("send_live", "send_other", "edit_live", "edit_other"), 0)
+    for write in writes:
+        live = carries_moves(write.params)
+        verb = "send" if write.method.startswith("send") else "edit"
+        kinds[f"{verb}_{'live' if live else 'other'}"] += 1
+    return kinds
+
+
 def button_data(message: FakeMessage, action: Action) -> str | None:
     """The first button of `message` with `action`, if any."""
     for _, data in message.buttons():
@@ -334,6 +355,9 @@ class Person:
     busy: bool = False
     waiting: int | None = None
     """A live hand that arrived while the previous one was still being played."""
+    hand_version: int | None = None
+    """The game version of the last live hand handed to the person (a hand edited in place
+    with a newer version is their next turn; the same version, a pick's second step)."""
     edited: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the bot edits a message in the person's chat (the ends of a pick)."""
     moved_at: float | None = None
@@ -422,10 +446,15 @@ class Crowd:
                 ):
                     self.tap_to_mover.append(now - person.moved_at)
                     person.moved_at = None
-            # A new hand with live buttons; an edit only ever shows the ends of a pick, which
-            # the person's own tap is waiting for.
-            if person is None or edited or not has_live_moves(message):
+            # A new hand with live buttons, sent or shown in place of the last one (the person
+            # plays along); an edit with the same turn's buttons shows the ends of a pick,
+            # which the person's own tap is waiting for.
+            version = live_version(message)
+            if person is None or version is None:
                 return
+            if edited and version == person.hand_version:
+                return
+            person.hand_version = version
             seated = person.table
             if person.moved_at is not None:
                 # Their next hand came before the edit of the last one: it shows the move too.
@@ -611,7 +640,8 @@ class Crowd:
         finally:
             person.busy = False
             waiting, person.waiting = person.waiting, None
-            if waiting is not None and waiting != message_id:
+            if waiting is not None:
+                # A newer turn, in this message (in place) or another.
                 self.hand_arrived(person, waiting)
 
     # ---------------------------------------------------------------- the report
@@ -639,7 +669,9 @@ class Crowd:
         ]
         durations = [end - start for start, end in intervals if end < ended]
         busy = sum(end - start for start, end in intervals)
-        private_writes = sum(1 for r in accepted if r.chat_id is not None and r.chat_id > 0)
+        private = [r for r in accepted if r.chat_id is not None and r.chat_id > 0]
+        private_writes = len(private)
+        private_kinds = private_write_kinds(private)
         # Counted writes a second per busy table, and how many such tables 30 a second carry.
         per_busy_second = len(accepted) / busy if busy > 0 else None
         pages = self.pages
@@ -692,6 +724,9 @@ class Crowd:
             "counted_per_human_move": round(len(accepted) / per_move, 3),
             "group_writes_per_human_move": round(len(group_writes) / per_move, 3),
             "private_writes_per_human_move": round(private_writes / per_move, 3),
+            "private_writes_by_kind_per_human_move": {
+                kind: round(n / per_move, 3) for kind, n in private_kinds.items()
+            },
             "busy_table_seconds": round(busy, 1),
             "writes_per_busy_table_second": (
                 None if per_busy_second is None else round(per_busy_second, 4)

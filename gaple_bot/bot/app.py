@@ -163,7 +163,17 @@ def build_application(
             if settings.webapp
             else None
         )
-        presenter = Presenter(app.bot, outbox, translators, service, clock, page_links)
+        presenter = Presenter(
+            app.bot,
+            outbox,
+            translators,
+            service,
+            clock,
+            page_links,
+            hold_seconds=settings.tapped_hand_hold_seconds,
+            table_edit_seconds=settings.table_edit_seconds,
+        )
+        rate_limiter.on_private_message(presenter.along.message_seen)
         members = Membership(app.bot, clock)
         deps = Deps(settings, service, translators, outbox, presenter, username, members, clock)
         app.bot_data[DEPS_KEY] = deps
@@ -237,6 +247,10 @@ def build_application(
         secret=webhook_secret if webhook_secret is not None else settings.webhook_secret,
         extra_routes=pages.routes() if pages is not None else (),
     )
+    # A person's own message in their private chat puts their hand above it (group -2: every
+    # update of the kind goes on to the handlers after it).
+    private_message = filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
+    app.add_handler(MessageHandler(private_message, note_private_message), group=-2)
     # An edit is not a new command: it stops here, before any other handler (group -1).
     app.add_handler(MessageHandler(filters.UpdateType.EDITED, ignore_edit), group=-1)
     # Handler order: commands first, then buttons, then membership changes and a group's
@@ -258,6 +272,14 @@ def build_application(
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_error_handler(on_error)
     return app
+
+
+async def note_private_message(update: Update, context: GapleContext) -> None:
+    """A message from the person in their private chat: their next hand is a new message."""
+    message = update.message
+    deps = context.application.bot_data.get(DEPS_KEY)
+    if message is not None and isinstance(deps, Deps):
+        deps.presenter.along.message_seen(message.chat.id, message.message_id)
 
 
 async def ignore_edit(update: Update, context: GapleContext) -> None:

@@ -33,14 +33,47 @@ RETRIES = 3
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
 """Methods that count as messages: sends and edits (answering a button press does not)."""
 
-PRIVATE, GROUP_SEND, GROUP_EDIT = 0, 1, 2
+PRIVATE, GROUP_SEND, GROUP_EDIT, WITHDRAWABLE = 0, 1, 2, 3
 """Priorities: a private message (a hand, a player's own move), then a new group message (a
 lobby, a round's table, a notice), then a group edit (a table edit the group outbox merges
-with the next one while it waits)."""
+with the next one while it waits), then a request a newer one may take the place of while it
+waits (the edit that takes a tapped hand's buttons off, which the person's next hand merges
+with when the bot is busy)."""
 AGED_SECONDS = 3.0
 """A request that has waited this long goes before every newer one, whatever its kind: under
 more demand than the limits allow, nothing starves (a new group's lobby behind the hands of
 running games), and the queue turns first come, first served."""
+WITHDRAWABLE_AGED_SECONDS = 60.0
+"""The same for a withdrawable request, later: it is worth most when it waits (the next edit
+of its message, usually the person's next hand, then takes its place), but nothing waits for
+ever behind a queue that never empties."""
+
+
+class Withdrawn(Exception):
+    """The request was taken back before its turn came: it was never made."""
+
+
+class Withdrawable:
+    """A paced request that may be taken back while it waits for its turn (pass it as the
+    request's `rate_limit_args`); it goes after every other kind of request."""
+
+    def __init__(self) -> None:
+        self.withdrawn = False
+        self._granted: asyncio.Future[None] | None = None
+
+    def withdraw(self) -> bool:
+        """Take the request back; False if its turn came already (it is made, or being made,
+        and its answer comes before the chat's next request starts)."""
+        granted = self._granted
+        if _was_granted(granted):
+            return False
+        self.withdrawn = True
+        if granted is not None and not granted.done():
+            granted.set_exception(Withdrawn())
+        return True
+
+    def _waits_on(self, granted: asyncio.Future[None]) -> None:
+        self._granted = granted
 
 
 class SharedPace(Protocol):
@@ -76,7 +109,7 @@ class _Waiter:
     granted: asyncio.Future[None] = field(compare=False)
 
 
-class Pacer(BaseRateLimiter[int]):
+class Pacer(BaseRateLimiter[Withdrawable]):
     """Paces every message the bot sends so Telegram never has to refuse one: at most
     `per_second` in any second over all chats, and `private_per_second` in any private chat.
     A request holds its place from when it starts until its answer arrives, and counts from
@@ -109,6 +142,9 @@ class Pacer(BaseRateLimiter[int]):
         self._timer_at: float | None = None
         self._held_until = 0.0
         self._shared: SharedPace | None = None
+        self._late_arrivals: deque[_Waiter] = deque()
+        """The withdrawable waiters in the order they came."""
+        self._private_listeners: list[Callable[[int, int], None]] = []
 
     def share_private_pace(self, shared: SharedPace) -> None:
         """Beside other workers: each private chat's pace is also kept in `shared`, so that
@@ -132,31 +168,49 @@ class Pacer(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: Withdrawable | None,
     ) -> Result:
-        """Run the request in its turn; answers to button presses and reads go at once."""
+        """Run the request in its turn; answers to button presses and reads go at once. A
+        `Withdrawable` request raises Withdrawn if it is taken back before its turn."""
         chat_id = _chat_id(data.get("chat_id"))
         if chat_id is None or not endpoint.startswith(PACED_PREFIXES):
             return await callback(*args, **kwargs)
-        retries = self._retries if rate_limit_args is None else rate_limit_args
-        for attempt in range(retries + 1):
+        ticket = rate_limit_args
+        priority = WITHDRAWABLE if ticket is not None else _priority(chat_id, endpoint)
+        for attempt in range(self._retries + 1):
             # The chat's shared turn first: waiting for it holds none of this worker's places.
             async with self._shared_turn(chat_id) as turn:
-                await self._acquire(chat_id, _priority(chat_id, endpoint))
+                if ticket is not None and ticket.withdrawn:
+                    raise Withdrawn
+                await self._acquire(chat_id, priority, ticket)
                 try:
-                    return await callback(*args, **kwargs)
+                    result = await callback(*args, **kwargs)
                 except RetryAfter as exc:
                     seconds = retry_seconds(exc.retry_after)
                     turn.hold(seconds)
-                    if attempt == retries:
+                    if attempt == self._retries:
                         raise
                     log.warning(
                         "Telegram asked to wait %.0f s (%s to %s)", seconds, endpoint, chat_id
                     )
                     self._held_until = max(self._held_until, self._clock.now() + seconds)
+                    continue
                 finally:
                     self._release(chat_id)
+                if chat_id > 0 and endpoint.startswith("send") and isinstance(result, dict):
+                    self._heard_private(chat_id, result)
+                return result
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def on_private_message(self, listener: Callable[[int, int], None]) -> None:
+        """Tell `listener` (chat, message) of each message this bot sends to a private chat."""
+        self._private_listeners.append(listener)
+
+    def _heard_private(self, chat_id: int, result: JSONDict) -> None:
+        message_id = result.get("message_id")
+        if isinstance(message_id, int):
+            for listener in self._private_listeners:
+                listener(chat_id, message_id)
 
     @contextlib.asynccontextmanager
     async def _shared_turn(self, chat_id: int) -> AsyncIterator[_NextAfter]:
@@ -193,22 +247,27 @@ class Pacer(BaseRateLimiter[int]):
 
     # The queue -------------------------------------------------------------------------------
 
-    async def _acquire(self, chat_id: int, priority: int) -> None:
+    async def _acquire(self, chat_id: int, priority: int, ticket: Withdrawable | None) -> None:
         """Wait for a place in the windows (by priority, the long-waiting first)."""
         loop = asyncio.get_running_loop()
         now = self._clock.now()
         waiter = _Waiter(priority, next(self._seq), chat_id, now, loop.create_future())
         heapq.heappush(self._waiters, waiter)
-        self._arrivals.append(waiter)
+        (self._late_arrivals if ticket is not None else self._arrivals).append(waiter)
+        if ticket is not None:
+            ticket._waits_on(waiter.granted)
         self._pump()
         try:
             await waiter.granted
-        except asyncio.CancelledError:
-            if waiter.granted.done() and not waiter.granted.cancelled():
+        except (asyncio.CancelledError, Withdrawn):
+            granted = waiter.granted
+            if _was_granted(granted):
                 self._release(chat_id)  # granted, then cancelled before it ran
             else:
-                # Its future is cancelled, so both queues skip it from now on (a pump may
-                # have dropped it from the heap already).
+                if not granted.done():
+                    granted.cancel()
+                # Its future is done, so both queues skip it from now on (a pump may have
+                # dropped it from the heap already).
                 with contextlib.suppress(ValueError):
                     self._waiters.remove(waiter)
                     heapq.heapify(self._waiters)
@@ -253,11 +312,10 @@ class Pacer(BaseRateLimiter[int]):
             for waiter in blocked:
                 heapq.heappush(self._waiters, waiter)
             self._drop_done_arrivals()
-            if self._arrivals:
+            aged_at = self._next_aged_at()
+            if aged_at is not None and aged_at > now:
                 # The oldest waiter's priority rises then: wake to let it in.
-                aged_at = self._arrivals[0].since + AGED_SECONDS
-                if aged_at > now:
-                    wake = aged_at if wake is None else min(wake, aged_at)
+                wake = aged_at if wake is None else min(wake, aged_at)
             full = self._in_flight + len(self._answers) >= self._per_second
             if self._waiters and full and self._answers:
                 oldest = self._answers[0] + window
@@ -269,25 +327,43 @@ class Pacer(BaseRateLimiter[int]):
         return self._in_flight + len(self._answers) < self._per_second
 
     def _grant_aged(self, now: float, window: float) -> float | None:
-        """Let in the waiters that have waited AGED_SECONDS or more, oldest first (their
-        heap entries are skipped later); returns when a blocked one's private chat frees."""
+        """Let in the waiters that have waited AGED_SECONDS or more, oldest first, then the
+        withdrawable ones that have waited WITHDRAWABLE_AGED_SECONDS (their heap entries are
+        skipped later); returns when a blocked one's private chat frees."""
         self._drop_done_arrivals()
         wake: float | None = None
-        for waiter in self._arrivals:  # granting leaves the deque as it is
-            if not self._has_room() or waiter.since > now - AGED_SECONDS:
-                break
-            if waiter.granted.done():
-                continue
-            free_at = self._private_free_at(waiter.chat_id, now, window)
-            if free_at is not None:
-                wake = free_at if wake is None else min(wake, free_at)
-                continue
-            self._grant(waiter)
+        for arrivals, aged in (
+            (self._arrivals, AGED_SECONDS),
+            (self._late_arrivals, WITHDRAWABLE_AGED_SECONDS),
+        ):
+            for waiter in arrivals:  # granting leaves the deque as it is
+                if not self._has_room() or waiter.since > now - aged:
+                    break
+                if waiter.granted.done():
+                    continue
+                free_at = self._private_free_at(waiter.chat_id, now, window)
+                if free_at is not None:
+                    wake = free_at if wake is None else min(wake, free_at)
+                    continue
+                self._grant(waiter)
         return wake
 
     def _drop_done_arrivals(self) -> None:
-        while self._arrivals and self._arrivals[0].granted.done():
-            self._arrivals.popleft()
+        for arrivals in (self._arrivals, self._late_arrivals):
+            while arrivals and arrivals[0].granted.done():
+                arrivals.popleft()
+
+    def _next_aged_at(self) -> float | None:
+        """When the oldest waiter of either lane ages (its priority rises then)."""
+        times = [
+            arrivals[0].since + aged
+            for arrivals, aged in (
+                (self._arrivals, AGED_SECONDS),
+                (self._late_arrivals, WITHDRAWABLE_AGED_SECONDS),
+            )
+            if arrivals
+        ]
+        return min(times, default=None)
 
     def _private_free_at(self, chat_id: int, now: float, window: float) -> float | None:
         """None if a request to the chat may start now; else when it may (a private chat's
@@ -329,6 +405,16 @@ class Pacer(BaseRateLimiter[int]):
         await self._clock.sleep(max(0.0, at - self._clock.now()))
         self._timer_at = None
         self._pump()
+
+
+def _was_granted(granted: asyncio.Future[None] | None) -> bool:
+    """Whether a waiter's turn came (its future holds a result, not a cancel or Withdrawn)."""
+    return (
+        granted is not None
+        and granted.done()
+        and not granted.cancelled()
+        and granted.exception() is None
+    )
 
 
 def _priority(chat_id: int, endpoint: str) -> int:

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
 from typing import Any
 
-from telegram import Bot, Message
+from telegram import Message
 from telegram.constants import ParseMode
+from telegram.ext import ExtBot
 
 from ..i18n import Translators
 from ..service.progress import GameOver, Progress, RoundOver, RoundStarted
 from ..service.runtime import GameService
 from ..service.views import GameStatus, HandView, LobbyView, TableView
 from .outbox import GroupOutbox, MessageHandle
+from .pacing import Withdrawable
+from .playing_along import PlayingAlong
 from .private import PrivateSender, message_kwargs
 from .render.common import Rendered
 from .render.game_messages import JOIN_PREFIX, GameMessages
@@ -36,22 +40,35 @@ class Presenter:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: ExtBot[Withdrawable],
         outbox: GroupOutbox,
         translators: Translators,
         service: GameService,
         clock: Callable[[], datetime],
         page: PageLinks | None = None,
+        *,
+        hold_seconds: float = 0.0,
+        table_edit_seconds: float = 0.0,
     ) -> None:
         self.bot = bot
         self.outbox = outbox
         self.service = service
         self.render = GameMessages(translators, service.registry, clock, page)
         self.private = PrivateSender(bot)
+        self.along = PlayingAlong(clock)
+        """Who plays along in their private chat (their next hand edits the last in place)."""
         self.shown = ShownMessages()
-        self.pace = TablePace(service.pages, self._edit_table_now)
-        """Table edits held back while everyone at a table plays in the page."""
+        self.pace = TablePace(service.pages, self._edit_table_now, chat_interval=table_edit_seconds)
+        """Table edits held back a few seconds (half a minute while everyone at a table plays
+        in the page), the moves meanwhile shown in one."""
         self._pending: set[asyncio.Task[None]] = set()
+        self._hold_seconds = hold_seconds
+        """How long a tapped hand's buttons may wait for the person's next hand (in place)."""
+        self._hurry = asyncio.Event()
+        """Set at shutdown: held edits go now."""
+        self._retiring: dict[tuple[int, int], Withdrawable] = {}
+        """The edits taking a tapped hand's buttons off that have not gone yet, by (person,
+        message): the person's next hand in that message takes their place."""
         self._tables_shown: dict[int, tuple[int, str, str | None]] = {}
         """What each game's table message was last edited to show (its handle's id, text and
         buttons)."""
@@ -147,9 +164,9 @@ class Presenter:
 
     def edit_table(self, table: TableView[Any], *, at_once: bool = False) -> None:
         """Edit the game's table message (the stored one, if another worker showed it), or
-        send one if there is none; while everyone at the table plays in the page, at most
-        every few seconds unless `at_once` (beside other workers always at once: a held edit
-        could land after another worker's newer one)."""
+        send one if there is none; at most every few seconds (half a minute while everyone at
+        the table plays in the page) unless `at_once` (beside other workers always at once: a
+        held edit could land after another worker's newer one)."""
         self.pace.show(table, at_once=at_once or self.outbox.shared)
 
     def _paced(self, table: TableView[Any]) -> bool:
@@ -195,6 +212,8 @@ class Presenter:
     async def progress(self, progress: Progress) -> list[int]:
         """Show everything in `progress`; returns the people the bot could not reach privately."""
         unreachable: list[int] = []
+        placed: set[tuple[int, int]] = set()
+        """The (person, message) pairs whose hand was shown in place here."""
         retired = self._retire_turn(progress)
         final = progress.table
         last_start = max(
@@ -219,7 +238,7 @@ class Presenter:
                 turn_seat = progress.turn.seat if progress.turn and index == last_start else None
                 for hand in step.hands:
                     if hand.seat != turn_seat:
-                        await self._send_hand(hand, unreachable, live=False)
+                        await self._send_hand(hand, unreachable, placed, live=False)
             elif isinstance(step, GameOver):
                 show_game_end(self.outbox, self.render, step)
                 self.pace.flush(step.table.game_id)
@@ -233,11 +252,16 @@ class Presenter:
                 await self._offer_seat_back(offer_table, seat_number, unreachable)
         turn = progress.turn
         if turn is not None and self._turn_key(turn) is None:
-            await self._send_hand(turn, unreachable, live=True)
-        if retired is not None:
+            await self._send_hand(turn, unreachable, placed, live=True)
+        if retired is not None and retired[:2] not in placed:
             # Last and in the background: the next person's hand must not wait on the mover's
             # private chat (one message a second there), nor the game's lock on this edit.
-            self._later(self._retire(*retired))
+            # (A hand shown in the same message since took its place.) Held while the person
+            # plays along and the game goes on: their next hand may take the edit's place.
+            user_id, message_id, rendered = retired
+            along = self.along.hand_to_edit(user_id, progress.game_id) == message_id
+            held = along and not any(isinstance(s, GameOver) for s in progress.steps)
+            self._retire_later(user_id, message_id, rendered, held=held)
         return unreachable
 
     async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
@@ -309,14 +333,47 @@ class Presenter:
         _t, rendered = self.render.after_turn(progress, old.seat, table)
         return old.user_id, old.message_id, rendered
 
-    async def _retire(self, user_id: int, message_id: int, rendered: Rendered) -> None:
-        """Take the live buttons off a hand; someone who blocked the bot meanwhile is marked
-        unreachable (their next hand then goes to the computer)."""
+    def _retire_later(
+        self, user_id: int, message_id: int, rendered: Rendered, *, held: bool
+    ) -> None:
+        """Take the live buttons off a hand when the pace allows, after every other kind of
+        message (and, if `held`, once the hold is over): the person's next hand, shown in the
+        same message before then, takes the edit's place."""
+        key = (user_id, message_id)
+        ticket = Withdrawable()
+        earlier = self._retiring.get(key)
+        if earlier is not None:
+            earlier.withdraw()
+        self._retiring[key] = ticket
+        hold = self._hold_seconds if held else 0.0
+        self._later(self._retire(user_id, message_id, rendered, ticket, hold))
+
+    async def _retire(
+        self,
+        user_id: int,
+        message_id: int,
+        rendered: Rendered,
+        ticket: Withdrawable,
+        hold: float,
+    ) -> None:
+        """Take the live buttons off a hand after `hold` seconds (sooner at shutdown); someone
+        who blocked the bot meanwhile is marked unreachable (their next hand then goes to the
+        computer)."""
+        key = (user_id, message_id)
         try:
-            if (await self.private.edit(user_id, message_id, rendered)).unreachable:
+            if hold > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), hold)
+            if ticket.withdrawn:
+                return  # the person's next hand came in the message meanwhile
+            delivery = await self.private.edit(user_id, message_id, rendered, ticket)
+            if delivery.unreachable:
                 await self.service.players.unreachable(user_id)
         except Exception:
             log.exception("the edit that ends a turn for %s failed", user_id)
+        finally:
+            if self._retiring.get(key) is ticket:
+                del self._retiring[key]
 
     def _later(self, delivery: Coroutine[Any, Any, None]) -> None:
         """Deliver a private edit nobody waits on; `settle` waits for what is still out."""
@@ -324,38 +381,84 @@ class Presenter:
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
+    def next_hand_here(self, user_id: int, game_id: int, message_id: int) -> bool:
+        """Whether the person's next hand of the game is to come in this message (they tapped
+        a move on it lately, and it does not show their turn now: a tap on its old buttons is
+        of a turn that is over)."""
+        turn = self.shown.turn(game_id)
+        if turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id):
+            return False
+        return self.along.hand_to_edit(user_id, game_id) == message_id
+
     async def settle(self) -> None:
-        """Wait for the private edits still on their way (the caller bounds the wait)."""
+        """Wait for the private edits still on their way, held ones sent now (the caller
+        bounds the wait)."""
+        self._hurry.set()
         if self._pending:
             await asyncio.wait(set(self._pending))
 
     async def _send_hand(
-        self, hand: HandView[Any, Any], unreachable: list[int], *, live: bool
+        self,
+        hand: HandView[Any, Any],
+        unreachable: list[int],
+        placed: set[tuple[int, int]],
+        *,
+        live: bool,
     ) -> None:
         seat = hand.table.seats[hand.seat]
-        if seat.user_id is None or seat.user_id in unreachable:
+        user_id = seat.user_id
+        if user_id is None or user_id in unreachable:
             return
-        if self.service.pages.is_open(hand.game_id, seat.user_id):
+        if self.service.pages.is_open(hand.game_id, user_id):
             # The page shows the hand (and the turn): a private message would only ring.
             return
         t = self.render.private_t(seat, hand.table.language)
-        delivery = await self.private.send(seat.user_id, self.render.hand(t, hand))
-        if delivery.unreachable:
-            unreachable.append(seat.user_id)
-        if delivery.message is None:
+        message_id = await self._show_hand(
+            user_id, hand.game_id, self.render.hand(t, hand), unreachable, placed
+        )
+        if message_id is None:
             return
         turn = live and bool(hand.legal)
         await self.service.hands.remember_hand_message(
-            hand.game_id,
-            hand.seat,
-            delivery.message.message_id,
-            turn_version=hand.version if turn else None,
+            hand.game_id, hand.seat, message_id, turn_version=hand.version if turn else None
         )
         if turn:
             self.shown.set_turn(
-                hand.game_id,
-                TurnMessage(hand.seat, seat.user_id, delivery.message.message_id, hand.version),
+                hand.game_id, TurnMessage(hand.seat, user_id, message_id, hand.version)
             )
+
+    async def _show_hand(
+        self,
+        user_id: int,
+        game_id: int,
+        rendered: Rendered,
+        unreachable: list[int],
+        placed: set[tuple[int, int]],
+    ) -> int | None:
+        """Show a hand privately: in place of the last one while the person plays along (no
+        ring, and the edit still waiting to take that hand's buttons off is taken back), else
+        as a new message; the message's id, None if it could not be shown."""
+        in_place = self.along.hand_to_edit(user_id, game_id)
+        if in_place is not None:
+            key = (user_id, in_place)
+            waiting = self._retiring.pop(key, None)
+            if waiting is not None:
+                # Taken back, or made already: then its answer comes before this edit starts.
+                waiting.withdraw()
+            delivery = await self.private.edit(user_id, in_place, rendered)
+            if delivery.unreachable:
+                unreachable.append(user_id)
+                return None
+            if delivery.shown:
+                placed.add(key)
+                return in_place
+            self.along.forget(user_id)  # the message is gone, or cannot be edited
+        delivery = await self.private.send(user_id, rendered)
+        if delivery.unreachable:
+            unreachable.append(user_id)
+        if delivery.message is None:
+            return None
+        return delivery.message.message_id
 
     # Private messages -------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-"""The group's table edits while everyone at a table plays in the page: onlookers in the group
-see the table at most every few seconds, so the page's moves spend little of the group's budget
-and the token's."""
+"""The pace of the group's table edits: at most every few seconds, and every half minute while
+everyone at the table plays in the page, so that moves spend little of the group's budget and
+the token's (the moves made meanwhile show in one edit)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from ..service.views import SeatInfo, TableView
 PAGE_TABLE_EDIT_SECONDS = 30.0
 """Least time between two edits of a table whose every player is in the page (a round's end
 and a game's end are shown at once, whatever the time)."""
+CHAT_TABLE_EDIT_SECONDS = 5.0
+"""Least time between two edits of a table played in chat: each person sees their own moves
+at once in their private chat; the group sees a person's move with the computers' replies."""
 
 
 @dataclass
@@ -32,27 +35,31 @@ class TablePace:
         pages: OpenPages,
         edit: Callable[[TableView[Any]], None],
         interval: float = PAGE_TABLE_EDIT_SECONDS,
+        chat_interval: float = CHAT_TABLE_EDIT_SECONDS,
     ) -> None:
         self._pages = pages
         self._edit = edit
         self._interval = interval
+        self._chat_interval = chat_interval
         self._last: dict[int, float] = {}
         self._held: dict[int, _Held] = {}
 
     def show(self, table: TableView[Any], *, at_once: bool = False) -> None:
-        """Edit the table now, or hold the edit back while every person at it plays in the
-        page and the last edit is recent (a newer table replaces a held one)."""
+        """Edit the table now, or hold the edit back while the last one is recent (a newer
+        table replaces a held one)."""
         game_id = table.game_id
         loop = asyncio.get_running_loop()
         now = loop.time()
-        if at_once or not self.all_in_page(game_id, table.seats):
+        in_page = self.all_in_page(game_id, table.seats)
+        interval = self._interval if in_page else self._chat_interval
+        if at_once or interval <= 0:
             self._edit_now(table, now)
             return
         held = self._held.get(game_id)
         if held is not None:
             held.table = table
             return
-        due = self._last.get(game_id, now - self._interval) + self._interval
+        due = self._last.get(game_id, now - interval) + interval
         if due <= now:
             self._edit_now(table, now)
             return

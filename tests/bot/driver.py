@@ -29,6 +29,16 @@ def turn_message(fake: FakeTelegram, user_id: int) -> FakeMessage | None:
     return None
 
 
+def turn_version(message: FakeMessage) -> int | None:
+    """The game version of the message's live move buttons, None if it has none."""
+    for _, data in message.buttons():
+        if data and data.startswith((Action.MOVE.value + ":", Action.PICK.value + ":")):
+            version = decode(data).field("version")
+            assert isinstance(version, int)
+            return version
+    return None
+
+
 def legal_buttons(message: FakeMessage) -> Buttons:
     """The buttons of a Gaple turn message that make (or lead to) a legal move."""
     return [
@@ -123,12 +133,18 @@ class Player:
         answer = await self.tap(message, data)
         if self.moves.played_answer is not None:
             assert str(answer.get("text", "")).startswith(self.moves.played_answer), answer
-        # The bot retires the played message's buttons once it has shown the move everywhere.
         await self.fake.wait_for(
-            lambda: not self.shown(message).buttons(),
+            lambda: self.moved_on(message, decode(data).field("version")),
             message="the played message kept live buttons",
         )
         return data
+
+    def moved_on(self, message: FakeMessage, played: int) -> bool:
+        """Whether the played message no longer offers the turn played at version `played`:
+        its buttons are gone, or it shows the person's next turn in place (they play along)."""
+        shown = self.shown(message)
+        version = turn_version(shown)
+        return not shown.buttons() or (version is not None and version > played)
 
     async def press(self, chat_id: int, message_id: int, data: str) -> dict[str, Any]:
         """Press any callback data (even one the message does not show); returns the answer."""
@@ -140,7 +156,7 @@ class Player:
         lost its buttons and the bot is quiet."""
         answer = await self.tap(message, data, check=False)
         await self.fake.wait_for(
-            lambda: self.shown(message).buttons() == [],
+            lambda: self.moved_on(message, decode(data).field("version")),
             message="the played move's buttons stayed",
         )
         await self.fake.wait_idle(quiet=QUIET)

@@ -55,6 +55,10 @@ async def running_bot(
         # Tests tap faster than people; the pacing itself has its own tests.
         "BOT_MESSAGES_PER_SECOND": "1000",
         "PRIVATE_MESSAGES_PER_SECOND": "1000",
+        # A played hand's buttons go at once (the hold has its own tests).
+        "TAPPED_HAND_HOLD_SECONDS": "0",
+        # Each move's table edit goes at once (the table's pace has its own tests).
+        "TABLE_EDIT_SECONDS": "0",
         **settings,
     }
     app = build_application(

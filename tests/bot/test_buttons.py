@@ -29,6 +29,7 @@ PEOPLE = (ANA, BUDI)
 QUIET = 0.1
 """Seconds without a Bot API call after which the bot counts as done with an update."""
 OUT_OF_DATE = "That button is out of date."
+PLAYED_ALREADY = "You have played: your next hand comes in this message."
 NOT_VALID = "That button is not valid."
 
 
@@ -135,7 +136,8 @@ async def test_double_tap_on_a_move_plays_it_once(tmp_path: Path) -> None:
         ]
         await table.fake.wait_idle(quiet=QUIET)
         played = [a for a in answers if str(a.get("text", "")).startswith("You played ")]
-        refused = [a for a in answers if a.get("text") == OUT_OF_DATE]
+        # The person plays along: the refusal says where their next hand comes.
+        refused = [a for a in answers if a.get("text") == PLAYED_ALREADY]
         assert len(played) == 1, answers
         assert len(refused) == 1, answers
         assert not refused[0].get("show_alert")
@@ -227,7 +229,8 @@ async def test_stale_button_is_out_of_date_and_changes_nothing(tmp_path: Path) -
         assert data in old_datas
         for old in old_datas:
             answer = await Player(table.fake, user).press(user, message.message_id, old)
-            assert answer.get("text") == OUT_OF_DATE, (old, answer)
+            # The person just played on this message: their next hand comes in it.
+            assert answer.get("text") == PLAYED_ALREADY, (old, answer)
             assert not answer.get("show_alert")
         await table.fake.wait_idle(quiet=QUIET)
         assert await table.state() == before

@@ -53,6 +53,7 @@ TARGET, COMPUTERS = OPTIONS.index("target"), OPTIONS.index("computers")
 TARGET_20, TARGET_50 = TARGET_OPTION.choices.index("20"), TARGET_OPTION.choices.index("50")
 ON, OFF = COMPUTERS_OPTION.choices.index("on"), COMPUTERS_OPTION.choices.index("off")
 OUT_OF_DATE = "That button is out of date."
+PLAYED_ALREADY = "You have played: your next hand comes in this message."
 ALREADY_OPEN = "A game is already open here: it is this one."
 BACK = "↩️ Back"
 SQUARES = ("🟥", "🟩", "🟦", "🟨", "🟪", "🟧")
@@ -788,9 +789,11 @@ async def test_stale_and_forged_card_buttons_change_nothing(tmp_path: Path) -> N
         other_message = turn_message(fake, other)
         assert other_message is not None
         other_shown = (other_message.text, other_message.buttons())
+        # Refused with where the person's next hand comes (they tapped this message: they play
+        # along).
         for data in (played, encode(Action.BACK, game_id, version)):
             answer = await tap(fake, user, message, data, check=False)
-            assert answer.get("text") == OUT_OF_DATE, (data, answer)
+            assert answer.get("text") == PLAYED_ALREADY, (data, answer)
         assert await state(store, game_id) == moved
         assert fake.message(user, message.message_id).buttons() == []
         assert (other_message.text, other_message.buttons()) == other_shown

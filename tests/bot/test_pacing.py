@@ -13,7 +13,15 @@ import pytest
 from telegram.error import RetryAfter
 
 from gaple_bot.bot.outbox import OutboxClock
-from gaple_bot.bot.pacing import AGED_SECONDS, MARGIN_SECONDS, WINDOW_SECONDS, Pacer
+from gaple_bot.bot.pacing import (
+    AGED_SECONDS,
+    MARGIN_SECONDS,
+    WINDOW_SECONDS,
+    WITHDRAWABLE_AGED_SECONDS,
+    Pacer,
+    Withdrawable,
+    Withdrawn,
+)
 from tests.fakes.clock import ManualClock
 
 WINDOW = WINDOW_SECONDS + MARGIN_SECONDS
@@ -23,33 +31,43 @@ GROUPS = [-1000 - n for n in range(100)]
 
 
 class Telegram:
-    """Answers every request at once and writes down when each one started, in order."""
+    """Answers every request at once and writes down when each one started, in order; a send
+    is answered with its message, numbered from 1."""
 
     def __init__(self, clock: ManualClock) -> None:
         self.clock = clock
         self.started: list[tuple[str, int | None, float]] = []
         self.refuse: list[float] = []
         """Retry-after seconds for the next requests, one each."""
+        self.message_ids = itertools.count(1)
 
-    def callback(self, endpoint: str, chat_id: int | None) -> Callable[[], Awaitable[bool]]:
-        async def call() -> bool:
+    def callback(
+        self, endpoint: str, chat_id: int | None
+    ) -> Callable[[], Awaitable[bool | dict[str, Any]]]:
+        async def call() -> bool | dict[str, Any]:
             self.started.append((endpoint, chat_id, self.clock.now()))
             if self.refuse:
                 raise RetryAfter(int(self.refuse.pop(0)))
+            if endpoint.startswith("send"):
+                return {"message_id": next(self.message_ids), "chat": {"id": chat_id}}
             return True
 
         return call
 
 
 def request(
-    pacer: Pacer, telegram: Telegram, endpoint: str, chat_id: int | None
+    pacer: Pacer,
+    telegram: Telegram,
+    endpoint: str,
+    chat_id: int | None,
+    withdrawable: Withdrawable | None = None,
 ) -> asyncio.Task[Any]:
     """A request through the pacer, as python-telegram-bot makes it."""
     data: dict[str, Any] = {} if chat_id is None else {"chat_id": chat_id}
     call = telegram.callback(endpoint, chat_id)
 
     async def run() -> Any:
-        return await pacer.process_request(call, (), {}, endpoint, data, None)
+        return await pacer.process_request(call, (), {}, endpoint, data, withdrawable)
 
     return asyncio.create_task(run())
 
@@ -182,7 +200,7 @@ async def test_a_429_after_the_last_retry_reaches_the_caller() -> None:
     clock.advance(1.1)
     later = request(pacer, telegram, "sendMessage", GROUPS[1])
     await settle()
-    assert await later is True
+    assert (await later)["chat"]["id"] == GROUPS[1]
 
 
 async def test_a_cancelled_waiter_gives_its_place_back() -> None:
@@ -278,5 +296,120 @@ async def test_a_private_chat_s_429_holds_it_for_every_worker() -> None:
     await settle()
     clock.advance(5.0 + WINDOW)
     await settle()
-    assert await task is True
+    assert (await task)["chat"]["id"] == 501
     assert shared.answered_with == [5.0, WINDOW]
+
+
+async def test_a_withdrawable_request_goes_after_every_other_kind() -> None:
+    """The edit taking a tapped hand's buttons off waits behind hands, new group messages and
+    table edits alike."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=1)
+    first = request(pacer, telegram, "sendMessage", GROUPS[0])
+    await settle()
+    retire = request(pacer, telegram, "editMessageText", 501, Withdrawable())
+    table_edit = request(pacer, telegram, "editMessageText", GROUPS[1])
+    lobby = request(pacer, telegram, "sendMessage", GROUPS[2])
+    hand = request(pacer, telegram, "sendMessage", 502)
+    await settle()
+    for _ in range(5):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(first, retire, table_edit, lobby, hand)
+    assert [chat for _, chat, _ in telegram.started] == [GROUPS[0], 502, GROUPS[2], GROUPS[1], 501]
+
+
+async def test_a_withdrawn_request_is_never_made_and_takes_no_place() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=1)
+    first = request(pacer, telegram, "sendMessage", GROUPS[0])
+    await settle()
+    ticket = Withdrawable()
+    retire = request(pacer, telegram, "editMessageText", 501, ticket)
+    await settle()
+    assert ticket.withdraw() is True
+    with pytest.raises(Withdrawn):
+        await retire
+    # The person's next hand in the same message goes in the next window, alone.
+    in_place = request(pacer, telegram, "editMessageText", 501)
+    clock.advance(WINDOW)
+    await settle()
+    await asyncio.gather(first, in_place)
+    assert [chat for _, chat, _ in telegram.started] == [GROUPS[0], 501]
+    await pacer.shutdown()
+
+
+async def test_a_request_withdrawn_before_it_reached_the_pacer_is_never_made() -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock)
+    ticket = Withdrawable()
+    assert ticket.withdraw() is True
+    with pytest.raises(Withdrawn):
+        await request(pacer, telegram, "editMessageText", 501, ticket)
+    assert telegram.started == []
+
+
+async def test_a_request_whose_turn_came_cannot_be_withdrawn() -> None:
+    """Its answer then comes before the chat's next request starts (one at a time there)."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock)
+    ticket = Withdrawable()
+    retire = request(pacer, telegram, "editMessageText", 501, ticket)
+    await settle()
+    assert ticket.withdraw() is False
+    assert await retire is True
+    in_place = request(pacer, telegram, "editMessageText", 501)
+    await settle()
+    assert len(telegram.started) == 1
+    clock.advance(WINDOW)
+    await settle()
+    await in_place
+    assert [t for _, _, t in telegram.started][1] - telegram.started[0][2] >= WINDOW - EPSILON
+
+
+async def test_a_withdrawable_request_waits_at_most_its_own_aging() -> None:
+    """Under more hands than the window allows, the edit still goes once it has waited
+    WITHDRAWABLE_AGED_SECONDS."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=2)
+    users = itertools.count(1000)
+    tasks = [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
+    retire = request(pacer, telegram, "editMessageText", 501, Withdrawable())
+    await settle()
+    start = clock.now()
+    steps = round(WITHDRAWABLE_AGED_SECONDS / WINDOW) + 2
+    for _ in range(steps):
+        tasks += [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
+        await settle()
+        clock.advance(WINDOW)
+        await settle()
+    assert retire.done()
+    retire_at = next(t for _, chat, t in telegram.started if chat == 501)
+    assert retire_at - start >= WITHDRAWABLE_AGED_SECONDS - EPSILON
+    assert retire_at - start <= WITHDRAWABLE_AGED_SECONDS + WINDOW + EPSILON
+    for _ in range(steps * 2):
+        clock.advance(WINDOW)
+        await settle()
+    await asyncio.gather(*tasks)
+    assert_windows_hold(telegram.started, 2)
+
+
+async def test_the_messages_sent_to_private_chats_are_heard() -> None:
+    """What lets a hand be edited in place: the bot knows each private chat's newest message."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock)
+    heard: list[tuple[int, int]] = []
+    pacer.on_private_message(lambda chat, message: heard.append((chat, message)))
+    await request(pacer, telegram, "sendMessage", 501)
+    await request(pacer, telegram, "sendMessage", GROUPS[0])
+    clock.advance(WINDOW)
+    await request(pacer, telegram, "editMessageText", 501)
+    clock.advance(WINDOW)
+    await request(pacer, telegram, "sendPhoto", 501)
+    assert heard == [(501, 1), (501, 3)]

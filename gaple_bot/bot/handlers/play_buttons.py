@@ -59,6 +59,8 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                     query, partial(deps.presenter.render.you_moved, t, kind, code)
                 )()
                 progress = await game.advance(progress)
+                # Tapped on this message: the person's next hands may come in it, in place.
+                deps.presenter.along.tapped(user.id, game_id, query.message.message_id)
                 seat = facts.seat_of(user.id)
                 if seat is not None:
                     # The move was the turn's, so the message tapped is the turn message
@@ -82,8 +84,13 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             return
         except ServiceError as error:
             t = t or await user_t(context, user)
+            text = refusal_text(t, error)
+            if isinstance(error, StaleButton) and deps.presenter.next_hand_here(
+                user.id, game_id, query.message.message_id
+            ):
+                text = t.gettext("You have played: your next hand comes in this message.")
             # A double tap finds the version moved on: a toast, not an alarming alert.
-            await query.answer(refusal_text(t, error), show_alert=not _quiet(error))
+            await query.answer(text, show_alert=not _quiet(error))
             return
         # The answer first: the edit may wait its turn in the private chat's one a second.
         await query.answer()
