@@ -19,12 +19,13 @@ class Level(StrEnum):
     """Flat Monte Carlo: every legal move judged on the same 64 deals of the unseen cards, each
     played out with random play by every seat, by its margin over the best opponent."""
     HARD = "hard"
-    """The same, judged on as many deals as 8,500 simulated plays allow (at most 400)."""
+    """The same, judged on as many deals as 8,500 simulated plays allow (at most 400), with
+    the round's win worth 4 points of margin on top (shared among the seats tied for it)."""
 
 
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(deals=64, epsilon=1.0, work=4000, time_cap=0.25, min_deals=4),
-    Level.HARD: Budget(deals=400, epsilon=1.0, work=8500, time_cap=0.25, min_deals=4),
+    Level.HARD: Budget(deals=400, epsilon=1.0, work=8500, time_cap=0.25, min_deals=4, share=4.0),
 }
 """The thinking each sampling level gets, bounded by work (simulated plays), so the same seed
 gives the same move on any machine; the time caps are a safety net for an overloaded machine.

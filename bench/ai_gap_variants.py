@@ -1,0 +1,109 @@
+"""Screen variants of Gap's hard level against the reference player, paired on the same deals.
+
+Each named variant (a `Budget`) plays in the first seat against copies of the reference player
+on the same seeded single rounds, in every seat rotation; it prints each variant's share of
+rounds won with its 95% interval, its paired difference from the first variant named on the
+same deals (interval over deals), and its CPU ms per real decision (median, p99). A run's
+outcomes are kept under `--cache` (one JSON file per variant, seed, seats and rounds) so a
+variant already played is not played again.
+
+    .venv/bin/python bench/ai_gap_variants.py --rounds 1200 --variants hard,hard-v1
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gaple_bot.games.gap.ai.arena import mean_interval, percentile, play_arena, wilson
+from gaple_bot.games.gap.ai.levels import BUDGETS, Level
+from gaple_bot.games.gap.ai.montecarlo import Budget
+from gaple_bot.games.gap.ai.players import HARD_V1, Player
+from gaple_bot.games.gap.rules import GapConfig
+
+HARD = BUDGETS[Level.HARD]
+NORMAL = BUDGETS[Level.NORMAL]
+
+
+def variants() -> dict[str, Budget]:
+    """Every variant the script knows, by name."""
+    with_ = dataclasses.replace
+    return {
+        "hard": HARD,
+        "normal": NORMAL,
+        "hard-v1": HARD_V1,
+        "share4": with_(HARD, share=4.0),
+        "normal-share4": with_(NORMAL, share=4.0),
+        "normal-margin": with_(NORMAL, share=0.0),
+        "work25k": with_(HARD, work=25000, deals=1000),
+        "share10": with_(HARD, share=10.0),
+        "prune2": with_(HARD, prune=2.0, deals=1000),
+        "prune3": with_(HARD, prune=3.0, deals=1000),
+    }
+
+
+def paired(a: Sequence[float], b: Sequence[float], cluster: int) -> tuple[float, float, float]:
+    """The mean of a - b with its 95% interval, the seat rotations of a deal taken together."""
+    n = min(len(a), len(b)) // cluster * cluster
+    per_deal = [
+        sum(x - y for x, y in zip(a[i : i + cluster], b[i : i + cluster], strict=True)) / cluster
+        for i in range(0, n, cluster)
+    ]
+    return mean_interval(per_deal)
+
+
+def outcomes(
+    name: str, budget: Budget, seats: int, rounds: int, seed: int, cache: Path
+) -> dict[str, list[float]]:
+    """The variant's round wins and CPU seconds per real decision, played or read back."""
+    path = cache / f"{name}-s{seed}-{seats}seats-{rounds}.json"
+    if path.exists():
+        loaded: dict[str, list[float]] = json.loads(path.read_text())
+        return loaded
+    lineup = [Player.HARD] + [Player.REFERENCE] * (seats - 1)
+    run = play_arena(GapConfig(seats), lineup, rounds, seed, {"hard": budget}, True)
+    stats = run.stats[Player.HARD]
+    result = {"wins": stats.round_wins, "cpu": stats.decision_cpu_seconds}
+    cache.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result))
+    return result
+
+
+def main() -> int:
+    """Play each variant on the same deals; print the figures, paired with the first."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1200)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--variants", default="hard", help="comma-separated names")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/gap-variants"))
+    args = parser.parse_args()
+    known = variants()
+    names = [n.strip() for n in args.variants.split(",") if n.strip()]
+    print(f"Gap, {args.seats} seats, seed {args.seed}; load {os.getloadavg()}", flush=True)
+    base: list[float] | None = None
+    for name in names:
+        result = outcomes(name, known[name], args.seats, args.rounds, args.seed, args.cache)
+        wins, cpu = result["wins"], result["cpu"]
+        low, high = wilson(sum(wins), len(wins))
+        text = (
+            f"{name:18} {100 * sum(wins) / len(wins):5.1f}% of {len(wins)} "
+            f"({100 * low:.1f}-{100 * high:.1f}); CPU ms {1000 * percentile(cpu, 0.5):.2f} / "
+            f"{1000 * percentile(cpu, 0.99):.2f}"
+        )
+        if base is None:
+            base = wins
+        else:
+            mean, lo, hi = paired(wins, base, args.seats)
+            text += f"; paired vs {names[0]} {100 * mean:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+        print(text + f"; load {os.getloadavg()[0]:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
