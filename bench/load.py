@@ -163,7 +163,7 @@ from gaple_bot.store import GameStatus, Store  # noqa: E402
 from gaple_bot.web.app import PageFrontEnd  # noqa: E402
 from gaple_bot.web.sessions import SessionSigner  # noqa: E402
 from tests.bot.driver import GAP_CARDS, GAPLE_TILES, MoveButtons  # noqa: E402
-from tests.bot.harness import carries_moves, deps_of  # noqa: E402
+from tests.bot.harness import deps_of  # noqa: E402
 from tests.fakes.telegram_server import (  # noqa: E402
     DEFAULT_TOKEN,
     GROUP_WRITE_METHODS,
@@ -305,15 +305,11 @@ def live_version(message: FakeMessage) -> int | None:
 
 
 def private_write_kinds(writes: list[FakeRequest]) -> dict[str, int]:
-    """Private sends and edits by what they show: a hand with live moves (sent, or edited in
-    place), anything else sent (a reply, a hand between turns, a reminder), and an edit with no
-    moves (a played hand's buttons taken off, a round's new hand, a pick's way back)."""
-    kinds = dict.fromkeys(("send_live", "send_other", "edit_live", "edit_other"), 0)
-    for write in writes:
-        live = carries_moves(write.params)
-        verb = "send" if write.method.startswith("send") else "edit"
-        kinds[f"{verb}_{'live' if live else 'other'}"] += 1
-    return kinds
+    """Private writes by kind: sends (a new message, which rings: a reply, a hand after a
+    pause, a reminder) and edits (a hand in place, a played hand's buttons taken off, a pick's
+    second step)."""
+    sends = sum(1 for write in writes if write.method.startswith("send"))
+    return {"sends": sends, "edits": len(writes) - sends}
 
 
 def button_data(message: FakeMessage, action: Action) -> str | None:
