@@ -9,7 +9,7 @@ import heapq
 import itertools
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -327,25 +327,26 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         return self._in_flight + len(self._answers) < self._per_second
 
     def _grant_aged(self, now: float, window: float) -> float | None:
-        """Let in the waiters that have waited AGED_SECONDS or more, oldest first, then the
-        withdrawable ones that have waited WITHDRAWABLE_AGED_SECONDS (their heap entries are
-        skipped later); returns when a blocked one's private chat frees."""
+        """Let in the waiters that have waited AGED_SECONDS or more, and the withdrawable ones
+        that have waited WITHDRAWABLE_AGED_SECONDS, the one that came first first (their heap
+        entries are skipped later); returns when a blocked one's private chat frees."""
         self._drop_done_arrivals()
         wake: float | None = None
-        for arrivals, aged in (
-            (self._arrivals, AGED_SECONDS),
-            (self._late_arrivals, WITHDRAWABLE_AGED_SECONDS),
-        ):
-            for waiter in arrivals:  # granting leaves the deque as it is
-                if not self._has_room() or waiter.since > now - aged:
-                    break
-                if waiter.granted.done():
-                    continue
-                free_at = self._private_free_at(waiter.chat_id, now, window)
-                if free_at is not None:
-                    wake = free_at if wake is None else min(wake, free_at)
-                    continue
-                self._grant(waiter)
+        aged = heapq.merge(
+            _aged(self._arrivals, now - AGED_SECONDS),
+            _aged(self._late_arrivals, now - WITHDRAWABLE_AGED_SECONDS),
+            key=lambda waiter: (waiter.since, waiter.seq),
+        )
+        for waiter in aged:  # granting leaves the deques as they are
+            if not self._has_room():
+                break
+            if waiter.granted.done():
+                continue
+            free_at = self._private_free_at(waiter.chat_id, now, window)
+            if free_at is not None:
+                wake = free_at if wake is None else min(wake, free_at)
+                continue
+            self._grant(waiter)
         return wake
 
     def _drop_done_arrivals(self) -> None:
@@ -405,6 +406,14 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         await self._clock.sleep(max(0.0, at - self._clock.now()))
         self._timer_at = None
         self._pump()
+
+
+def _aged(arrivals: deque[_Waiter], since: float) -> Iterator[_Waiter]:
+    """The waiters of a lane that came at `since` or before, in the order they came."""
+    for waiter in arrivals:
+        if waiter.since > since:
+            return
+        yield waiter
 
 
 def _was_granted(granted: asyncio.Future[None] | None) -> bool:

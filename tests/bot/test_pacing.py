@@ -413,3 +413,30 @@ async def test_the_messages_sent_to_private_chats_are_heard() -> None:
     clock.advance(WINDOW)
     await request(pacer, telegram, "sendPhoto", 501)
     assert heard == [(501, 1), (501, 3)]
+
+
+async def test_an_aged_withdrawable_request_goes_before_hands_that_came_after_it() -> None:
+    """More hands than the window allows, piling up: the edit still goes once it has waited
+    WITHDRAWABLE_AGED_SECONDS, before the aged hands that came after it."""
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    pacer = pacer_on(clock, per_second=1)
+    users = itertools.count(1000)
+    tasks = [request(pacer, telegram, "sendMessage", next(users))]
+    retire = request(pacer, telegram, "editMessageText", 501, Withdrawable())
+    await settle()
+    start = clock.now()
+    steps = round(WITHDRAWABLE_AGED_SECONDS / WINDOW) + 2
+    for _ in range(steps):
+        # Two new hands a window where one fits: the queue of aged hands only grows.
+        tasks += [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
+        await settle()
+        clock.advance(WINDOW)
+        await settle()
+    assert retire.done()
+    retire_at = next(t for _, chat, t in telegram.started if chat == 501)
+    assert retire_at - start <= WITHDRAWABLE_AGED_SECONDS + WINDOW + EPSILON
+    for task in tasks:
+        task.cancel()
+    await settle()
+    await pacer.shutdown()
