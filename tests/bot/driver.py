@@ -98,10 +98,18 @@ class Player:
         self.fake = fake
         self.user_id = user_id
         self.moves = moves
+        self.played: int | None = None
+        """The game version of the last turn this person played (a hand just played may keep
+        its buttons a while, held for the person's next hand)."""
 
     def turn(self) -> FakeMessage | None:
-        """The person's message with live move buttons, if it is their turn."""
-        return turn_message(self.fake, self.user_id)
+        """The person's message with live move buttons, if it is their turn (not a turn they
+        played already)."""
+        message = turn_message(self.fake, self.user_id)
+        if message is None or self.played is None:
+            return message
+        version = turn_version(message)
+        return message if version is None or version > self.played else None
 
     def shown(self, message: FakeMessage) -> FakeMessage:
         """The message as the person sees it now."""
@@ -133,6 +141,7 @@ class Player:
         answer = await self.tap(message, data)
         if self.moves.played_answer is not None:
             assert str(answer.get("text", "")).startswith(self.moves.played_answer), answer
+        self.played = decode(data).field("version")
         await self.fake.wait_for(
             lambda: self.moved_on(message, decode(data).field("version")),
             message="the played message kept live buttons",

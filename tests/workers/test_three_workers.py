@@ -20,7 +20,7 @@ import pytest
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.metrics import MULTIPROCESS_DIRECTORY
 from gaple_bot.store import GameStatus, Store
-from tests.bot.driver import Players, legal_buttons, play_one_turn, turn_message
+from tests.bot.driver import Players, legal_buttons, play_one_turn, turn_message, turn_version
 from tests.bot.exposition import samples, value
 from tests.bot.harness import carries_moves, load_engine_game, lobby_message
 from tests.bot.leaks import (
@@ -164,6 +164,8 @@ async def _three_workers(
             # Each worker paces itself to a third of this.
             "BOT_MESSAGES_PER_SECOND": "300",
             "PRIVATE_MESSAGES_PER_SECOND": "1000",
+            # A played hand's buttons go at once (the hold has its own tests).
+            "TAPPED_HAND_HOLD_SECONDS": "0",
             # As the supervisor gives its workers: their metrics add up in one scrape.
             MULTIPROCESS_DIRECTORY: str(directory / "metrics"),
         },
@@ -530,13 +532,17 @@ def _ever_offered_moves(message: FakeMessage) -> bool:
 
 
 async def _next_turn_of_ana(fake: FakeTelegram, workers: Workers, rng: random.Random) -> int:
-    """Both play on until Ana is given a turn she was not given before; the id of its
-    message."""
+    """Both play on until Ana is given a turn she was not given before (in a new message, or
+    in place of her last hand while she plays along); the id of its message."""
     earlier = turn_message(fake, ANA)
+    earlier_version = None if earlier is None else turn_version(earlier)
 
     def new_turn() -> bool:
         message = turn_message(fake, ANA)
-        return message is not None and (earlier is None or message.message_id != earlier.message_id)
+        if message is None:
+            return False
+        version = turn_version(message)
+        return earlier is None or (version is not None and version != earlier_version)
 
     await _play_until(fake, workers, (ANA, BUDI), new_turn, rng, seconds=WAIT)
     message = turn_message(fake, ANA)

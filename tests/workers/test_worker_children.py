@@ -151,6 +151,8 @@ async def _running(
         "GROUP_MESSAGES_PER_MINUTE": "1000",
         "BOT_MESSAGES_PER_SECOND": "1000",
         "PRIVATE_MESSAGES_PER_SECOND": "1000",
+        # A played hand's buttons go at once (the hold has its own tests).
+        "TAPPED_HAND_HOLD_SECONDS": "0",
     }
     arguments = ["-m", "gaple_bot"]
     port = free_port() if worker else None
