@@ -62,12 +62,12 @@ class Withdrawable:
         self._granted: asyncio.Future[None] | None = None
 
     def withdraw(self) -> bool:
-        """Take the request back; False if its turn came already (it is made, or being made,
-        and its answer comes before the chat's next request starts)."""
+        """Take the request back; False if its turn came already (it is made, or being made;
+        it is not tried again after a 429 all the same)."""
+        self.withdrawn = True
         granted = self._granted
         if _was_granted(granted):
             return False
-        self.withdrawn = True
         if granted is not None and not granted.done():
             granted.set_exception(Withdrawn())
         return True

@@ -29,6 +29,9 @@ from .shown import ShownMessages, TurnMessage
 from .table_pace import TablePace
 
 log = logging.getLogger(__name__)
+RETIRE_WAIT_SECONDS = 30.0
+"""The longest a hand shown in place waits for an edit of the same message already on its way
+(its answer is usually a matter of milliseconds; this only bounds a stuck request)."""
 
 __all__ = ["JOIN_PREFIX", "Presenter", "TurnMessage"]
 
@@ -66,7 +69,7 @@ class Presenter:
         """How long a tapped hand's buttons may wait for the person's next hand (in place)."""
         self._hurry = asyncio.Event()
         """Set at shutdown: held edits go now."""
-        self._retiring: dict[tuple[int, int], Withdrawable] = {}
+        self._retiring: dict[tuple[int, int], tuple[Withdrawable, asyncio.Task[None]]] = {}
         """The edits taking a tapped hand's buttons off that have not gone yet, by (person,
         message): the person's next hand in that message takes their place."""
         self._tables_shown: dict[int, tuple[int, str, str | None]] = {}
@@ -262,6 +265,12 @@ class Presenter:
             along = self.along.hand_to_edit(user_id, progress.game_id) == message_id
             held = along and not any(isinstance(s, GameOver) for s in progress.steps)
             self._retire_later(user_id, message_id, rendered, held=held)
+        for step in progress.steps:
+            if isinstance(step, GameOver):
+                # No next hand is to come: a tap on a held hand is simply out of date.
+                for seat in step.table.seats:
+                    if seat.user_id is not None:
+                        self.along.forget(seat.user_id)
         return unreachable
 
     async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
@@ -340,20 +349,26 @@ class Presenter:
         message (and, if `held`, once the hold is over): the person's next hand, shown in the
         same message before then, takes the edit's place."""
         key = (user_id, message_id)
-        ticket = Withdrawable()
         earlier = self._retiring.get(key)
         if earlier is not None:
-            earlier.withdraw()
-        self._retiring[key] = ticket
+            earlier[0].withdraw()
+        if self.outbox.shared:
+            # Beside other workers another may show the person's next hand in this message
+            # (and the chat's shared lease must not wait behind a held edit): at once, as any
+            # private message.
+            self._later(self._retire(user_id, message_id, rendered, None, 0.0))
+            return
+        ticket = Withdrawable()
         hold = self._hold_seconds if held else 0.0
-        self._later(self._retire(user_id, message_id, rendered, ticket, hold))
+        task = self._later(self._retire(user_id, message_id, rendered, ticket, hold))
+        self._retiring[key] = (ticket, task)
 
     async def _retire(
         self,
         user_id: int,
         message_id: int,
         rendered: Rendered,
-        ticket: Withdrawable,
+        ticket: Withdrawable | None,
         hold: float,
     ) -> None:
         """Take the live buttons off a hand after `hold` seconds (sooner at shutdown); someone
@@ -364,7 +379,7 @@ class Presenter:
             if hold > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._hurry.wait(), hold)
-            if ticket.withdrawn:
+            if ticket is not None and ticket.withdrawn:
                 return  # the person's next hand came in the message meanwhile
             delivery = await self.private.edit(user_id, message_id, rendered, ticket)
             if delivery.unreachable:
@@ -372,14 +387,15 @@ class Presenter:
         except Exception:
             log.exception("the edit that ends a turn for %s failed", user_id)
         finally:
-            if self._retiring.get(key) is ticket:
+            if ticket is not None and self._retiring.get(key, (None,))[0] is ticket:
                 del self._retiring[key]
 
-    def _later(self, delivery: Coroutine[Any, Any, None]) -> None:
+    def _later(self, delivery: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Deliver a private edit nobody waits on; `settle` waits for what is still out."""
         task = asyncio.create_task(delivery)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
+        return task
 
     def next_hand_here(self, user_id: int, game_id: int, message_id: int) -> bool:
         """Whether the person's next hand of the game is to come in this message (they tapped
@@ -388,12 +404,18 @@ class Presenter:
         turn = self.shown.turn(game_id)
         if turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id):
             return False
-        return self.along.hand_to_edit(user_id, game_id) == message_id
+        return self._along(user_id, game_id) == message_id
+
+    def _along(self, user_id: int, game_id: int) -> int | None:
+        """The message the person's next hand of the game is to come in, if they play along
+        (beside other workers never: another may have written in their chat since)."""
+        return None if self.outbox.shared else self.along.hand_to_edit(user_id, game_id)
 
     async def settle(self) -> None:
-        """Wait for the private edits still on their way, held ones sent now (the caller
-        bounds the wait)."""
+        """Wait for the private edits still on their way, held ones sent now, and send the
+        table edits held back (the caller bounds the wait)."""
         self._hurry.set()
+        self.pace.flush_all()
         if self._pending:
             await asyncio.wait(set(self._pending))
 
@@ -438,13 +460,13 @@ class Presenter:
         """Show a hand privately: in place of the last one while the person plays along (no
         ring, and the edit still waiting to take that hand's buttons off is taken back), else
         as a new message; the message's id, None if it could not be shown."""
-        in_place = self.along.hand_to_edit(user_id, game_id)
+        in_place = self._along(user_id, game_id)
         if in_place is not None:
             key = (user_id, in_place)
             waiting = self._retiring.pop(key, None)
-            if waiting is not None:
-                # Taken back, or made already: then its answer comes before this edit starts.
-                waiting.withdraw()
+            if waiting is not None and not waiting[0].withdraw():
+                # Its turn came already: it lands first, whatever the private chat's pace.
+                await asyncio.wait({waiting[1]}, timeout=RETIRE_WAIT_SECONDS)
             delivery = await self.private.edit(user_id, in_place, rendered)
             if delivery.unreachable:
                 unreachable.append(user_id)

@@ -83,6 +83,13 @@ class TablePace:
             self._edit(held.table)
         self._last.pop(game_id, None)
 
+    def flush_all(self) -> None:
+        """Shutting down: every edit held back goes now."""
+        for game_id in list(self._held):
+            held = self._unhold(game_id)
+            if held is not None:
+                self._edit(held.table)
+
     def forget(self, game_id: int) -> None:
         """The game's table is not edited any more: drop what was held back."""
         self._unhold(game_id)

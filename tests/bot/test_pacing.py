@@ -440,3 +440,27 @@ async def test_an_aged_withdrawable_request_goes_before_hands_that_came_after_it
         task.cancel()
     await settle()
     await pacer.shutdown()
+
+
+async def test_a_request_withdrawn_in_flight_is_not_tried_again_after_a_429() -> None:
+    """Its turn came, a newer edit took its place while it was in flight, and Telegram asked to
+    wait: it is not made again after the wait (it would land after the newer one)."""
+    clock = ManualClock()
+    pacer = pacer_on(clock)
+    ticket = Withdrawable()
+    made: list[bool] = []
+
+    async def call() -> bool:
+        made.append(ticket.withdraw())  # in flight: too late to take back
+        raise RetryAfter(1)
+
+    retire = asyncio.create_task(
+        pacer.process_request(call, (), {}, "editMessageText", {"chat_id": 501}, ticket)
+    )
+    await settle()
+    assert made == [False]
+    clock.advance(1 + WINDOW)
+    await settle()
+    with pytest.raises(Withdrawn):
+        await retire
+    assert made == [False]
