@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -80,6 +80,20 @@ async def settle() -> None:
 
 def pacer_on(clock: ManualClock, **options: Any) -> Pacer:
     return Pacer(clock=OutboxClock(now=clock.now, sleep=clock.sleep), **options)
+
+
+async def two_hands_a_window(
+    pacer: Pacer, telegram: Telegram, clock: ManualClock, users: Iterator[int], windows: int
+) -> list[asyncio.Task[Any]]:
+    """Two new hands to new people in each of `windows` windows, the clock moved on after
+    each; returns their requests."""
+    tasks: list[asyncio.Task[Any]] = []
+    for _ in range(windows):
+        tasks += [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
+        await settle()
+        clock.advance(WINDOW)
+        await settle()
+    return tasks
 
 
 def assert_windows_hold(started: list[tuple[str, int | None, float]], per_second: int) -> None:
@@ -383,11 +397,7 @@ async def test_a_withdrawable_request_waits_at_most_its_own_aging() -> None:
     await settle()
     start = clock.now()
     steps = round(WITHDRAWABLE_AGED_SECONDS / WINDOW) + 2
-    for _ in range(steps):
-        tasks += [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
-        await settle()
-        clock.advance(WINDOW)
-        await settle()
+    tasks += await two_hands_a_window(pacer, telegram, clock, users, steps)
     assert retire.done()
     retire_at = next(t for _, chat, t in telegram.started if chat == 501)
     assert retire_at - start >= WITHDRAWABLE_AGED_SECONDS - EPSILON
@@ -427,12 +437,8 @@ async def test_an_aged_withdrawable_request_goes_before_hands_that_came_after_it
     await settle()
     start = clock.now()
     steps = round(WITHDRAWABLE_AGED_SECONDS / WINDOW) + 2
-    for _ in range(steps):
-        # Two new hands a window where one fits: the queue of aged hands only grows.
-        tasks += [request(pacer, telegram, "sendMessage", next(users)) for _ in range(2)]
-        await settle()
-        clock.advance(WINDOW)
-        await settle()
+    # Two new hands a window where one fits: the queue of aged hands only grows.
+    tasks += await two_hands_a_window(pacer, telegram, clock, users, steps)
     assert retire.done()
     retire_at = next(t for _, chat, t in telegram.started if chat == 501)
     assert retire_at - start <= WITHDRAWABLE_AGED_SECONDS + WINDOW + EPSILON
