@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     from .bot.server import CannotListen
     from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
     from .logs import redacted, token_secrets
-    from .store import DatabaseUnavailable
+    from .store import DatabaseTaken, DatabaseUnavailable
 
     worker: Worker | None = None
     if args[:1] == ["--workers"]:
@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except DatabaseUnavailable as exc:
         print(f"gaple-bot: {exc} (DATABASE_URL)", file=sys.stderr)
+        return 1
+    except DatabaseTaken as exc:
+        print(f"gaple-bot: {exc}; start it again to work beside it (DATABASE_URL)", file=sys.stderr)
         return 1
     except CannotListen as exc:
         print(f"gaple-bot: {exc} (WEBHOOK_LISTEN, WEBHOOK_PORT or METRICS_PORT)", file=sys.stderr)

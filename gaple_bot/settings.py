@@ -32,6 +32,9 @@ class Settings:
 
     telegram_bot_token: str
     database_url: str = DEFAULT_DATABASE_URL
+    shared_database: bool = False
+    """This process is one of several started apart on one PostgreSQL database (behind a
+    reverse proxy): it never works alone on it (`--workers` needs no such setting)."""
     telegram_api_base_url: str = DEFAULT_API_BASE_URL
     log_level: str = "INFO"
     webhook_url: str = ""
@@ -103,6 +106,19 @@ def _int(
 
 
 HIGHEST_PORT = 65535
+YES = ("1", "true", "yes", "on")
+NO = ("0", "false", "no", "off")
+
+
+def _yes_no(values: Mapping[str, str | None], name: str, default: bool) -> bool:
+    raw = (values.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in YES:
+        return True
+    if raw in NO:
+        return False
+    raise SettingsError(f"{name} must be yes or no (or true/false, 1/0, on/off), not {raw!r}")
 
 
 ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
@@ -230,6 +246,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
     return Settings(
         telegram_bot_token=token,
         database_url=_database_url(text("DATABASE_URL", DEFAULT_DATABASE_URL)),
+        shared_database=_yes_no(values, "SHARED_DATABASE", False),
         telegram_api_base_url=_api_base_url(text("TELEGRAM_API_BASE_URL", DEFAULT_API_BASE_URL)),
         log_level=_choice("LOG_LEVEL", text("LOG_LEVEL", "INFO").upper(), LOG_LEVELS),
         webhook_url=text("WEBHOOK_URL", ""),

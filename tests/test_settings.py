@@ -79,6 +79,7 @@ def test_bad_values_are_named(name: str, value: str) -> None:
         ("DATABASE_URL", "nosuchdb://x", "sqlite+aiosqlite:///"),
         ("WEBHOOK_PORT", "99999", "at most 65535"),
         ("METRICS_PORT", "65536", "at most 65535"),
+        ("SHARED_DATABASE", "maybe", "yes or no"),
     ],
 )
 def test_a_bad_value_says_what_is_allowed(name: str, value: str, allowed: str) -> None:
@@ -127,6 +128,15 @@ def test_a_bad_value_says_what_is_allowed(name: str, value: str, allowed: str) -
 def test_good_values_are_kept(name: str, value: str, field: str, expected: str | None) -> None:
     settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", name: value})
     assert getattr(settings, field) == (value if expected is None else expected)
+
+
+@pytest.mark.parametrize(
+    ("value", "shared"),
+    [("", False), ("no", False), ("0", False), ("Off", False), ("yes", True), ("TRUE", True)],
+)
+def test_a_shared_database_is_said_yes_or_no(value: str, shared: bool) -> None:
+    settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", "SHARED_DATABASE": value})
+    assert settings.shared_database is shared
 
 
 class _RecordingMapping(dict[str, str | None]):

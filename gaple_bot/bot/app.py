@@ -33,7 +33,7 @@ from telegram.ext import (
 from ..games.registry import Registry, default_registry
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
 from ..logs import configure_logging, token_secrets
-from ..service.api import GameService, utc_now
+from ..service.api import DatabaseTaken, GameService, utc_now
 from ..service.chats import ChatDefaults
 from ..service.computer import process_pool
 from ..settings import Settings
@@ -66,6 +66,7 @@ PARENT_CHECK_SECONDS = 2.0
 """How often a supervised worker looks whether its supervisor is still there."""
 SERVER_KEY = "server"
 PAGE_CHANGES_KEY = "page_changes"
+TENANCY_LOST_KEY = "tenancy_lost"
 """bot_data key of the BotServer, once the services are up."""
 
 
@@ -108,12 +109,18 @@ def build_application(
     outbox_clock: OutboxClock | None = None,
     webhook_secret: str | None = None,
     pages: MountedPages | None = None,
+    alone_if_possible: bool = True,
+    on_tenancy_lost: Callable[[], None] | None = None,
 ) -> GapleApplication:
     """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
     the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
     default `clock` in seconds, sleeping in real time) is the group budget's own.
     `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must carry;
-    `pages`: the table page, served on the same web server."""
+    `pages`: the table page, served on the same web server. `alone_if_possible`: nothing
+    started this process as one of several workers, so on PostgreSQL it works alone unless
+    workers are there; `on_tenancy_lost` (by default: stop as SIGTERM stops, then `run`
+    raises DatabaseTaken) is called if it loses its hold on the database to another kind of
+    process."""
     registry = default_registry()
     # This worker's counts, gathered with the other workers' under --workers.
     metrics = Metrics.from_environment()
@@ -134,7 +141,9 @@ def build_application(
             defaults=defaults,
             registry=registry,
             tally=metrics,
+            alone_if_possible=alone_if_possible,
         )
+        service.watch_tenancy(on_tenancy_lost or tenancy_lost)
         if service.private_paces is not None:
             rate_limiter.share_private_pace(service.private_paces)
         translators = Translators(settings.default_language)
@@ -219,6 +228,11 @@ def build_application(
         deps = app.bot_data.pop(DEPS_KEY, None)
         if isinstance(deps, Deps):
             await deps.service.close()
+
+    def tenancy_lost() -> None:
+        app.bot_data[TENANCY_LOST_KEY] = True
+        # Stopped the way an operator's SIGTERM stops it: polling and webhook mode both do.
+        os.kill(os.getpid(), signal.SIGTERM)
 
     # The group budget is the outbox's (a sliding window kept across restarts); the pacer keeps
     # the whole bot's and each private chat's, putting players' hands first.
@@ -371,7 +385,12 @@ def run(
     setup_logging(settings, secret)
     if worker is not None:
         settings = worker_share(settings, worker)
-    app = build_application(settings, webhook_secret=secret, pages=pages)
+    app = build_application(
+        settings,
+        webhook_secret=secret,
+        pages=pages,
+        alone_if_possible=worker is None and not settings.shared_database,
+    )
     try:
         if worker is not None:
             asyncio.run(_serve_as_worker(app, settings, secret, worker))
@@ -383,6 +402,10 @@ def run(
         # A start that failed (Telegram unreachable) leaves the HTTP sessions open: the
         # application shuts the bot down only once it has started.
         asyncio.run(app.bot.shutdown())
+    if app.bot_data.get(TENANCY_LOST_KEY):
+        raise DatabaseTaken(
+            "this process lost its hold on the database, and another process now works on it"
+        )
 
 
 async def _serve_as_worker(

@@ -22,6 +22,7 @@ from ..store import (
     GameNotStarted,
     GameStatus,
     Hold,
+    LockLost,
     Revision,
     SeatRecord,
     Store,
@@ -201,33 +202,37 @@ class LiveCache:
                 yield
                 return
             hold = await shared.acquire(game_id)
+            released = False
             try:
                 seen = await shared.revision(game_id)
                 if game_id in self.games and self.revisions.get(game_id) != seen:
                     self.drop(game_id)
                 yield
-                await self._stamp(game_id, seen, hold)
+                released = True
+                await self._release_stamping(game_id, seen, hold)
             finally:
-                await self._release(game_id, hold)
+                if not released:
+                    await self._release(game_id, hold)
 
-    async def _stamp(self, game_id: int, seen: Revision | None, hold: Hold) -> None:
-        """Record the revisions the copy matches after a block that held the game's lock.
+    async def _release_stamping(self, game_id: int, seen: Revision | None, hold: Hold) -> None:
+        """Let other workers have the game after a block that held its lock, recording the
+        revisions the copy matches (read in the same statement as the release).
 
         Only this process changed the game meanwhile, so its copy holds the game's revision
         as it is now; the chat's and the people's change without the lock, so the copy is
         known to match only what was read when the block began (a copy read within the block
         may be newer, and is read once more next time)."""
-        if game_id not in self.games:
-            return
-        if not self.store.game_locks.holds(hold):
+        try:
+            now = await self.store.game_locks.release_reading(game_id, hold)
+        except LockLost:
             log.warning("game %d: the lock was lost while held; its copy is dropped", game_id)
             self.drop(game_id)
             return
-        try:
-            now = await self.store.game_locks.revision(game_id)
         except Exception:
-            log.warning("game %d: its revision could not be read; its copy is dropped", game_id)
+            log.warning("game %d: releasing its lock failed; its copy is dropped", game_id)
             self.drop(game_id)
+            return
+        if game_id not in self.games:
             return
         if seen is None or now is None:
             self.revisions.pop(game_id, None)

@@ -94,9 +94,12 @@ class GameService:
         defaults: ChatDefaults | None = None,
         registry: Registry | None = None,
         tally: Tally | None = None,
+        alone_if_possible: bool = False,
     ) -> GameService:
-        """The service on the database `database_url`, migrated to the newest schema."""
-        store = await Store.start(database_url)
+        """The service on the database `database_url`, migrated to the newest schema; working
+        alone on it if it may (`alone_if_possible`: not started as one of several workers)
+        and no workers are on it (else beside them)."""
+        store = await Store.start(database_url, alone_if_possible=alone_if_possible)
         return cls(
             store,
             rng=rng,
@@ -111,6 +114,11 @@ class GameService:
     def shared(self) -> bool:
         """Whether other workers may share the database (so its games, locks and timers)."""
         return self.store.game_locks.shared
+
+    def watch_tenancy(self, on_lost: Callable[[], None]) -> None:
+        """Call `on_lost` if this process loses its hold on the database to another kind of
+        process (it must stop then; see `Tenancy.watch`)."""
+        self.store.tenancy.watch(on_lost)
 
     @property
     def private_paces(self) -> PrivatePaces | None:

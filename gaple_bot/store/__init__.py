@@ -21,6 +21,7 @@ from .enums import (
 from .errors import (
     ChatNotFound,
     CorruptGame,
+    DatabaseTaken,
     DatabaseUnavailable,
     GameAlreadyActive,
     GameNotFound,
@@ -34,7 +35,7 @@ from .errors import (
     UserNotFound,
     VersionConflict,
 )
-from .game_locks import Hold, Revision
+from .game_locks import Hold, LockLost, Revision
 from .migrate import alembic_config, migrations_dir, upgrade_to_head
 from .play_state import load_play
 from .rating import Skill
@@ -66,6 +67,7 @@ __all__ = [
     "ChatSettings",
     "ComputerLevel",
     "CorruptGame",
+    "DatabaseTaken",
     "DatabaseUnavailable",
     "GameAlreadyActive",
     "GameNotFound",
@@ -75,6 +77,7 @@ __all__ = [
     "GameStateError",
     "GameStatus",
     "Hold",
+    "LockLost",
     "NotFound",
     "Period",
     "PlayerStats",

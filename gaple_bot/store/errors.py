@@ -12,6 +12,12 @@ class DatabaseUnavailable(StoreError):
     password, and says why)."""
 
 
+class DatabaseTaken(StoreError):
+    """This process lost its hold on the database (its connection went) and could not take it
+    back: another kind of process works on it now (a process alone beside workers would break
+    their locks), so this one stops."""
+
+
 class VersionConflict(StoreError):
     """The game changed since the caller read it: its version is no longer the expected one."""
 

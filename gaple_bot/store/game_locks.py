@@ -47,6 +47,15 @@ _LIVE = text(
     # The server's locks of every database: only this one's workers count.
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
+_UNLOCK_READING = text(
+    "SELECT pg_advisory_unlock(:space, :game), g.revision, c.revision, COALESCE(("
+    " SELECT SUM(u.revision) FROM seats s JOIN users u ON u.id = s.user_id"
+    " WHERE s.game_id = g.id), 0)"
+    " FROM (SELECT 1) AS one LEFT JOIN games g ON g.id = :game"
+    " LEFT JOIN chats c ON c.id = g.chat_id"
+)
+"""Release a game's lock and read its revisions in one statement: its snapshot is taken
+before the lock goes, so nobody else can have changed the game in it."""
 _REVISION = text(
     "SELECT g.revision, c.revision, COALESCE(("
     " SELECT SUM(u.revision) FROM seats s JOIN users u ON u.id = s.user_id"
@@ -80,6 +89,10 @@ Hold = int
 """A token for a lock taken: the lock connection's generation it was taken on."""
 
 
+class LockLost(Exception):
+    """A lock taken earlier went with its connection before it was released."""
+
+
 class GameLocks:
     """No-op locks for a database one process serves alone (SQLite)."""
 
@@ -104,6 +117,12 @@ class GameLocks:
     async def revision(self, game_id: int) -> Revision | None:
         """The game's stored revisions (None: no such game), read while holding its lock."""
         return None
+
+    async def release_reading(self, game_id: int, hold: Hold) -> Revision | None:
+        """Let other processes work on the game, returning its stored revisions as they were
+        while this process still held it (None: no such game)."""
+        await self.release(game_id, hold)
+        return await self.revision(game_id)
 
     async def live_workers(self) -> set[int]:
         """The ids of the workers alive now, this one among them."""
@@ -177,6 +196,19 @@ class AdvisoryLocks(GameLocks):
         row, _ = await asyncio.shield(self._start(_REVISION, game=game_id, one_row=True))
         return None if row is None else Revision(*(int(value) for value in row))
 
+    async def release_reading(self, game_id: int, hold: Hold) -> Revision | None:
+        if not self.holds(hold):
+            raise LockLost(f"the lock of game {game_id} went with its connection")
+        row, _ = await asyncio.shield(
+            self._start(_UNLOCK_READING, space=GAME_LOCK_SPACE, game=game_id, one_row=True)
+        )
+        released, *revisions = row
+        if not released:
+            log.warning("game %d was not locked on this worker's lock connection", game_id)
+        if revisions[0] is None:
+            return None
+        return Revision(*(int(value) for value in revisions))
+
     async def live_workers(self) -> set[int]:
         # Asking makes sure this worker's own lock is taken (on its first connection).
         ids, _ = await asyncio.shield(self._start(_LIVE, space=WORKER_SPACE, every_row=True))
@@ -200,7 +232,7 @@ class AdvisoryLocks(GameLocks):
             except Exception:
                 log.debug("releasing the game locks at close failed", exc_info=True)
             # Not back to the pool, which would keep the session (and any lock left) alive.
-            await self._forget(connection)
+            await close_for_good(connection)
 
     def _give_back(self, space: int, game_id: int, asking: asyncio.Task[Any]) -> None:
         """After a try whose caller was cancelled: if it took the lock, release it."""
@@ -256,7 +288,7 @@ class AdvisoryLocks(GameLocks):
                 # The old connection's session has not ended on the server yet.
                 await asyncio.sleep(OWN_LOCK_WAIT)
         except BaseException:
-            await self._forget(connection)
+            await close_for_good(connection)
             raise
         log.error("worker %d: its own lock is held elsewhere; it may look dead", self.worker_id)
         return connection
@@ -267,24 +299,26 @@ class AdvisoryLocks(GameLocks):
         self._connection = None
         self._generation += 1
         log.warning("the game lock connection failed; its locks are released")
-        await self._forget(connection)
-
-    @staticmethod
-    async def _forget(connection: AsyncConnection) -> None:
-        """Close the connection for good (its session ends, and its locks with it)."""
-        try:
-            async with asyncio.timeout(STATEMENT_SECONDS):
-                await connection.invalidate()
-        except Exception:
-            log.debug("invalidating the lock connection failed", exc_info=True)
-        try:
-            await connection.close()
-        except Exception:
-            log.debug("closing the lock connection failed", exc_info=True)
+        await close_for_good(connection)
 
 
-def game_locks(engine: AsyncEngine) -> GameLocks:
-    """Advisory locks on PostgreSQL, which several workers may share; no-ops on SQLite."""
-    if engine.dialect.name == "postgresql":
-        return AdvisoryLocks(engine)
-    return GameLocks()
+async def close_for_good(connection: AsyncConnection) -> None:
+    """Close a connection holding session locks for good: its session ends on the server,
+    and its locks with it (back in the pool the session, and its locks, would live on)."""
+    try:
+        async with asyncio.timeout(STATEMENT_SECONDS):
+            await connection.invalidate()
+    except Exception:
+        log.debug("invalidating a lock connection failed", exc_info=True)
+    try:
+        await connection.close()
+    except Exception:
+        log.debug("closing a lock connection failed", exc_info=True)
+
+
+def game_locks(engine: AsyncEngine, *, alone: bool) -> GameLocks:
+    """No-ops for a process working alone on its database (SQLite always is); advisory locks
+    for workers sharing a PostgreSQL database."""
+    if alone or engine.dialect.name != "postgresql":
+        return GameLocks()
+    return AdvisoryLocks(engine)

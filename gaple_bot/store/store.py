@@ -21,21 +21,25 @@ from .play_state import load_play
 from .private_paces import PrivatePaces
 from .rating import new_model
 from .records import StoredPlay
+from .tenancy import Tenancy
 from .unit import Transaction
 
 
 class Store:
     """Opens units of work on one database. Create it at start-up; `close()` at shutdown."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, tenancy: Tenancy | None = None) -> None:
         self.engine = engine
+        self.tenancy = tenancy or Tenancy(alone=engine.dialect.name != "postgresql")
+        """Whether this process works alone on the database (by default on PostgreSQL it
+        works beside other workers, as if it were one of them)."""
         self._writer = async_sessionmaker(write_engine(engine), expire_on_commit=False)
         self._reader = async_sessionmaker(snapshot_engine(engine), expire_on_commit=False)
         self._model = new_model()
         # SQLite has one writer at a time: this process's writers queue here, in order, rather
         # than in SQLite's busy handler, which polls with sleeps of up to 100 ms.
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
-        self.game_locks: GameLocks = game_locks(engine)
+        self.game_locks: GameLocks = game_locks(engine, alone=self.tenancy.alone)
         """Serialise the work on a game across the processes sharing this database."""
         self.private_paces: PrivatePaces | None = (
             PrivatePaces(engine) if self.game_locks.shared else None
@@ -54,12 +58,21 @@ class Store:
         return cls(make_engine(url, **engine_options))
 
     @classmethod
-    async def start(cls, url: str, **engine_options: Any) -> Store:
-        """Upgrade the database at `url` to the newest schema, then open a store on it (on a
-        database workers share, this worker shows as live from then on)."""
+    async def start(
+        cls, url: str, *, alone_if_possible: bool = False, **engine_options: Any
+    ) -> Store:
+        """Upgrade the database at `url` to the newest schema, then open a store on it, working
+        alone on it if it may and can (see `Tenancy.take`; on a database workers share, this
+        worker shows as live from then on)."""
         try:
             await upgrade_to_head(url)
-            store = cls.open(url, **engine_options)
+            engine = make_engine(url, **engine_options)
+            try:
+                tenancy = await Tenancy.take(engine, alone_if_possible=alone_if_possible)
+            except BaseException:
+                await engine.dispose()
+                raise
+            store = cls(engine, tenancy)
         except (OSError, DBAPIError, TimeoutError) as exc:
             shown = make_url(url).render_as_string(hide_password=True)
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -95,7 +108,8 @@ class Store:
             return await load_play(tx.session, game_id)
 
     async def close(self) -> None:
-        """Release the game locks and close every pooled connection."""
+        """Release the game locks and the database, and close every pooled connection."""
         await self.changes.close()
         await self.game_locks.close()
+        await self.tenancy.close()
         await self.engine.dispose()

@@ -38,12 +38,15 @@ async def running_bot(
     outbox_clock: OutboxClock | None = None,
     poll: bool = True,
     pages: MountedPages | None = None,
+    worker: bool = False,
     **settings: str,
 ) -> AsyncIterator[GapleApplication]:
     """The bot, started as `gaple-bot` would start it but inside the test's event loop, with
     its time taken from `clock`, on an SQLite file or on the database a URL names; without
     `poll`, a worker beside the one polling (it gets no updates, as one behind a webhook
-    would get none it was not posted); with the table page `pages` on its web server."""
+    would get none it was not posted); with the table page `pages` on its web server. As
+    one of several `worker`s (on PostgreSQL: beside the others), else alone if it can be.
+    Every bot beside another on one database must be a worker, the polling one included."""
     values = {
         "TELEGRAM_BOT_TOKEN": fake.token,
         "TELEGRAM_API_BASE_URL": fake.base_url,
@@ -67,6 +70,7 @@ async def running_bot(
         clock=clock,
         outbox_clock=outbox_clock,
         pages=pages,
+        alone_if_possible=not worker,
     )
     await start_application(app, poll_timeout=1, poll=poll)
 

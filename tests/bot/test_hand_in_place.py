@@ -25,7 +25,7 @@ RETIRED = re.compile(r"\bYou (played|passed|discarded) ")
 
 @asynccontextmanager
 async def two_people_at_a_table(
-    tmp_path: Path, hold: int, clock: TestClock | None = None
+    database: Path | str, hold: int, clock: TestClock | None = None
 ) -> AsyncIterator[tuple[FakeTelegram, GapleApplication]]:
     """Ana and Budi at a Gaple table with two computers, a played hand's buttons held `hold`
     seconds for the person's next hand."""
@@ -34,9 +34,7 @@ async def two_people_at_a_table(
             fake.add_user(user, name, language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
         extra = {"clock": clock} if clock is not None else {}
-        async with running_bot(
-            fake, tmp_path / "db.sqlite3", TAPPED_HAND_HOLD_SECONDS=str(hold), **extra
-        ) as app:
+        async with running_bot(fake, database, TAPPED_HAND_HOLD_SECONDS=str(hold), **extra) as app:
             await seat_and_start(fake, ANA, BUDI)
             await fake.wait_idle()
             yield fake, app
@@ -91,8 +89,11 @@ def retirements(writes: list[FakeRequest]) -> list[FakeRequest]:
     ]
 
 
-async def test_playing_along_each_next_hand_comes_in_the_same_message(tmp_path: Path) -> None:
-    async with two_people_at_a_table(tmp_path, hold=30) as (fake, _app):
+async def test_playing_along_each_next_hand_comes_in_the_same_message(
+    database: Path | str,
+) -> None:
+    # On PostgreSQL too: a single process works alone there.
+    async with two_people_at_a_table(database, hold=30) as (fake, _app):
         first_taps: dict[int, int] = {}
         turns = {ANA: 0, BUDI: 0}
         for _ in range(14):
@@ -112,7 +113,7 @@ async def test_playing_along_each_next_hand_comes_in_the_same_message(tmp_path: 
 
 
 async def test_a_played_hand_is_refused_and_then_shows_the_next_turn(tmp_path: Path) -> None:
-    async with two_people_at_a_table(tmp_path, hold=30) as (fake, _app):
+    async with two_people_at_a_table(tmp_path / "db.sqlite3", hold=30) as (fake, _app):
         # The first taps, so that both play along.
         for _ in range(2):
             await play_a_turn(fake)
@@ -143,7 +144,7 @@ async def test_a_played_hand_is_refused_and_then_shows_the_next_turn(tmp_path: P
 
 async def test_after_a_pause_the_next_hand_is_a_new_message(tmp_path: Path) -> None:
     clock = TestClock()
-    async with two_people_at_a_table(tmp_path, hold=30, clock=clock) as (fake, _app):
+    async with two_people_at_a_table(tmp_path / "db.sqlite3", hold=30, clock=clock) as (fake, _app):
         user, _message, _data = await play_a_turn(fake)
         sent = len(sends(private_writes(fake, user)))
         clock.advance(PLAYING_ALONG_SECONDS + 1)
@@ -154,7 +155,7 @@ async def test_after_a_pause_the_next_hand_is_a_new_message(tmp_path: Path) -> N
 
 
 async def test_a_message_below_the_hand_brings_a_new_one(tmp_path: Path) -> None:
-    async with two_people_at_a_table(tmp_path, hold=30) as (fake, _app):
+    async with two_people_at_a_table(tmp_path / "db.sqlite3", hold=30) as (fake, _app):
         user, _message, _data = await play_a_turn(fake)
         sent = len(sends(private_writes(fake, user)))
         # Something the person writes puts their hand out of sight, up the chat.
@@ -166,7 +167,7 @@ async def test_a_message_below_the_hand_brings_a_new_one(tmp_path: Path) -> None
 
 
 async def test_a_held_hand_loses_its_buttons_when_the_hold_is_over(tmp_path: Path) -> None:
-    async with two_people_at_a_table(tmp_path, hold=1) as (fake, _app):
+    async with two_people_at_a_table(tmp_path / "db.sqlite3", hold=1) as (fake, _app):
         await play_a_turn(fake)
         user, message, data = await play_a_turn(fake)
         # Nobody plays on: a second later the played hand shows the move, with no buttons.

@@ -6,6 +6,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from gaple_bot.store import GameStatus
 from tests.bot.driver import play_until, seat_and_start, turn_message
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
@@ -17,12 +19,31 @@ ANA, BUDI = 301, 302
 async def test_restart_mid_round_then_finish_with_every_score_right(
     database: Path | str,
 ) -> None:
+    await _restart_mid_round(database, worker_before=False, worker_after=False)
+
+
+@pytest.mark.parametrize(
+    ("worker_before", "worker_after"),
+    [(False, True), (True, False)],
+    ids=["alone-then-worker", "worker-then-alone"],
+)
+async def test_a_game_goes_on_when_postgresql_changes_hands_between_alone_and_workers(
+    postgres_url: str, worker_before: bool, worker_after: bool
+) -> None:
+    await _restart_mid_round(postgres_url, worker_before=worker_before, worker_after=worker_after)
+
+
+async def _restart_mid_round(
+    database: Path | str, *, worker_before: bool, worker_after: bool
+) -> None:
+    """Stop the bot mid-round, start a new one (each as a worker or alone on PostgreSQL, as
+    told), and finish the game with every score right."""
     rng = random.Random(11)
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")
         fake.add_user(BUDI, "Budi")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
-        async with running_bot(fake, database, seed=5) as app:
+        async with running_bot(fake, database, seed=5, worker=worker_before) as app:
             deps = deps_of(app)
             await seat_and_start(fake, ANA, BUDI)
             game_id = await deps.service.active_game(GROUP, None)
@@ -40,7 +61,7 @@ async def test_restart_mid_round_then_finish_with_every_score_right(
             assert waiting is not None
 
         # A new application on the same database: nothing is lost, the game goes on.
-        async with running_bot(fake, database, seed=6) as app:
+        async with running_bot(fake, database, seed=6, worker=worker_after) as app:
             deps = deps_of(app)
             after = await load_engine_game(deps.service.store, game_id)
             # Every move made before the restart is still there, in order.

@@ -35,7 +35,7 @@ async def test_the_sweep_ends_a_turn_nobody_times(postgres_url: str) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        async with running_bot(fake, postgres_url, DEFAULT_TURN_SECONDS="8") as app:
+        async with running_bot(fake, postgres_url, worker=True, DEFAULT_TURN_SECONDS="8") as app:
             deps = deps_of(app)
             await seat_and_start(fake, ANA)
             await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)
@@ -69,7 +69,7 @@ async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str)
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         # Half time at 20 s, then the grace and a sweep period: well before the turn's end.
-        async with running_bot(fake, postgres_url, DEFAULT_TURN_SECONDS="40") as app:
+        async with running_bot(fake, postgres_url, worker=True, DEFAULT_TURN_SECONDS="40") as app:
             deps = deps_of(app)
             await seat_and_start(fake, ANA)
             await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)
@@ -99,7 +99,7 @@ async def test_the_sweep_closes_a_lobby_nobody_times(postgres_url: str) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        async with running_bot(fake, postgres_url, LOBBY_TIMEOUT_SECONDS="6") as app:
+        async with running_bot(fake, postgres_url, worker=True, LOBBY_TIMEOUT_SECONDS="6") as app:
             deps = deps_of(app)
             await fake.start_private(ANA)
             await fake.send_message(ANA, GROUP, "/gaple")
@@ -124,7 +124,7 @@ async def test_the_sweep_plays_on_a_game_left_in_the_computers_moves(
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        async with running_bot(fake, postgres_url) as app:
+        async with running_bot(fake, postgres_url, worker=True) as app:
             deps = deps_of(app)
             await seat_and_start(fake, ANA)
             await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from gaple_bot.store import Hold, Store
+from gaple_bot.store import Hold, LockLost, Store
 from gaple_bot.store.game_locks import GAME_LOCK_SPACE, AdvisoryLocks
 from tests.postgres import advisory_lock_holder, end_session
 
@@ -159,3 +159,42 @@ async def test_the_revision_follows_every_change_of_a_game(postgres_url: str):
         assert await locks.revision(game.id + 1000) is None
     finally:
         await store.close()
+
+
+async def test_releasing_a_game_reads_its_revisions_as_they_were_while_held(
+    two_workers: tuple[Store, Store],
+):
+    """One statement lets the game go and reads what the holder's copy now matches."""
+    first, second = two_workers
+    async with first.transaction() as tx:
+        await tx.users.upsert(1, "Ana", telegram_language="id")
+        await tx.chats.ensure(-100, "Group")
+        game = await tx.games.create(-100, None, "gaple", {}, 1)
+        await tx.seats.add(game.id, 0, user_id=1)
+    held = await first.game_locks.acquire(game.id)
+    before = await first.game_locks.revision(game.id)
+    async with first.transaction() as tx:
+        await tx.seats.set_autoplay(game.id, 0, True)
+    read = await first.game_locks.release_reading(game.id, held)
+    assert read is not None and before is not None
+    assert read.game != before.game
+    assert read == await second.game_locks.revision(game.id)
+    # Released: the other worker takes the game at once.
+    await asyncio.wait_for(second.game_locks.acquire(game.id), DEADLINE)
+    # A game that does not exist reads as none, and its lock goes all the same.
+    gone = await first.game_locks.acquire(game.id + 1000)
+    assert await first.game_locks.release_reading(game.id + 1000, gone) is None
+    await asyncio.wait_for(second.game_locks.acquire(game.id + 1000), DEADLINE)
+
+
+async def test_releasing_a_lock_lost_with_its_connection_says_so(
+    two_workers: tuple[Store, Store], postgres_url: str
+):
+    first, _ = two_workers
+    held = await first.game_locks.acquire(11)
+    holder = await _lock_holder(postgres_url, 11)
+    assert holder is not None
+    await end_session(postgres_url, holder)
+    await asyncio.wait_for(first.game_locks.acquire(12), DEADLINE)  # finds the connection gone
+    with pytest.raises(LockLost):
+        await first.game_locks.release_reading(11, held)

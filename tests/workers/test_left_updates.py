@@ -121,7 +121,7 @@ async def test_a_live_worker_handles_what_a_dead_one_took_in(
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        async with running_bot(fake, postgres_url, poll=False) as live:
+        async with running_bot(fake, postgres_url, poll=False, worker=True) as live:
             deps = deps_of(live)
             log = tmp_path / "stuck.log"
             async with _stuck_worker(fake, postgres_url, log) as stuck:
@@ -159,7 +159,7 @@ async def test_the_restarted_process_handles_what_it_took_in_before(tmp_path: Pa
             await _deliver_to(stuck, fake, log)
             await _kill(stuck)
         assert not fake.bot_messages(GROUP)
-        async with running_bot(fake, url, poll=False) as restarted:
+        async with running_bot(fake, url, poll=False, worker=True) as restarted:
             await fake.wait_for(
                 lambda: any("✋ Join" in m.button_texts() for m in fake.bot_messages(GROUP)),
                 timeout=WAIT,
@@ -167,7 +167,7 @@ async def test_the_restarted_process_handles_what_it_took_in_before(tmp_path: Pa
             )
             await fake.wait_idle(timeout=WAIT)
         # Stopped: every mark is written. Started again, it handles nothing a second time.
-        async with running_bot(fake, url, poll=False) as again:
+        async with running_bot(fake, url, poll=False, worker=True) as again:
             assert await _unhandled(deps_of(again).service.store) == 0
             await fake.wait_idle(timeout=WAIT)
         assert restarted is not again

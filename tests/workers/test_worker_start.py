@@ -21,18 +21,18 @@ async def test_a_second_worker_does_not_show_the_games_again(postgres_url: str) 
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        async with running_bot(fake, postgres_url):
+        async with running_bot(fake, postgres_url, worker=True):
             await fake.start_private(ANA)
             await fake.send_message(ANA, GROUP, "/gaple")
             await fake.wait_idle()
             lobby = lobby_message(fake).message_id
             writes = _attempts(fake)
-            async with running_bot(fake, postgres_url, seed=2, poll=False):
+            async with running_bot(fake, postgres_url, seed=2, poll=False, worker=True):
                 await fake.wait_idle()
                 assert _attempts(fake) == writes
             assert lobby_message(fake).message_id == lobby
         # The only worker starting again resumes the lobby: it edits its message.
-        async with running_bot(fake, postgres_url, seed=3):
+        async with running_bot(fake, postgres_url, seed=3, worker=True):
             await fake.wait_idle()
             assert _attempts(fake) > writes
             assert lobby_message(fake).message_id == lobby
@@ -55,8 +55,8 @@ async def _two_workers(
         fake.add_user(BUDI, "Budi", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         async with (
-            running_bot(fake, url, poll=False) as first,
-            running_bot(fake, url, seed=2, poll=False) as second,
+            running_bot(fake, url, poll=False, worker=True) as first,
+            running_bot(fake, url, seed=2, poll=False, worker=True) as second,
         ):
             yield fake, first, second
 

@@ -1,0 +1,160 @@
+"""Whether a process works alone on a PostgreSQL database or beside other workers: one lock says."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from sqlalchemy import TextClause, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .game_locks import close_for_good
+
+log = logging.getLogger(__name__)
+
+TENANCY_SPACE = 0x736F6C65
+"""The first key of the tenancy lock (the second is 0): held exclusively by a process that
+works alone, shared by workers that work together."""
+WAIT_SECONDS = 1.0
+"""Between tries while the other kind of process holds the database (a process working alone
+still stopping while its successor starts, or workers still running)."""
+WATCH_SECONDS = 10.0
+"""How often the tenancy connection is checked: a lost connection loses the lock with it."""
+RETAKE_TRIES = 16
+RETAKE_WAIT = 0.5
+"""After the connection was lost: how long to try to take the lock again while the old
+session ends on the server."""
+STATEMENT_SECONDS = 10.0
+"""How long a statement on the tenancy connection may take before the connection is given up."""
+
+_TRY_ALONE = text("SELECT pg_try_advisory_lock(:space, 0)")
+_TRY_SHARED = text("SELECT pg_try_advisory_lock_shared(:space, 0)")
+_ALIVE = text("SELECT 1")
+
+
+class Tenancy:
+    """This process's hold on the database: alone (no other process may work on it, so games
+    need no locks across processes and group messages no shared queue) or shared with other
+    workers. SQLite is always worked on alone; see `take` for PostgreSQL."""
+
+    def __init__(
+        self,
+        alone: bool,
+        engine: AsyncEngine | None = None,
+        connection: AsyncConnection | None = None,
+    ) -> None:
+        self.alone = alone
+        self._engine = engine
+        self._connection = connection
+        self._watching: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def take(cls, engine: AsyncEngine, *, alone_if_possible: bool) -> Tenancy:
+        """The tenancy of `engine`'s database. A process that may work alone
+        (`alone_if_possible`: nothing started it as one of several workers) works alone unless
+        workers are on the database, whom it joins; a worker works beside the others. Either
+        waits while a process working alone holds the database (a restart's overlap)."""
+        if engine.dialect.name != "postgresql":
+            return cls(alone=True)
+        engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        connection = await engine.connect()
+        try:
+            waited = False
+            while True:
+                alone = alone_if_possible and await _try(connection, _TRY_ALONE)
+                if alone or await _try(connection, _TRY_SHARED):
+                    if waited:
+                        log.warning("the process working alone on the database has stopped")
+                    return cls(alone, engine, connection)
+                if not waited:
+                    log.warning(
+                        "another process works alone on the database: waiting for it to stop"
+                        " (processes started apart to share it need SHARED_DATABASE=yes)"
+                    )
+                    waited = True
+                await asyncio.sleep(WAIT_SECONDS)
+        except BaseException:
+            await close_for_good(connection)
+            raise
+
+    def watch(self, on_lost: Callable[[], None]) -> None:
+        """Check the tenancy connection now and then; when it is lost, take the lock again on
+        a new one, and if another kind of process got in meanwhile, call `on_lost` (this
+        process must stop: it no longer knows who else works on its games)."""
+        if self._engine is None or self._watching is not None:
+            return
+        self._watching = asyncio.create_task(self._watch(on_lost))
+
+    async def _watch(self, on_lost: Callable[[], None]) -> None:
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            if not await self.check():
+                on_lost()
+                return
+
+    async def check(self) -> bool:
+        """Whether this process still holds the database as it did: its connection answers, or
+        a new one took the same kind of hold (False: another kind of process got in)."""
+        if self._engine is None or await self._alive():
+            return True
+        log.warning("the tenancy connection was lost; taking its lock again")
+        if await self._retake():
+            return True
+        log.critical(
+            "this process %s the database and lost its hold on it: stopping",
+            "worked alone on" if self.alone else "shared",
+        )
+        return False
+
+    async def _alive(self) -> bool:
+        connection = self._connection
+        if connection is None:
+            return False
+        try:
+            async with asyncio.timeout(STATEMENT_SECONDS):
+                await connection.scalar(_ALIVE)
+        except Exception:
+            self._connection = None
+            await close_for_good(connection)
+            return False
+        return True
+
+    async def _retake(self) -> bool:
+        """Take the same kind of hold on a new connection (True: taken)."""
+        assert self._engine is not None
+        statement = _TRY_ALONE if self.alone else _TRY_SHARED
+        for _ in range(RETAKE_TRIES):
+            try:
+                connection = await self._engine.connect()
+            except Exception:
+                log.debug("the tenancy connection could not be made again", exc_info=True)
+                await asyncio.sleep(RETAKE_WAIT)
+                continue
+            try:
+                taken = await _try(connection, statement)
+            except Exception:
+                await close_for_good(connection)
+                await asyncio.sleep(RETAKE_WAIT)
+                continue
+            if taken:
+                self._connection = connection
+                return True
+            await close_for_good(connection)
+            await asyncio.sleep(RETAKE_WAIT)
+        return False
+
+    async def close(self) -> None:
+        """Let go of the database (the next process may take it as it wishes)."""
+        if self._watching is not None:
+            self._watching.cancel()
+            await asyncio.gather(self._watching, return_exceptions=True)
+            self._watching = None
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            await close_for_good(connection)
+
+
+async def _try(connection: AsyncConnection, statement: TextClause) -> bool:
+    async with asyncio.timeout(STATEMENT_SECONDS):
+        return bool(await connection.scalar(statement, {"space": TENANCY_SPACE}))
