@@ -55,9 +55,9 @@ column (`both`: each run on each).
 --worker I/N`, each on a port of its own, one database; more than one needs PostgreSQL)
 instead of in the run's own process with long polling (`--workers 0`, the default): the fake
 posts every update to the next worker in turn, up to 40 posts at once as Telegram does, and
-each worker paces itself to its share of BOT_MESSAGES_PER_SECOND. Their CPU (and their pools')
-is read from /proc, their memory from each one's peak; the event-loop stall is not measured
-there ("-").
+the workers share one window of BOT_MESSAGES_PER_SECOND (as the supervisor's do). Their
+CPU (and their pools') is read from /proc, their memory from each one's peak; the event-loop
+stall is not measured there ("-").
 
 `--frontend webapp` plays in the table page (docs/PAGE.md) instead of the private chats; `both`
 runs each configuration in chat and then in the page, side by side. The bot then runs with
@@ -951,8 +951,8 @@ def bot_environ(config: RunConfig, base_url: str, database_url: str) -> dict[str
         "DATABASE_URL": database_url,
         "COMPUTER_PROCESSES": "1",
         "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
-        # Off: a bot whose limits were raised, so only the CPU binds. Each of several
-        # workers paces itself to its share of BOT_MESSAGES_PER_SECOND.
+        # Off: a bot whose limits were raised, so only the CPU binds. Several workers
+        # share one window of BOT_MESSAGES_PER_SECOND, as the supervisor's do.
         "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
         "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
         "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from gaple_bot.bot.token_window import PACE_FILE_VARIABLE  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 from tests.postgres import free_port  # noqa: E402
 
@@ -137,6 +138,8 @@ class WorkerBots:
                 "WEBHOOK_PORT": str(port),
                 "WEBHOOK_LISTEN": "127.0.0.1",
                 "WEBHOOK_SECRET": SECRET,
+                # As the supervisor gives its workers: one window of the token's pace.
+                PACE_FILE_VARIABLE: str(self.folder / "pace"),
             }
             with self.log(index).open("wb") as output:
                 process = await asyncio.create_subprocess_exec(

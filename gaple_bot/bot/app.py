@@ -59,6 +59,7 @@ from .resume import resume_games
 from .server import BotServer, MountedPages, TrackingApplication, take_left_updates
 from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
+from .token_window import PACE_FILE_VARIABLE, SharedTokenWindow, TokenWindow
 
 log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0
@@ -111,6 +112,7 @@ def build_application(
     pages: MountedPages | None = None,
     alone_if_possible: bool = True,
     on_tenancy_lost: Callable[[], None] | None = None,
+    token_window: TokenWindow | None = None,
 ) -> GapleApplication:
     """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
     the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
@@ -120,7 +122,8 @@ def build_application(
     started this process as one of several workers, so on PostgreSQL it works alone unless
     workers are there; `on_tenancy_lost` (by default: stop as SIGTERM stops, then `run`
     raises DatabaseTaken) is called if it loses its hold on the database to another kind of
-    process."""
+    process. `token_window`: the token's window of messages shared with other workers (by
+    default this process's own, of BOT_MESSAGES_PER_SECOND)."""
     registry = default_registry()
     # This worker's counts, gathered with the other workers' under --workers.
     metrics = Metrics.from_environment()
@@ -236,7 +239,9 @@ def build_application(
 
     # The group budget is the outbox's (a sliding window kept across restarts); the pacer keeps
     # the whole bot's and each private chat's, putting players' hands first.
-    rate_limiter = Pacer(settings.messages_per_second, settings.private_messages_per_second)
+    rate_limiter = Pacer(
+        settings.messages_per_second, settings.private_messages_per_second, window=token_window
+    )
     app: GapleApplication = (
         ApplicationBuilder()
         .application_class(TrackingApplication)
@@ -383,13 +388,17 @@ def run(
     # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
     secret = settings.webhook_secret or secrets.token_urlsafe(32)
     setup_logging(settings, secret)
+    window = None
     if worker is not None:
-        settings = worker_share(settings, worker)
+        window = shared_window(settings, worker)
+        if window is None:
+            settings = worker_share(settings, worker)
     app = build_application(
         settings,
         webhook_secret=secret,
         pages=pages,
         alone_if_possible=worker is None and not settings.shared_database,
+        token_window=window,
     )
     try:
         if worker is not None:
@@ -406,6 +415,15 @@ def run(
         raise DatabaseTaken(
             "this process lost its hold on the database, and another process now works on it"
         )
+
+
+def shared_window(settings: Settings, worker: Worker) -> SharedTokenWindow | None:
+    """The token's window the supervisor shares among its workers (None: it gave none, so
+    each worker keeps to its share of the pace)."""
+    path = os.environ.get(PACE_FILE_VARIABLE)
+    if not path:
+        return None
+    return SharedTokenWindow(path, worker.index, worker.count, settings.messages_per_second)
 
 
 async def _serve_as_worker(

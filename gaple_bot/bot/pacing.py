@@ -17,6 +17,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from .outbox import OutboxClock, retry_seconds
+from .token_window import TokenWindow, expire
 
 log = logging.getLogger(__name__)
 JSONDict = dict[str, Any]
@@ -125,14 +126,14 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         *,
         clock: OutboxClock | None = None,
         retries: int = RETRIES,
+        window: TokenWindow | None = None,
     ) -> None:
-        self._per_second = per_second
+        self._window = window or TokenWindow(per_second)
+        """The whole bot's window (`per_second` unless a shared one is given)."""
         self._private_per_second = private_per_second
         self._clock = clock or OutboxClock(now=_monotonic)
         self._retries = retries
-        self._answers: deque[float] = deque()
         self._private_answers: dict[int, deque[float]] = {}
-        self._in_flight = 0
         self._private_in_flight: dict[int, int] = {}
         self._waiters: list[_Waiter] = []
         self._arrivals: deque[_Waiter] = deque()
@@ -155,11 +156,12 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         """Nothing to set up."""
 
     async def shutdown(self) -> None:
-        """Stop the wake-up timer."""
+        """Stop the wake-up timer and let go of the window."""
         if self._timer is not None:
             self._timer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._timer
+        self._window.close()
 
     async def process_request(
         self,
@@ -276,8 +278,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
     def _release(self, chat_id: int) -> None:
         """A request's answer arrived (or it failed): it counts in the windows from now."""
         now = self._clock.now()
-        self._in_flight -= 1
-        self._answers.append(now)
+        self._window.give_back(now)
         if chat_id > 0:
             left = self._private_in_flight[chat_id] - 1
             if left:
@@ -292,14 +293,13 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         place frees."""
         now = self._clock.now()
         window = WINDOW_SECONDS + MARGIN_SECONDS
-        _expire(self._answers, now - window)
         wake: float | None = None
         if now < self._held_until:
             wake = self._held_until
         else:
             wake = self._grant_aged(now, window)
             blocked: list[_Waiter] = []
-            while self._waiters and self._has_room():
+            while self._waiters:
                 waiter = heapq.heappop(self._waiters)
                 if waiter.granted.done():
                     continue
@@ -308,7 +308,9 @@ class Pacer(BaseRateLimiter[Withdrawable]):
                     blocked.append(waiter)
                     wake = free_at if wake is None else min(wake, free_at)
                     continue
-                self._grant(waiter)
+                if not self._grant(waiter, now, window):
+                    blocked.append(waiter)
+                    break
             for waiter in blocked:
                 heapq.heappush(self._waiters, waiter)
             self._drop_done_arrivals()
@@ -316,15 +318,11 @@ class Pacer(BaseRateLimiter[Withdrawable]):
             if aged_at is not None and aged_at > now:
                 # The oldest waiter's priority rises then: wake to let it in.
                 wake = aged_at if wake is None else min(wake, aged_at)
-            full = self._in_flight + len(self._answers) >= self._per_second
-            if self._waiters and full and self._answers:
-                oldest = self._answers[0] + window
-                wake = oldest if wake is None else min(wake, oldest)
+            free_at = self._window.free_at(now, window) if self._waiters else None
+            if free_at is not None:
+                wake = free_at if wake is None else min(wake, free_at)
         if wake is not None:
             self._wake_at(wake)
-
-    def _has_room(self) -> bool:
-        return self._in_flight + len(self._answers) < self._per_second
 
     def _grant_aged(self, now: float, window: float) -> float | None:
         """Let in the waiters that have waited AGED_SECONDS or more, and the withdrawable ones
@@ -338,15 +336,14 @@ class Pacer(BaseRateLimiter[Withdrawable]):
             key=lambda waiter: (waiter.since, waiter.seq),
         )
         for waiter in aged:  # granting leaves the deques as they are
-            if not self._has_room():
-                break
             if waiter.granted.done():
                 continue
             free_at = self._private_free_at(waiter.chat_id, now, window)
             if free_at is not None:
                 wake = free_at if wake is None else min(wake, free_at)
                 continue
-            self._grant(waiter)
+            if not self._grant(waiter, now, window):
+                break
         return wake
 
     def _drop_done_arrivals(self) -> None:
@@ -373,7 +370,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
             return None
         answers = self._private_answers.get(chat_id)
         if answers is not None:
-            _expire(answers, now - window)
+            expire(answers, now - window)
             if not answers:
                 del self._private_answers[chat_id]
                 answers = None
@@ -385,13 +382,16 @@ class Pacer(BaseRateLimiter[Withdrawable]):
             return answers[0] + window
         return now + window  # only requests in flight: their answers wake the queue sooner
 
-    def _grant(self, waiter: _Waiter) -> None:
-        self._in_flight += 1
+    def _grant(self, waiter: _Waiter, now: float, window: float) -> bool:
+        """Let the waiter in if the whole bot's window has a place (False: it has none)."""
+        if not self._window.try_take(now, window):
+            return False
         if waiter.chat_id > 0:
             self._private_in_flight[waiter.chat_id] = (
                 self._private_in_flight.get(waiter.chat_id, 0) + 1
             )
         waiter.granted.set_result(None)
+        return True
 
     def _wake_at(self, at: float) -> None:
         """Run the queue again at `at` (or sooner, if already set to)."""
@@ -430,11 +430,6 @@ def _priority(chat_id: int, endpoint: str) -> int:
     if chat_id > 0:
         return PRIVATE
     return GROUP_EDIT if endpoint.startswith("edit") else GROUP_SEND
-
-
-def _expire(times: deque[float], before: float) -> None:
-    while times and times[0] <= before:
-        times.popleft()
 
 
 def _chat_id(value: object) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -17,6 +18,7 @@ from prometheus_client.multiprocess import mark_process_dead
 
 from ..settings import Settings
 from .metrics import MULTIPROCESS_DIRECTORY
+from .token_window import PACE_FILE_VARIABLE
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +78,9 @@ def refusal(settings: Settings, count: int) -> str | None:
 
 
 def worker_share(settings: Settings, worker: Worker) -> Settings:
-    """The settings of one worker: the whole bot's pace divided among the workers (each one
-    keeps its share, so together they keep Telegram's limit for the token)."""
+    """The settings of a worker with no window shared with the others (its supervisor gave
+    none): the whole bot's pace divided among the workers (each one keeps its share, so
+    together they keep Telegram's limit for the token)."""
     return replace(
         settings, messages_per_second=max(1, settings.messages_per_second // worker.count)
     )
@@ -90,11 +93,13 @@ class Supervisor:
     The workers write their metrics' values to files in a directory of the supervisor's own
     (prometheus_client's multiprocess mode: PROMETHEUS_MULTIPROC_DIR in their environment), so
     /metrics on any of them shows the sum of all; a new one at every start, removed once the
-    workers are stopped."""
+    workers are stopped. Likewise the token's window of messages (GAPLE_PACE_FILE): one file
+    they all take their places in, so one worker may use what the others leave."""
 
     def __init__(self, count: int) -> None:
         self._count = count
         self._metrics_directory = ""
+        self._pace_file = ""
         self._children: dict[int, subprocess.Popen[bytes]] = {}
         self._started: dict[int, float] = {}
         self._waits: dict[int, float] = {}
@@ -105,10 +110,14 @@ class Supervisor:
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(signum, self._stop)
         self._metrics_directory = tempfile.mkdtemp(prefix="gaple-metrics-")
+        descriptor, self._pace_file = tempfile.mkstemp(prefix="gaple-pace-")
+        os.close(descriptor)
         try:
             return self._watch()
         finally:
             shutil.rmtree(self._metrics_directory, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                os.remove(self._pace_file)
 
     def _watch(self) -> int:
         """Start the workers, watch them until told to stop, and stop them."""
@@ -156,7 +165,11 @@ class Supervisor:
     def _start(self, index: int) -> None:
         worker = Worker(index, self._count)
         command = [sys.executable, "-m", "gaple_bot", WORKER_FLAG, str(worker)]
-        environ = {**os.environ, MULTIPROCESS_DIRECTORY: self._metrics_directory}
+        environ = {
+            **os.environ,
+            MULTIPROCESS_DIRECTORY: self._metrics_directory,
+            PACE_FILE_VARIABLE: self._pace_file,
+        }
         self._children[index] = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=environ)
         self._started[index] = time.monotonic()
         log.info("worker %s started (pid %d)", worker, self._children[index].pid)

@@ -19,6 +19,7 @@ import pytest
 
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.metrics import MULTIPROCESS_DIRECTORY
+from gaple_bot.bot.token_window import PACE_FILE_VARIABLE
 from gaple_bot.store import GameStatus, Store
 from tests.bot.driver import Players, legal_buttons, play_one_turn, turn_message, turn_version
 from tests.bot.exposition import samples, value
@@ -161,13 +162,14 @@ async def _three_workers(
             "WEBHOOK_SECRET": SECRET,
             "DEFAULT_TURN_SECONDS": str(turn_seconds),
             "GROUP_MESSAGES_PER_MINUTE": str(GROUP_PER_MINUTE),
-            # Each worker paces itself to a third of this.
+            # The workers' shared window (as the supervisor gives them).
             "BOT_MESSAGES_PER_SECOND": "300",
             "PRIVATE_MESSAGES_PER_SECOND": "1000",
             # A played hand's buttons go at once (the hold has its own tests).
             "TAPPED_HAND_HOLD_SECONDS": "0",
             # As the supervisor gives its workers: their metrics add up in one scrape.
             MULTIPROCESS_DIRECTORY: str(directory / "metrics"),
+            PACE_FILE_VARIABLE: str(directory / "pace"),
         },
     )
     (directory / "metrics").mkdir()

@@ -117,6 +117,9 @@ async def test_two_workers_on_one_port_play_and_stop_together(
             # nobody counted in yet is not there (a process alone lists it, empty).
             assert "gaple_moves" not in types(exposition)
             assert len(list(temporary.glob("gaple-metrics-*"))) == 1
+            # One window of the token's pace for both, in a file of the supervisor's.
+            [pace] = temporary.glob("gaple-pace-*")
+            assert pace.stat().st_size > 0, "no worker took its place in the shared window"
             bot.send_signal(signal.SIGTERM)
             code = await asyncio.wait_for(bot.wait(), WAIT)
         finally:
@@ -128,8 +131,9 @@ async def test_two_workers_on_one_port_play_and_stop_together(
     assert code == 0, text
     assert "Traceback" not in text, text
     assert len([m for m in fake.bot_messages(GROUP) if "✋ Join" in m.button_texts()]) == 1
-    # The workers' metrics directory is gone with them.
+    # The workers' metrics directory and pace file are gone with them.
     assert not list(temporary.glob("gaple-metrics-*"))
+    assert not list(temporary.glob("gaple-pace-*"))
 
 
 async def _two_workers(

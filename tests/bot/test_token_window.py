@@ -1,0 +1,99 @@
+"""The token's window shared by the workers of one supervisor: one file, every worker's places
+in it, so one worker may use what the others leave and together they never go over."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from gaple_bot.bot.pacing import MARGIN_SECONDS, WINDOW_SECONDS
+from gaple_bot.bot.token_window import POLL_SECONDS, SharedTokenWindow
+from tests.bot.test_pacing import Telegram, assert_windows_hold, pacer_on, request, settle
+from tests.fakes.clock import ManualClock
+
+WINDOW = WINDOW_SECONDS + MARGIN_SECONDS
+NOW = 1_800_000_000.0
+GROUPS = [-2000 - n for n in range(40)]
+
+
+def two_workers(path: Path, per_second: int) -> tuple[SharedTokenWindow, SharedTokenWindow]:
+    return (
+        SharedTokenWindow(str(path), 0, 2, per_second),
+        SharedTokenWindow(str(path), 1, 2, per_second),
+    )
+
+
+def test_two_workers_share_one_window(tmp_path: Path) -> None:
+    first, second = two_workers(tmp_path / "pace", 3)
+    assert first.try_take(NOW, WINDOW) and first.try_take(NOW, WINDOW)
+    assert second.try_take(NOW, WINDOW)
+    # Three in flight between them: neither may start another.
+    assert not first.try_take(NOW, WINDOW)
+    assert not second.try_take(NOW, WINDOW)
+    assert first.free_at(NOW, WINDOW) == NOW + POLL_SECONDS  # only answers free places
+    second.give_back(NOW + 0.2)
+    # Answered, it still counts for a window from its answer.
+    assert not first.try_take(NOW + 0.3, WINDOW)
+    assert first.free_at(NOW + 0.3, WINDOW) == NOW + 0.2 + WINDOW
+    assert first.try_take(NOW + 0.2 + WINDOW, WINDOW)
+
+
+def test_one_worker_may_use_what_the_other_leaves(tmp_path: Path) -> None:
+    first, second = two_workers(tmp_path / "pace", 4)
+    assert all(first.try_take(NOW, WINDOW) for _ in range(4))
+    assert not second.try_take(NOW, WINDOW)
+    assert first.free_at(NOW, WINDOW) is not None
+    for _ in range(4):
+        first.give_back(NOW)
+    assert second.free_at(NOW + WINDOW, WINDOW) is None
+    assert all(second.try_take(NOW + WINDOW, WINDOW) for _ in range(4))
+
+
+def test_a_worker_started_again_or_closed_leaves_nothing_in_flight(tmp_path: Path) -> None:
+    path = tmp_path / "pace"
+    first, second = two_workers(path, 2)
+    assert first.try_take(NOW, WINDOW) and first.try_take(NOW, WINDOW)
+    assert not second.try_take(NOW, WINDOW)
+    # The first worker died with two in flight and starts again: those are over.
+    again = SharedTokenWindow(str(path), 0, 2, 2)
+    assert second.try_take(NOW, WINDOW)
+    assert again.try_take(NOW, WINDOW)
+    again.close()
+    again.close()  # a bot shut down twice
+    assert second.try_take(NOW, WINDOW)
+    first.close()
+    second.close()
+
+
+async def test_paced_workers_together_keep_the_limit_and_lend_what_they_leave(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    telegram = Telegram(clock)
+    first_window, second_window = two_workers(tmp_path / "pace", 10)
+    first = pacer_on(clock, window=first_window)
+    second = pacer_on(clock, window=second_window)
+    # The first worker alone: it takes the whole window, not half of it.
+    alone = [request(first, telegram, "editMessageText", chat) for chat in GROUPS[:20]]
+    await settle()
+    assert len(telegram.started) == 10
+    clock.advance(WINDOW)
+    await settle()
+    assert len(telegram.started) == 20
+    await asyncio.gather(*alone)
+    # Both at once: together no more than the window.
+    clock.advance(WINDOW)
+    both = [
+        request(pacer, telegram, "editMessageText", chat)
+        for chat in GROUPS[20:]
+        for pacer in (first, second)
+    ]
+    for _ in range(6):
+        await settle()
+        clock.advance(WINDOW / 2)
+    await settle()
+    await asyncio.gather(*both)
+    assert len(telegram.started) == 60
+    assert_windows_hold(telegram.started, 10)
+    await first.shutdown()
+    await second.shutdown()
