@@ -117,9 +117,15 @@ def kind_options(kind: AnyGameKind, chat: ChatSettings, defaults: ChatDefaults) 
 
 
 async def load_live(
-    tx: Transaction, game_id: int, registry: Registry, defaults: ChatDefaults
+    tx: Transaction,
+    game_id: int,
+    registry: Registry,
+    defaults: ChatDefaults,
+    outdated: LiveGame | None = None,
 ) -> LiveGame:
-    """Read a game and replay its match (hidden information stays inside the cache)."""
+    """Read a game and replay its match (hidden information stays inside the cache). An
+    `outdated` copy whose chat and people are known to be as stored lends their settings,
+    names and languages (only the game itself is read again)."""
     try:
         record = await tx.games.get(game_id)
     except GameNotFound:
@@ -128,19 +134,34 @@ async def load_live(
         kind = registry.get(record.kind)
     except UnknownKind:
         raise CorruptGame(f"game {game_id} is of kind {record.kind!r}, not installed") from None
-    chat = await tx.chats.get(record.chat_id) or ChatSettings(record.chat_id, None)
+    if outdated is not None and outdated.chat_id == record.chat_id:
+        chat = outdated.chat
+    else:
+        outdated = None
+        chat = await tx.chats.get(record.chat_id) or ChatSettings(record.chat_id, None)
     seats = await tx.seats.of_game(game_id)
+    people = [
+        seat.user_id
+        for seat in seats
+        if seat.user_id is not None and not is_former_player(seat.user_id)
+    ]
     names: dict[int, str] = {}
     languages: dict[int, str | None] = {}
-    for seat in seats:
-        if seat.user_id is not None and not is_former_player(seat.user_id):
-            user = await tx.users.get(seat.user_id)
-            names[seat.user_id] = user.display_name if user else "?"
-            languages[seat.user_id] = (user.language or user.telegram_language) if user else None
+    # The sum of the people's revisions is unchanged: with the same people seated, none of
+    # them changed (another person seated could make the same sum).
+    if outdated is not None and set(people) == set(outdated.names):
+        names.update(outdated.names)
+        languages.update(outdated.languages)
+    users = await tx.users.many([user_id for user_id in people if user_id not in names])
+    for user_id in people:
+        if user_id not in names:
+            user = users.get(user_id)
+            names[user_id] = user.display_name if user else "?"
+            languages[user_id] = (user.language or user.telegram_language) if user else None
     match = None
     if record.status is not GameStatus.LOBBY:
         try:
-            stored = await tx.load_play(game_id)
+            stored = await tx.load_play(game_id, record)
         except GameNotStarted:
             stored = None
         if stored is not None:
@@ -187,6 +208,10 @@ class LiveCache:
     revisions: dict[int, Revision] = field(default_factory=dict)
     """The stored revisions each cached game was known to match, when other processes share
     the database (a game cached without them is read again under its lock)."""
+    outdated: dict[int, LiveGame] = field(default_factory=dict)
+    """Copies another worker's change of the game itself (a move) made out of date, whose
+    chat and people are still as stored: the next read of the game takes their settings,
+    names and languages instead of reading them again."""
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
@@ -205,8 +230,12 @@ class LiveCache:
             released = False
             try:
                 seen = await shared.revision(game_id)
-                if game_id in self.games and self.revisions.get(game_id) != seen:
+                known = self.revisions.get(game_id)
+                if game_id in self.games and known != seen:
+                    copy = self.games[game_id]
                     self.drop(game_id)
+                    if known is not None and seen is not None and known.outside == seen.outside:
+                        self.outdated[game_id] = copy
                 yield
                 released = True
                 await self._release_stamping(game_id, seen, hold)
@@ -265,8 +294,9 @@ class LiveCache:
         games stay cached (a finished one is read again if anyone asks)."""
         live = self.games.get(game_id)
         if live is None:
+            outdated = self.outdated.pop(game_id, None)
             async with self.store.read() as tx:
-                live = await self.load(tx, game_id)
+                live = await load_live(tx, game_id, self.registry, self.defaults, outdated)
             if live.status in (GameStatus.LOBBY, GameStatus.RUNNING):
                 self.games[game_id] = live
         return live
@@ -275,6 +305,7 @@ class LiveCache:
         """Forget the cached copy (after a failed write, or when the game is over)."""
         self.games.pop(game_id, None)
         self.revisions.pop(game_id, None)
+        self.outdated.pop(game_id, None)
 
     def refresh_chat(self, chat: ChatSettings) -> None:
         """Cached games of the chat pick up its new settings (their rules stay as they are)."""

@@ -77,6 +77,12 @@ class Revision:
         """The same outside counters with another game revision."""
         return Revision(game, self.chat, self.people)
 
+    @property
+    def outside(self) -> tuple[int, int]:
+        """The counters of what changes without the game's lock: its chat's and its seated
+        people's."""
+        return (self.chat, self.people)
+
 
 def group_key(chat_id: int) -> int:
     """A chat id folded into an advisory lock's 32-bit key (two chats that share one only

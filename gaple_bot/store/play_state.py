@@ -9,6 +9,8 @@ turns the kind's GameDataError into CorruptGame.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -17,16 +19,22 @@ from .models import Game, Move, Round
 from .records import StoredPlay
 
 
-async def load_play(session: AsyncSession, game_id: int) -> StoredPlay:
-    """The game's kind, config and every round's deal with its move codes, in order.
+async def load_play(
+    session: AsyncSession, game_id: int, known: tuple[str, dict[str, Any]] | None = None
+) -> StoredPlay:
+    """The game's kind, config and every round's deal with its move codes, in order (the
+    kind and config `known` already, read in the same session, are not read again).
 
     Raises GameNotFound, GameNotStarted (no round dealt yet) or CorruptGame (moves out of
     sequence, rounds not numbered 1..n).
     """
-    row = (await session.execute(select(Game.kind, Game.config).where(Game.id == game_id))).first()
-    if row is None:
-        raise GameNotFound(f"no game {game_id}")
-    kind, config = row
+    if known is None:
+        statement = select(Game.kind, Game.config).where(Game.id == game_id)
+        row = (await session.execute(statement)).first()
+        if row is None:
+            raise GameNotFound(f"no game {game_id}")
+        known = row.tuple()
+    kind, config = known
     deals = (
         await session.execute(
             select(Round.number, Round.deal).where(Round.game_id == game_id).order_by(Round.number)

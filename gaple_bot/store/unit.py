@@ -18,7 +18,7 @@ from .errors import GameStateError
 from .forget import forget_user
 from .play_state import load_play
 from .rating import initial_skill, rate
-from .records import GameResult, StoredPlay
+from .records import GameRecord, GameResult, StoredPlay
 from .repos import (
     ChatRepository,
     GameRepository,
@@ -135,10 +135,12 @@ class Transaction:
         """Delete a person, keeping their games under a new former player (see forget)."""
         return await forget_user(self.session, user_id, now=now)
 
-    async def load_play(self, game_id: int) -> StoredPlay:
+    async def load_play(self, game_id: int, record: GameRecord | None = None) -> StoredPlay:
         """The game's kind, config, deals and move codes, from inside this unit, for the
-        kind to replay. Hidden information: see play_state."""
-        return await load_play(self.session, game_id)
+        kind to replay (its kind and config taken from `record` when given, as read in this
+        unit). Hidden information: see play_state."""
+        known = None if record is None else (record.kind, record.config)
+        return await load_play(self.session, game_id, known)
 
     @asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:

@@ -223,3 +223,38 @@ async def _break_lock_connection(url: str, game_id: int) -> None:
     holder = await advisory_lock_holder(url, GAME_LOCK_SPACE, game_id)
     assert holder is not None
     await end_session(url, holder)
+
+
+async def test_a_move_on_another_worker_reads_the_game_again_but_not_its_chat_or_people(
+    workers: tuple[GameService, GameService],
+):
+    """Only what the move changed is read again: the copy's chat settings, names and
+    languages still hold (their revisions are unchanged), so the new copy takes them."""
+    first, second = workers
+    game_id = await _open(first)
+    await _join(first, game_id, BUDI)
+    async with first.cache.lock(game_id):
+        await first.lobbies.start(game_id, ANA.user_id, is_admin=False)
+    await _cached(second, game_id)
+    old = second.cache.games[game_id]
+    async with first.cache.lock(game_id):
+        live = await first.cache.get(game_id)
+        person = ANA if live.seat_of(ANA.user_id) == live.seats[live.match.to_move] else BUDI
+        view = turn_view(live, person.user_id, live.version)
+        await first.tables.play(game_id, person.user_id, live.version, view.legal[0])
+    async with second.cache.lock(game_id):
+        assert game_id in second.cache.outdated
+        new = await second.cache.get(game_id)
+        assert game_id not in second.cache.outdated
+    assert new is not old
+    assert new.version > old.version
+    assert new.chat is old.chat
+    assert new.names == {ANA.user_id: "Ana", BUDI.user_id: "Budi"}
+    assert new.languages == old.languages
+    assert new.match is not None and old.match is not None
+    assert new.match.ply > old.match.ply
+    # As a copy read afresh: the same version and the same moves.
+    async with second.store.read() as tx:
+        fresh = await second.cache.load(tx, game_id)
+    assert fresh.match is not None
+    assert (new.version, new.match.ply) == (fresh.version, fresh.match.ply)

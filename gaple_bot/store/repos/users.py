@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +39,13 @@ class UserRepository:
         """The user, or None."""
         row = (await self._session.execute(select(*_COLUMNS).where(User.id == user_id))).first()
         return None if row is None else _record(row)
+
+    async def many(self, user_ids: Collection[int]) -> dict[int, UserRecord]:
+        """The stored users among `user_ids`, by id (one query)."""
+        if not user_ids:
+            return {}
+        rows = await self._session.execute(select(*_COLUMNS).where(User.id.in_(set(user_ids))))
+        return {record.id: record for record in map(_record, rows)}
 
     async def upsert(
         self,
