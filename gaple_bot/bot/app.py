@@ -259,6 +259,7 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
+    run_late_timers(app)
     server = BotServer(
         app,
         metrics,
@@ -415,6 +416,17 @@ def run(
         raise DatabaseTaken(
             "this process lost its hold on the database, and another process now works on it"
         )
+
+
+def run_late_timers(app: GapleApplication) -> None:
+    """A timer the event loop was too busy to run on time runs late, once, rather than never
+    (APScheduler drops one more than a second late by default: a turn would wait for ever)."""
+    job_queue = app.job_queue
+    assert job_queue is not None
+    job_queue.scheduler.configure(
+        job_defaults={"misfire_grace_time": None, "coalesce": True},
+        **job_queue.scheduler_configuration,
+    )
 
 
 def shared_window(settings: Settings, worker: Worker) -> SharedTokenWindow | None:

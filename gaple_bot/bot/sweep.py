@@ -6,6 +6,7 @@ it took in and did not."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 
@@ -23,13 +24,26 @@ SWEEP_SECONDS = 5.0
 GRACE = timedelta(seconds=3)
 """How long past its time a turn or lobby is left to the timer of the worker that armed it."""
 SWEEP_JOB = "sweep"
+SWEEPING_KEY = "sweeping"
+"""The sweep under way (bot_data): the next is not started until it is done."""
 
 
 def arm_sweep(deps: Deps, queue: JobQueue[GapleContext]) -> None:
     """Sweep every SWEEP_SECONDS when other workers may share the database (one process on
     SQLite has every timer itself: no sweep)."""
     if deps.service.shared:
-        queue.run_repeating(sweep, interval=SWEEP_SECONDS, first=SWEEP_SECONDS, name=SWEEP_JOB)
+        queue.run_repeating(
+            start_sweep, interval=SWEEP_SECONDS, first=SWEEP_SECONDS, name=SWEEP_JOB
+        )
+
+
+async def start_sweep(context: GapleContext) -> None:
+    """Start a sweep unless the last one is still under way (a busy worker's sweep may last
+    longer than its interval: the next one is simply not needed)."""
+    running = context.bot_data.get(SWEEPING_KEY)
+    if isinstance(running, asyncio.Task) and not running.done():
+        return
+    context.bot_data[SWEEPING_KEY] = context.application.create_task(sweep(context), name="sweep")
 
 
 async def sweep(context: GapleContext) -> None:

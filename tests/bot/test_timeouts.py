@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action
@@ -131,3 +132,25 @@ async def test_a_turn_whose_hand_never_went_out_is_not_counted_against_the_perso
             async with deps.service.store.read() as tx:
                 ana = (await tx.seats.of_game(game_id))[0]
             assert ana.user_id == ANA and not ana.autoplay and ana.timeouts == 0
+
+
+async def test_a_turn_timer_the_busy_bot_runs_late_still_ends_the_turn(tmp_path: Path) -> None:
+    """The event loop is held up past the end of Ana's turn (a busy bot): the timer runs late,
+    and the computer plays for her, instead of the turn waiting for ever."""
+    turn_seconds = 2
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(
+            fake, tmp_path / "db.sqlite3", DEFAULT_TURN_SECONDS=str(turn_seconds)
+        ):
+            await seat_and_start(fake, ANA)
+            await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=60)
+            # Blocking on purpose: nothing runs, the timers included, until well past the
+            # turn's end (more than the second of lateness the scheduler forgives by default).
+            time.sleep(turn_seconds + 2)  # noqa: ASYNC251
+            await fake.wait_for(
+                lambda: any("Ana ran out of time" in t for t in _group_texts(fake)),
+                timeout=60,
+                message="the late timer never ended Ana's turn",
+            )
