@@ -17,10 +17,7 @@ POLL_SECONDS = 0.05
 """A shared window full of other workers' requests in flight frees with their answers, which
 only reach this worker by looking again this long after."""
 
-NEVER = float("-inf")
-"""The time of an answer that never came (a new file's places)."""
-
-_SLOT = struct.Struct("q")
+_INT = struct.Struct("q")
 _TIME = struct.Struct("d")
 
 
@@ -61,27 +58,27 @@ class TokenWindow:
 class SharedTokenWindow(TokenWindow):
     """The window in a memory-mapped file every worker of one supervisor shares, each change
     made under the file's lock: each worker's requests in flight (its own slot, which it
-    empties when it starts: what its previous run had in flight is over), then the times of
-    the last `per_second` answers, all on the machine's monotonic clock."""
+    empties when it starts: what its previous run had in flight is over), then the answers'
+    times in the order they came (a ring of `per_second`, on the machine's monotonic clock,
+    the oldest dropped as they leave the window)."""
 
     def __init__(self, path: str, slot: int, slots: int, per_second: int) -> None:
         super().__init__(per_second)
         if not 0 <= slot < slots:
             raise ValueError(f"no slot {slot} of {slots}")
-        self._slot = slot
+        self._slot = _INT.size * slot
         self._slots = slots
-        size = _SLOT.size * slots + _TIME.size * per_second
+        self._head = _INT.size * slots
+        self._count = self._head + _INT.size
+        self._times = self._count + _INT.size
+        size = self._times + _TIME.size * per_second
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             with _locked(self._fd):
-                new = os.fstat(self._fd).st_size < size
-                if new:
-                    os.ftruncate(self._fd, size)  # zeros: nothing in flight
+                if os.fstat(self._fd).st_size < size:
+                    os.ftruncate(self._fd, size)  # zeros: nothing in flight, no answer
                 self._map = mmap.mmap(self._fd, size)
-                if new:
-                    for index in range(per_second):
-                        _TIME.pack_into(self._map, self._time_offset(index), NEVER)
-                _SLOT.pack_into(self._map, _SLOT.size * slot, 0)
+                _INT.pack_into(self._map, self._slot, 0)
         except BaseException:
             os.close(self._fd)
             raise
@@ -90,28 +87,31 @@ class SharedTokenWindow(TokenWindow):
         with _locked(self._fd):
             if self._used(now - window) >= self.per_second:
                 return False
-            offset = _SLOT.size * self._slot
-            (mine,) = _SLOT.unpack_from(self._map, offset)
-            _SLOT.pack_into(self._map, offset, mine + 1)
+            self._add(self._slot, 1)
         return True
 
     def give_back(self, now: float) -> None:
         with _locked(self._fd):
-            offset = _SLOT.size * self._slot
-            (mine,) = _SLOT.unpack_from(self._map, offset)
-            _SLOT.pack_into(self._map, offset, max(0, mine - 1))
-            # The oldest answer's place takes the newest.
-            times = self._times()
-            oldest = min(range(len(times)), key=times.__getitem__)
-            _TIME.pack_into(self._map, self._time_offset(oldest), now)
+            if self._get(self._slot) > 0:
+                self._add(self._slot, -1)
+            head, count = self._get(self._head), self._get(self._count)
+            if count == self.per_second:
+                # Full: the oldest answer is out of the window (this request held a place).
+                head, count = (head + 1) % self.per_second, count - 1
+                _INT.pack_into(self._map, self._head, head)
+            if count:
+                # Answers stay in order: another worker's may have come a moment later.
+                now = max(now, self._time((head + count - 1) % self.per_second))
+            _TIME.pack_into(self._map, self._at((head + count) % self.per_second), now)
+            _INT.pack_into(self._map, self._count, count + 1)
 
     def free_at(self, now: float, window: float) -> float | None:
-        since = now - window
         with _locked(self._fd):
-            if self._used(since) < self.per_second:
+            if self._used(now - window) < self.per_second:
                 return None
-            recent = [at for at in self._times() if at > since]
-        return min(recent) + window if recent else now + POLL_SECONDS
+            if self._get(self._count):
+                return self._time(self._get(self._head)) + window
+        return now + POLL_SECONDS
 
     def close(self) -> None:
         """Let go of the file (what this worker has in flight no longer counts); again: no-op
@@ -119,24 +119,31 @@ class SharedTokenWindow(TokenWindow):
         if self._map.closed:
             return
         with _locked(self._fd):
-            _SLOT.pack_into(self._map, _SLOT.size * self._slot, 0)
+            _INT.pack_into(self._map, self._slot, 0)
         self._map.close()
         os.close(self._fd)
 
     def _used(self, since: float) -> int:
-        in_flight = sum(
-            int(_SLOT.unpack_from(self._map, _SLOT.size * slot)[0]) for slot in range(self._slots)
-        )
-        return in_flight + sum(1 for at in self._times() if at > since)
+        """Requests in flight and answers after `since`, dropping the older answers."""
+        head, count = self._get(self._head), self._get(self._count)
+        while count and self._time(head) <= since:
+            head, count = (head + 1) % self.per_second, count - 1
+        _INT.pack_into(self._map, self._head, head)
+        _INT.pack_into(self._map, self._count, count)
+        in_flight = sum(self._get(_INT.size * slot) for slot in range(self._slots))
+        return in_flight + count
 
-    def _times(self) -> list[float]:
-        return [
-            _TIME.unpack_from(self._map, self._time_offset(index))[0]
-            for index in range(self.per_second)
-        ]
+    def _get(self, offset: int) -> int:
+        return int(_INT.unpack_from(self._map, offset)[0])
 
-    def _time_offset(self, index: int) -> int:
-        return _SLOT.size * self._slots + _TIME.size * index
+    def _add(self, offset: int, change: int) -> None:
+        _INT.pack_into(self._map, offset, self._get(offset) + change)
+
+    def _time(self, index: int) -> float:
+        return float(_TIME.unpack_from(self._map, self._at(index))[0])
+
+    def _at(self, index: int) -> int:
+        return self._times + _TIME.size * index
 
 
 @contextmanager

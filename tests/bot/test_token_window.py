@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from gaple_bot.bot.pacing import MARGIN_SECONDS, WINDOW_SECONDS
 from gaple_bot.bot.token_window import POLL_SECONDS, SharedTokenWindow
 from tests.bot.test_pacing import Telegram, assert_windows_hold, pacer_on, request, settle
@@ -13,6 +15,7 @@ from tests.fakes.clock import ManualClock
 
 WINDOW = WINDOW_SECONDS + MARGIN_SECONDS
 NOW = 1_800_000_000.0
+EPSILON = 1e-6
 GROUPS = [-2000 - n for n in range(40)]
 
 
@@ -97,3 +100,28 @@ async def test_paced_workers_together_keep_the_limit_and_lend_what_they_leave(
     assert_windows_hold(telegram.started, 10)
     await first.shutdown()
     await second.shutdown()
+
+
+def test_answers_leave_the_window_in_order_as_the_ring_turns(tmp_path: Path) -> None:
+    first, second = two_workers(tmp_path / "pace", 2)
+    times = [NOW + turn * 0.6 * WINDOW for turn in range(10)]
+    for turn, at in enumerate(times):
+        worker = (first, second)[turn % 2]
+        assert worker.try_take(at, WINDOW)
+        worker.give_back(at)
+    # The last two answers are in the window: full until the older of them leaves it.
+    assert not first.try_take(times[-1], WINDOW)
+    assert first.free_at(times[-1], WINDOW) == times[-2] + WINDOW
+    assert first.try_take(times[-2] + WINDOW + EPSILON, WINDOW)
+
+
+@pytest.mark.timeout(120)
+def test_a_raised_limit_costs_no_more_per_request(tmp_path: Path) -> None:
+    """Without Telegram's limits (a million a second) each request still touches only the
+    ends of the ring, not every place in it."""
+    first, second = two_workers(tmp_path / "pace", 1_000_000)
+    for turn in range(20_000):
+        worker = (first, second)[turn % 2]
+        assert worker.try_take(NOW + turn * 1e-4, WINDOW)
+        worker.give_back(NOW + turn * 1e-4)
+    assert first.free_at(NOW + 2.0, WINDOW) is None
