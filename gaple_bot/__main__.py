@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gaple-bot: {exc} (DATABASE_URL)", file=sys.stderr)
         return 1
     except DatabaseTaken as exc:
-        print(f"gaple-bot: {exc}; start it again to work beside it (DATABASE_URL)", file=sys.stderr)
+        print(f"gaple-bot: {exc} (DATABASE_URL)", file=sys.stderr)
         return 1
     except CannotListen as exc:
         print(f"gaple-bot: {exc} (WEBHOOK_LISTEN, WEBHOOK_PORT or METRICS_PORT)", file=sys.stderr)

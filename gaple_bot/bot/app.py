@@ -66,9 +66,10 @@ OUTBOX_DRAIN_SECONDS = 10.0
 PARENT_CHECK_SECONDS = 2.0
 """How often a supervised worker looks whether its supervisor is still there."""
 SERVER_KEY = "server"
+"""bot_data key of the BotServer, once the services are up."""
 PAGE_CHANGES_KEY = "page_changes"
 TENANCY_LOST_KEY = "tenancy_lost"
-"""bot_data key of the BotServer, once the services are up."""
+"""bot_data key set when the process lost its hold on the database (it stops, then fails)."""
 
 
 def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
@@ -414,7 +415,9 @@ def run(
         asyncio.run(app.bot.shutdown())
     if app.bot_data.get(TENANCY_LOST_KEY):
         raise DatabaseTaken(
-            "this process lost its hold on the database, and another process now works on it"
+            "this process lost its hold on the database (its connection broke) and another"
+            " kind of process took it meanwhile; started again, it joins the workers there,"
+            " or waits for a process working alone to stop"
         )
 
 

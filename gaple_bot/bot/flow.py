@@ -233,6 +233,8 @@ async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
         due = await game.take_reminder(version)
         if due is None:
             return
+        if due.deadline <= deps.clock():
+            return  # a timer run late, past the turn's end: the turn's end comes instead
         user_id = due.seat.user_id
         assert user_id is not None
         # One table edit; the outbox merges it with others if the group is busy.

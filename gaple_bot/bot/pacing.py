@@ -17,7 +17,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from .outbox import OutboxClock, retry_seconds
-from .token_window import TokenWindow, expire
+from .token_window import POLL_SECONDS, TokenWindow, expire
 
 log = logging.getLogger(__name__)
 JSONDict = dict[str, Any]
@@ -299,6 +299,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         else:
             wake = self._grant_aged(now, window)
             blocked: list[_Waiter] = []
+            refused = False
             while self._waiters:
                 waiter = heapq.heappop(self._waiters)
                 if waiter.granted.done():
@@ -310,6 +311,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
                     continue
                 if not self._grant(waiter, now, window):
                     blocked.append(waiter)
+                    refused = True
                     break
             for waiter in blocked:
                 heapq.heappush(self._waiters, waiter)
@@ -319,6 +321,10 @@ class Pacer(BaseRateLimiter[Withdrawable]):
                 # The oldest waiter's priority rises then: wake to let it in.
                 wake = aged_at if wake is None else min(wake, aged_at)
             free_at = self._window.free_at(now, window) if self._waiters else None
+            if free_at is None and refused:
+                # A window shared with other workers may have freed since it refused: look
+                # again soon (their answers do not wake this queue).
+                free_at = now + POLL_SECONDS
             if free_at is not None:
                 wake = free_at if wake is None else min(wake, free_at)
         if wake is not None:

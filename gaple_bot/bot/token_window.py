@@ -7,6 +7,7 @@ import fcntl
 import mmap
 import os
 import struct
+import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,8 +58,8 @@ class TokenWindow:
 
 class SharedTokenWindow(TokenWindow):
     """The window in a memory-mapped file every worker of one supervisor shares, each change
-    made under the file's lock: each worker's requests in flight (its own slot, which it
-    empties when it starts: what its previous run had in flight is over), then the answers'
+    made under the file's lock: each worker's requests in flight (its own slot; what its
+    previous run left there counts as answered when it starts again), then the answers'
     times in the order they came (a ring of `per_second`, on the machine's monotonic clock,
     the oldest dropped as they leave the window)."""
 
@@ -78,12 +79,15 @@ class SharedTokenWindow(TokenWindow):
                 if os.fstat(self._fd).st_size < size:
                     os.ftruncate(self._fd, size)  # zeros: nothing in flight, no answer
                 self._map = mmap.mmap(self._fd, size)
-                _INT.pack_into(self._map, self._slot, 0)
+                # What this worker's previous run had in flight may have reached Telegram.
+                self._answer_in_flight()
         except BaseException:
             os.close(self._fd)
             raise
 
     def try_take(self, now: float, window: float) -> bool:
+        if self._map.closed:
+            return super().try_take(now, window)
         with _locked(self._fd):
             if self._used(now - window) >= self.per_second:
                 return False
@@ -91,21 +95,18 @@ class SharedTokenWindow(TokenWindow):
         return True
 
     def give_back(self, now: float) -> None:
+        if self._map.closed:
+            # Taken before the close: it counted in the shared window, whose slot is empty.
+            self._answers.append(now)
+            return
         with _locked(self._fd):
             if self._get(self._slot) > 0:
                 self._add(self._slot, -1)
-            head, count = self._get(self._head), self._get(self._count)
-            if count == self.per_second:
-                # Full: the oldest answer is out of the window (this request held a place).
-                head, count = (head + 1) % self.per_second, count - 1
-                _INT.pack_into(self._map, self._head, head)
-            if count:
-                # Answers stay in order: another worker's may have come a moment later.
-                now = max(now, self._time((head + count - 1) % self.per_second))
-            _TIME.pack_into(self._map, self._at((head + count) % self.per_second), now)
-            _INT.pack_into(self._map, self._count, count + 1)
+            self._append(now)
 
     def free_at(self, now: float, window: float) -> float | None:
+        if self._map.closed:
+            return super().free_at(now, window)
         with _locked(self._fd):
             if self._used(now - window) < self.per_second:
                 return None
@@ -114,12 +115,13 @@ class SharedTokenWindow(TokenWindow):
         return now + POLL_SECONDS
 
     def close(self) -> None:
-        """Let go of the file (what this worker has in flight no longer counts); again: no-op
-        (the bot may be shut down twice)."""
+        """Let go of the file (what this worker still has in flight counts as answered now,
+        and from then on in this process's own window); again: no-op (the bot may be shut
+        down twice)."""
         if self._map.closed:
             return
         with _locked(self._fd):
-            _INT.pack_into(self._map, self._slot, 0)
+            self._answer_in_flight()
         self._map.close()
         os.close(self._fd)
 
@@ -132,6 +134,25 @@ class SharedTokenWindow(TokenWindow):
         _INT.pack_into(self._map, self._count, count)
         in_flight = sum(self._get(_INT.size * slot) for slot in range(self._slots))
         return in_flight + count
+
+    def _answer_in_flight(self) -> None:
+        """Count this worker's requests in flight as answered now (under the lock)."""
+        for _ in range(self._get(self._slot)):
+            self._append(time.monotonic())
+        _INT.pack_into(self._map, self._slot, 0)
+
+    def _append(self, now: float) -> None:
+        """Add an answer's time at the ring's end (under the lock)."""
+        head, count = self._get(self._head), self._get(self._count)
+        if count == self.per_second:
+            # Full: the oldest answer is out of the window (this request held a place).
+            head, count = (head + 1) % self.per_second, count - 1
+            _INT.pack_into(self._map, self._head, head)
+        if count:
+            # Answers stay in order: another worker's may have come a moment later.
+            now = max(now, self._time((head + count - 1) % self.per_second))
+        _TIME.pack_into(self._map, self._at((head + count) % self.per_second), now)
+        _INT.pack_into(self._map, self._count, count + 1)
 
     def _get(self, offset: int) -> int:
         return int(_INT.unpack_from(self._map, offset)[0])

@@ -210,8 +210,9 @@ class LiveCache:
     the database (a game cached without them is read again under its lock)."""
     outdated: dict[int, LiveGame] = field(default_factory=dict)
     """Copies another worker's change of the game itself (a move) made out of date, whose
-    chat and people are still as stored: the next read of the game takes their settings,
-    names and languages instead of reading them again."""
+    chat and people are still as stored: a read of the game within the block that found
+    them out of date takes their settings, names and languages instead of reading them
+    again (after the block they are gone: they would be stale by then)."""
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
@@ -231,15 +232,19 @@ class LiveCache:
             try:
                 seen = await shared.revision(game_id)
                 known = self.revisions.get(game_id)
+                # An outdated copy serves the block that found it out of date, or none.
+                self.outdated.pop(game_id, None)
                 if game_id in self.games and known != seen:
                     copy = self.games[game_id]
                     self.drop(game_id)
                     if known is not None and seen is not None and known.outside == seen.outside:
                         self.outdated[game_id] = copy
                 yield
+                self.outdated.pop(game_id, None)
                 released = True
                 await self._release_stamping(game_id, seen, hold)
             finally:
+                self.outdated.pop(game_id, None)
                 if not released:
                     await self._release(game_id, hold)
 

@@ -205,12 +205,14 @@ class AdvisoryLocks(GameLocks):
     async def release_reading(self, game_id: int, hold: Hold) -> Revision | None:
         if not self.holds(hold):
             raise LockLost(f"the lock of game {game_id} went with its connection")
-        row, _ = await asyncio.shield(
+        row, generation = await asyncio.shield(
             self._start(_UNLOCK_READING, space=GAME_LOCK_SPACE, game=game_id, one_row=True)
         )
         released, *revisions = row
-        if not released:
-            log.warning("game %d was not locked on this worker's lock connection", game_id)
+        if not released or generation != hold:
+            # Read on a connection that did not hold the game: another worker may have
+            # changed it meanwhile.
+            raise LockLost(f"game {game_id} was not locked on this worker's lock connection")
         if revisions[0] is None:
             return None
         return Revision(*(int(value) for value in revisions))

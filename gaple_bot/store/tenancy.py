@@ -23,14 +23,21 @@ WATCH_SECONDS = 10.0
 """How often the tenancy connection is checked: a lost connection loses the lock with it."""
 RETAKE_TRIES = 16
 RETAKE_WAIT = 0.5
-"""After the connection was lost: how long to try to take the lock again while the old
-session ends on the server."""
+"""After the connection was lost: how many refusals of the lock, this long apart, while the
+old session ends on the server, before the process gives up (tries that cannot reach the
+database do not count)."""
 STATEMENT_SECONDS = 10.0
 """How long a statement on the tenancy connection may take before the connection is given up."""
 
 _TRY_ALONE = text("SELECT pg_try_advisory_lock(:space, 0)")
 _TRY_SHARED = text("SELECT pg_try_advisory_lock_shared(:space, 0)")
 _ALIVE = text("SELECT 1")
+_SESSION = text("SELECT pg_backend_pid()")
+_END_OLD_SESSION = text(
+    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND classid = :space AND objid = 0 AND objsubid = 2 AND pid = :pid"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
 
 
 class Tenancy:
@@ -47,6 +54,9 @@ class Tenancy:
         self.alone = alone
         self._engine = engine
         self._connection = connection
+        self._session: int | None = None
+        """The server process of the session holding the lock (to end it if the connection
+        half-closed: the server would keep the lock for as long as it thinks it is open)."""
         self._watching: asyncio.Task[None] | None = None
 
     @classmethod
@@ -66,7 +76,9 @@ class Tenancy:
                 if alone or await _try(connection, _TRY_SHARED):
                     if waited:
                         log.warning("the process working alone on the database has stopped")
-                    return cls(alone, engine, connection)
+                    tenancy = cls(alone, engine, connection)
+                    tenancy._session = await _session_of(connection)
+                    return tenancy
                 if not waited:
                     log.warning(
                         "another process works alone on the database: waiting for it to stop"
@@ -121,28 +133,43 @@ class Tenancy:
         return True
 
     async def _retake(self) -> bool:
-        """Take the same kind of hold on a new connection (True: taken)."""
-        assert self._engine is not None
+        """Take the same kind of hold on a new connection (True: taken). While the database
+        cannot be reached this keeps trying (nothing works without it anyway); False only if
+        the lock is refused RETAKE_TRIES times: another kind of process holds it."""
         statement = _TRY_ALONE if self.alone else _TRY_SHARED
-        for _ in range(RETAKE_TRIES):
+        refused = 0
+        unreachable = False
+        while refused < RETAKE_TRIES:
             try:
-                connection = await self._engine.connect()
+                connection = await self._connect()
             except Exception:
-                log.debug("the tenancy connection could not be made again", exc_info=True)
+                if not unreachable:
+                    log.warning("the database cannot be reached; trying again", exc_info=True)
+                    unreachable = True
                 await asyncio.sleep(RETAKE_WAIT)
                 continue
             try:
                 taken = await _try(connection, statement)
+                if not taken and self._session is not None:
+                    # Its old session may hold the lock still (a half-closed connection).
+                    await _end_session(connection, self._session)
             except Exception:
                 await close_for_good(connection)
                 await asyncio.sleep(RETAKE_WAIT)
                 continue
             if taken:
                 self._connection = connection
+                self._session = await _session_of(connection)
                 return True
             await close_for_good(connection)
+            refused += 1
             await asyncio.sleep(RETAKE_WAIT)
         return False
+
+    async def _connect(self) -> AsyncConnection:
+        assert self._engine is not None
+        async with asyncio.timeout(STATEMENT_SECONDS):
+            return await self._engine.connect()
 
     async def close(self) -> None:
         """Let go of the database (the next process may take it as it wishes)."""
@@ -153,6 +180,19 @@ class Tenancy:
         connection, self._connection = self._connection, None
         if connection is not None:
             await close_for_good(connection)
+
+
+async def _session_of(connection: AsyncConnection) -> int | None:
+    """The server process of the connection's session."""
+    async with asyncio.timeout(STATEMENT_SECONDS):
+        pid = await connection.scalar(_SESSION)
+    return None if pid is None else int(pid)
+
+
+async def _end_session(connection: AsyncConnection, pid: int) -> None:
+    """End this process's old session if it still holds the tenancy lock."""
+    async with asyncio.timeout(STATEMENT_SECONDS):
+        await connection.execute(_END_OLD_SESSION, {"space": TENANCY_SPACE, "pid": pid})
 
 
 async def _try(connection: AsyncConnection, statement: TextClause) -> bool:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -64,6 +65,7 @@ async def running_bot(
         "TABLE_EDIT_SECONDS": "0",
         **settings,
     }
+    lost = asyncio.Event()
     app = build_application(
         settings_from(values),
         rng=random.Random(seed),
@@ -71,6 +73,8 @@ async def running_bot(
         outbox_clock=outbox_clock,
         pages=pages,
         alone_if_possible=not worker,
+        # Never the default (a SIGTERM to the process, which is pytest's here).
+        on_tenancy_lost=lost.set,
     )
     await start_application(app, poll_timeout=1, poll=poll)
 
@@ -90,6 +94,7 @@ async def running_bot(
     finally:
         fake.busy_checks.remove(busy)
         await stop_application(app)
+    assert not lost.is_set(), "the bot lost its hold on the database"
 
 
 def deps_of(app: GapleApplication) -> Deps:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gaple_bot.bot.callback_data import Action
@@ -137,20 +138,29 @@ async def test_a_turn_whose_hand_never_went_out_is_not_counted_against_the_perso
 async def test_a_turn_timer_the_busy_bot_runs_late_still_ends_the_turn(tmp_path: Path) -> None:
     """The event loop is held up past the end of Ana's turn (a busy bot): the timer runs late,
     and the computer plays for her, instead of the turn waiting for ever."""
-    turn_seconds = 2
+    turn_seconds = 10
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         async with running_bot(
             fake, tmp_path / "db.sqlite3", DEFAULT_TURN_SECONDS=str(turn_seconds)
-        ):
+        ) as app:
             await seat_and_start(fake, ANA)
             await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=60)
-            # Blocking on purpose: nothing runs, the timers included, until well past the
-            # turn's end (more than the second of lateness the scheduler forgives by default).
-            time.sleep(turn_seconds + 2)  # noqa: ASYNC251
+            assert app.job_queue is not None
+            [timer] = [job for job in app.job_queue.jobs() if job.name.startswith("turn:")]
+            assert timer.next_t is not None
+            late = (timer.next_t - datetime.now(UTC)).total_seconds() + 2
+            assert late > 2, "the turn ended before the test could hold the loop"
+            # Blocking on purpose: nothing runs, the timers included, until two seconds past
+            # the turn's end (more than the second of lateness the scheduler forgives).
+            time.sleep(late)  # noqa: ASYNC251
             await fake.wait_for(
                 lambda: any("Ana ran out of time" in t for t in _group_texts(fake)),
                 timeout=60,
                 message="the late timer never ended Ana's turn",
             )
+            # The half-time reminder ran late too, past the turn's end: it said nothing.
+            await fake.wait_idle()
+            reminders = [m for m in fake.bot_messages(ANA) if "⏳ Your move" in (m.text or "")]
+            assert reminders == []

@@ -4,6 +4,8 @@ in it, so one worker may use what the others leave and together they never go ov
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,14 +21,34 @@ EPSILON = 1e-6
 GROUPS = [-2000 - n for n in range(40)]
 
 
-def two_workers(path: Path, per_second: int) -> tuple[SharedTokenWindow, SharedTokenWindow]:
-    return (
-        SharedTokenWindow(str(path), 0, 2, per_second),
-        SharedTokenWindow(str(path), 1, 2, per_second),
-    )
+@pytest.fixture
+def opened() -> Iterator[list[SharedTokenWindow]]:
+    """The windows a test opens, closed after it."""
+    windows: list[SharedTokenWindow] = []
+    yield windows
+    for window in windows:
+        window.close()
 
 
-def test_two_workers_share_one_window(tmp_path: Path) -> None:
+@pytest.fixture
+def two_workers(
+    opened: list[SharedTokenWindow],
+) -> Callable[[Path, int], tuple[SharedTokenWindow, SharedTokenWindow]]:
+    """Two workers' windows on one file, slots 0 and 1."""
+
+    def make(path: Path, per_second: int) -> tuple[SharedTokenWindow, SharedTokenWindow]:
+        first = SharedTokenWindow(str(path), 0, 2, per_second)
+        second = SharedTokenWindow(str(path), 1, 2, per_second)
+        opened.extend((first, second))
+        return first, second
+
+    return make
+
+
+Workers = Callable[[Path, int], tuple[SharedTokenWindow, SharedTokenWindow]]
+
+
+def test_two_workers_share_one_window(tmp_path: Path, two_workers: Workers) -> None:
     first, second = two_workers(tmp_path / "pace", 3)
     assert first.try_take(NOW, WINDOW) and first.try_take(NOW, WINDOW)
     assert second.try_take(NOW, WINDOW)
@@ -41,7 +63,7 @@ def test_two_workers_share_one_window(tmp_path: Path) -> None:
     assert first.try_take(NOW + 0.2 + WINDOW, WINDOW)
 
 
-def test_one_worker_may_use_what_the_other_leaves(tmp_path: Path) -> None:
+def test_one_worker_may_use_what_the_other_leaves(tmp_path: Path, two_workers: Workers) -> None:
     first, second = two_workers(tmp_path / "pace", 4)
     assert all(first.try_take(NOW, WINDOW) for _ in range(4))
     assert not second.try_take(NOW, WINDOW)
@@ -52,24 +74,40 @@ def test_one_worker_may_use_what_the_other_leaves(tmp_path: Path) -> None:
     assert all(second.try_take(NOW + WINDOW, WINDOW) for _ in range(4))
 
 
-def test_a_worker_started_again_or_closed_leaves_nothing_in_flight(tmp_path: Path) -> None:
+def test_what_a_worker_had_in_flight_counts_as_answered_when_it_starts_again_or_closes(
+    tmp_path: Path, two_workers: Workers, opened: list[SharedTokenWindow]
+) -> None:
+    """Requests in flight may have reached Telegram: they count as answered, not forgotten."""
     path = tmp_path / "pace"
     first, second = two_workers(path, 2)
-    assert first.try_take(NOW, WINDOW) and first.try_take(NOW, WINDOW)
-    assert not second.try_take(NOW, WINDOW)
-    # The first worker died with two in flight and starts again: those are over.
+    now = time.monotonic()
+    assert first.try_take(now, WINDOW) and first.try_take(now, WINDOW)
+    assert not second.try_take(now, WINDOW)
+    # The first worker died with two in flight and starts again: still no place for a window.
     again = SharedTokenWindow(str(path), 0, 2, 2)
-    assert second.try_take(NOW, WINDOW)
-    assert again.try_take(NOW, WINDOW)
+    opened.append(again)
+    assert not second.try_take(now, WINDOW)
+    later = time.monotonic() + WINDOW
+    assert second.try_take(later, WINDOW) and again.try_take(later, WINDOW)
     again.close()
     again.close()  # a bot shut down twice
-    assert second.try_take(NOW, WINDOW)
+    assert not second.try_take(later, WINDOW)
+    assert second.try_take(time.monotonic() + WINDOW, WINDOW)
+
+
+def test_a_closed_window_goes_on_as_this_process_own(tmp_path: Path, two_workers: Workers) -> None:
+    """A request still in flight when the bot shuts down gets its answer after the close."""
+    first, _ = two_workers(tmp_path / "pace", 2)
+    assert first.try_take(NOW, WINDOW)
     first.close()
-    second.close()
+    first.give_back(NOW)
+    assert first.try_take(NOW, WINDOW)
+    assert not first.try_take(NOW, WINDOW)
+    assert first.free_at(NOW, WINDOW) == NOW + WINDOW
 
 
 async def test_paced_workers_together_keep_the_limit_and_lend_what_they_leave(
-    tmp_path: Path,
+    tmp_path: Path, two_workers: Workers
 ) -> None:
     clock = ManualClock()
     telegram = Telegram(clock)
@@ -100,9 +138,12 @@ async def test_paced_workers_together_keep_the_limit_and_lend_what_they_leave(
     assert_windows_hold(telegram.started, 10)
     await first.shutdown()
     await second.shutdown()
+    await first.shutdown()  # the bot shuts its pacer down twice
 
 
-def test_answers_leave_the_window_in_order_as_the_ring_turns(tmp_path: Path) -> None:
+def test_answers_leave_the_window_in_order_as_the_ring_turns(
+    tmp_path: Path, two_workers: Workers
+) -> None:
     first, second = two_workers(tmp_path / "pace", 2)
     times = [NOW + turn * 0.6 * WINDOW for turn in range(10)]
     for turn, at in enumerate(times):
@@ -116,7 +157,7 @@ def test_answers_leave_the_window_in_order_as_the_ring_turns(tmp_path: Path) -> 
 
 
 @pytest.mark.timeout(120)
-def test_a_raised_limit_costs_no_more_per_request(tmp_path: Path) -> None:
+def test_a_raised_limit_costs_no_more_per_request(tmp_path: Path, two_workers: Workers) -> None:
     """Without Telegram's limits (a million a second) each request still touches only the
     ends of the ring, not every place in it."""
     first, second = two_workers(tmp_path / "pace", 1_000_000)

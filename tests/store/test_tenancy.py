@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from gaple_bot.store import Store
 from gaple_bot.store import tenancy as tenancy_module
@@ -38,13 +40,30 @@ async def started(url: str, *, alone_if_possible: bool) -> AsyncIterator[Store]:
         await store.close()
 
 
-async def _still_waiting(task: asyncio.Task[Store]) -> bool:
+async def _says_it_waits(caplog: pytest.LogCaptureFixture, task: asyncio.Task[Store]) -> None:
+    """The starting store says it waits (past its migration, however slow), and still does
+    a while later."""
+    caplog.set_level(logging.WARNING, logger="gaple_bot.store.tenancy")
+    async with asyncio.timeout(DEADLINE):
+        # Polled: the log tells nobody when a line is written.
+        while "waiting for it to stop" not in caplog.text:
+            assert not task.done(), "the store started beside a process working alone"
+            await asyncio.sleep(0.05)
     done, _ = await asyncio.wait({task}, timeout=WATCH)
-    return not done
+    assert not done, "the store started beside a process working alone"
 
 
 async def _holder(url: str) -> int | None:
     return await advisory_lock_holder(url, TENANCY_SPACE, 0)
+
+
+async def _end_hold(url: str) -> int:
+    """End the session holding the tenancy lock from outside (a broken connection); its
+    server process id."""
+    pid = await _holder(url)
+    assert pid is not None
+    await end_session(url, pid)
+    return pid
 
 
 async def _released(url: str) -> None:
@@ -95,12 +114,12 @@ async def test_a_process_started_beside_workers_joins_them(postgres_url: str) ->
 
 @pytest.mark.parametrize("alone_if_possible", [True, False], ids=["restart", "worker"])
 async def test_a_process_waits_while_another_works_alone(
-    postgres_url: str, alone_if_possible: bool
+    postgres_url: str, alone_if_possible: bool, caplog: pytest.LogCaptureFixture
 ) -> None:
     first = await Store.start(postgres_url, alone_if_possible=True)
     waiting = asyncio.create_task(Store.start(postgres_url, alone_if_possible=alone_if_possible))
     try:
-        assert await _still_waiting(waiting)
+        await _says_it_waits(caplog, waiting)
         await first.close()
         second = await asyncio.wait_for(waiting, DEADLINE)
     finally:
@@ -114,10 +133,12 @@ async def test_a_process_waits_while_another_works_alone(
         await second.close()
 
 
-async def test_a_waiting_start_that_is_given_up_leaves_nothing_held(postgres_url: str) -> None:
+async def test_a_waiting_start_that_is_given_up_leaves_nothing_held(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     async with started(postgres_url, alone_if_possible=True):
         waiting = asyncio.create_task(Store.start(postgres_url, alone_if_possible=False))
-        assert await _still_waiting(waiting)
+        await _says_it_waits(caplog, waiting)
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
@@ -127,9 +148,8 @@ async def test_a_waiting_start_that_is_given_up_leaves_nothing_held(postgres_url
 
 async def test_a_lost_hold_is_taken_again_on_a_new_connection(postgres_url: str) -> None:
     async with started(postgres_url, alone_if_possible=True) as store:
-        pid = await _holder(postgres_url)
-        assert pid is not None
-        await end_session(postgres_url, pid)
+        pid = await _end_hold(postgres_url)
+        await _released(postgres_url)
         assert await asyncio.wait_for(store.tenancy.check(), DEADLINE)
         again = await _holder(postgres_url)
         assert again is not None and again != pid
@@ -141,9 +161,7 @@ async def test_a_process_alone_whose_hold_workers_took_must_stop(
 ) -> None:
     monkeypatch.setattr(tenancy_module, "RETAKE_TRIES", 3)
     async with started(postgres_url, alone_if_possible=True) as lone:
-        pid = await _holder(postgres_url)
-        assert pid is not None
-        await end_session(postgres_url, pid)
+        await _end_hold(postgres_url)
         # A worker starts in the gap: the database is no longer the lone process's.
         async with started(postgres_url, alone_if_possible=False) as worker:
             assert worker.game_locks.shared
@@ -167,11 +185,34 @@ async def test_the_watch_calls_for_a_stop_when_the_hold_is_lost_for_good(
     async with started(postgres_url, alone_if_possible=False) as worker:
         lost = asyncio.Event()
         worker.tenancy.watch(lost.set)
-        pid = await _holder(postgres_url)
-        assert pid is not None
-        await end_session(postgres_url, pid)
+        await _end_hold(postgres_url)
         await _released(postgres_url)
         async with started(postgres_url, alone_if_possible=True) as lone:
             assert lone.tenancy.alone
             lone_in.set()
             await asyncio.wait_for(lost.wait(), DEADLINE)
+
+
+async def test_a_database_out_of_reach_for_a_while_is_waited_for(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database restart is no reason to stop: tries that cannot reach it do not count."""
+    monkeypatch.setattr(tenancy_module, "RETAKE_TRIES", 2)
+    async with started(postgres_url, alone_if_possible=True) as store:
+        connect = Tenancy._connect
+        failures = 0
+
+        async def out_of_reach_five_times(self: Tenancy) -> AsyncConnection:
+            nonlocal failures
+            if failures < 5:
+                failures += 1
+                raise OSError("connection refused")
+            return await connect(self)
+
+        monkeypatch.setattr(Tenancy, "_connect", out_of_reach_five_times)
+        pid = await _end_hold(postgres_url)
+        await _released(postgres_url)
+        assert await asyncio.wait_for(store.tenancy.check(), DEADLINE)
+        assert failures == 5
+        assert store.tenancy.alone
+        assert await _holder(postgres_url) not in (None, pid)

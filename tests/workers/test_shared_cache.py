@@ -58,6 +58,27 @@ async def _join(service: GameService, game_id: int, person: Person) -> LobbyView
         return await service.lobbies.join(game_id, person)
 
 
+async def _started_and_cached(first: GameService, second: GameService) -> int:
+    """Ana and Budi's game started on the first worker, cached by the second."""
+    game_id = await _open(first)
+    await _join(first, game_id, BUDI)
+    async with first.cache.lock(game_id):
+        await first.lobbies.start(game_id, ANA.user_id, is_admin=False)
+    await _cached(second, game_id)
+    return game_id
+
+
+async def _person_moves(service: GameService, game_id: int) -> None:
+    """The person to move makes their first legal move on this worker (the game itself
+    changes; its chat and people do not)."""
+    async with service.cache.lock(game_id):
+        live = await service.cache.get(game_id)
+        assert live.match is not None and live.match.to_move is not None
+        person = ANA if live.seats[live.match.to_move].user_id == ANA.user_id else BUDI
+        view = turn_view(live, person.user_id, live.version)
+        await service.tables.play(game_id, person.user_id, live.version, view.legal[0])
+
+
 def _seated(lobby: LobbyView) -> list[int | None]:
     return [seat.user_id for seat in lobby.seats]
 
@@ -231,17 +252,9 @@ async def test_a_move_on_another_worker_reads_the_game_again_but_not_its_chat_or
     """Only what the move changed is read again: the copy's chat settings, names and
     languages still hold (their revisions are unchanged), so the new copy takes them."""
     first, second = workers
-    game_id = await _open(first)
-    await _join(first, game_id, BUDI)
-    async with first.cache.lock(game_id):
-        await first.lobbies.start(game_id, ANA.user_id, is_admin=False)
-    await _cached(second, game_id)
+    game_id = await _started_and_cached(first, second)
     old = second.cache.games[game_id]
-    async with first.cache.lock(game_id):
-        live = await first.cache.get(game_id)
-        person = ANA if live.seat_of(ANA.user_id) == live.seats[live.match.to_move] else BUDI
-        view = turn_view(live, person.user_id, live.version)
-        await first.tables.play(game_id, person.user_id, live.version, view.legal[0])
+    await _person_moves(first, game_id)
     async with second.cache.lock(game_id):
         assert game_id in second.cache.outdated
         new = await second.cache.get(game_id)
@@ -258,3 +271,21 @@ async def test_a_move_on_another_worker_reads_the_game_again_but_not_its_chat_or
         fresh = await second.cache.load(tx, game_id)
     assert fresh.match is not None
     assert (new.version, new.match.ply) == (fresh.version, fresh.match.ply)
+
+
+async def test_a_copy_out_of_date_serves_only_the_block_that_found_it(
+    workers: tuple[GameService, GameService],
+):
+    """The second worker finds its copy out of date in a block that does not read the game
+    (a setting changed there): the copy goes with the block, and the next read shows the new
+    setting rather than the copy's."""
+    first, second = workers
+    game_id = await _started_and_cached(first, second)
+    await _person_moves(first, game_id)
+    kind = second.registry.get("gaple")
+    levels = next(spec for spec in kind.options if spec.name == "level").choices
+    await second.players.change_setting(GROUP, kind, "level", levels.index("hard"))
+    assert game_id not in second.cache.outdated
+    async with second.cache.lock(game_id):
+        live = await second.cache.get(game_id)
+    assert live.options["level"] == "hard"
