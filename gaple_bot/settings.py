@@ -131,7 +131,7 @@ def _database_url(raw: str) -> str:
     `sqlite:///…` or `postgresql://…`, gets it), its dialect loads and, for PostgreSQL, the
     postgres extra is installed (nothing connects yet)."""
     problem = (
-        f"DATABASE_URL must be a database URL SQLAlchemy knows, such as {DATABASE_EXAMPLES}, "
+        f"DATABASE_URL must be an SQLite or PostgreSQL database URL, such as {DATABASE_EXAMPLES}, "
         f"not {raw!r}"
     )
     try:

@@ -65,7 +65,7 @@ def refusal(settings: Settings, count: int) -> str | None:
     if not settings.webhook_url:
         return (
             f"{count} workers need WEBHOOK_URL: in polling mode Telegram serves one process "
-            "(see README, Running it for real)"
+            "(see docs/RUNNING.md)"
         )
     if not settings.webhook_secret:
         return f"{count} workers need a fixed WEBHOOK_SECRET: each must check the same one"
