@@ -185,6 +185,7 @@ def build_application(
             page_links,
             hold_seconds=settings.tapped_hand_hold_seconds,
             table_edit_seconds=settings.table_edit_seconds,
+            backlog=rate_limiter.backlog_seconds,
         )
         rate_limiter.on_private_message(presenter.along.message_seen)
         members = Membership(app.bot, clock)

@@ -204,6 +204,11 @@ class Pacer(BaseRateLimiter[Withdrawable]):
                 return result
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def backlog_seconds(self) -> float:
+        """Roughly how long a request made now would wait for its turn: the requests waiting,
+        at the whole bot's pace."""
+        return len(self._waiters) / self._window.per_second
+
     def on_private_message(self, listener: Callable[[int, int], None]) -> None:
         """Tell `listener` (chat, message) of each message this bot sends to a private chat."""
         self._private_listeners.append(listener)

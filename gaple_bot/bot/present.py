@@ -52,6 +52,7 @@ class Presenter:
         *,
         hold_seconds: float = 0.0,
         table_edit_seconds: float = 0.0,
+        backlog: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self.bot = bot
         self.outbox = outbox
@@ -61,7 +62,12 @@ class Presenter:
         self.along = PlayingAlong(clock)
         """Who plays along in their private chat (their next hand edits the last in place)."""
         self.shown = ShownMessages()
-        self.pace = TablePace(service.pages, self._edit_table_now, chat_interval=table_edit_seconds)
+        self.pace = TablePace(
+            service.pages,
+            self._edit_table_now,
+            chat_interval=table_edit_seconds,
+            backlog=backlog,
+        )
         """Table edits held back a few seconds (half a minute while everyone at a table plays
         in the page), the moves meanwhile shown in one."""
         self._pending: set[asyncio.Task[None]] = set()

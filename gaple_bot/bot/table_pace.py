@@ -36,11 +36,16 @@ class TablePace:
         edit: Callable[[TableView[Any]], None],
         interval: float = PAGE_TABLE_EDIT_SECONDS,
         chat_interval: float = CHAT_TABLE_EDIT_SECONDS,
+        backlog: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self._pages = pages
         self._edit = edit
         self._interval = interval
         self._chat_interval = chat_interval
+        self._backlog = backlog
+        """Seconds the bot's messages already wait for their turn: a chat table's pace
+        widens by as much (an edit made now would only wait in that queue, where no later
+        move can merge with it; held here, the moves made meanwhile show in one edit)."""
         self._last: dict[int, float] = {}
         self._held: dict[int, _Held] = {}
 
@@ -55,6 +60,8 @@ class TablePace:
         if at_once or interval <= 0:
             self._edit_now(table, now)
             return
+        if not in_page:
+            interval += self._backlog()
         held = self._held.get(game_id)
         if held is not None:
             held.table = table

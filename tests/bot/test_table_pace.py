@@ -3,10 +3,14 @@ in chat: the moves made meanwhile show in one edit, and none is lost."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+from dataclasses import dataclass
 from pathlib import Path
 
+from gaple_bot.bot.table_pace import TablePace
 from gaple_bot.games.gaple.present.tiles import line_text
+from gaple_bot.service.views import SeatInfo
 from tests.bot.driver import seat_and_start
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.bot.test_hand_in_place import PEOPLE, play_a_turn
@@ -52,3 +56,50 @@ async def test_the_table_is_edited_at_its_pace_and_shows_every_move(tmp_path: Pa
             # The people's moves and the computers' between them, in fewer edits.
             assert 1 <= len(edits) < TURNS, len(edits)
             assert all(gap >= PACE - EPSILON for gap in gaps), gaps
+
+
+@dataclass
+class _Table:
+    """What the pace reads of a table: its game and its seats."""
+
+    game_id: int
+    seats: tuple[SeatInfo, ...] = (SeatInfo(0, ANA, "Ana"),)
+
+
+class _NoPages:
+    def is_open(self, game_id: int, user_id: int) -> bool:
+        return False
+
+
+async def test_a_busy_bot_widens_the_table_pace_by_its_queue() -> None:
+    """With messages already waiting their turn (seconds of them), a chat table's next edit
+    is held that much longer, so the moves made meanwhile join it rather than queue apart."""
+    edits: list[object] = []
+    backlog = 0.0
+    pace = TablePace(
+        _NoPages(),  # type: ignore[arg-type]
+        edits.append,
+        chat_interval=1.0,
+        backlog=lambda: backlog,
+    )
+    loop = asyncio.get_running_loop()
+    first, second, third = _Table(1), _Table(1), _Table(1)
+    pace.show(first)  # type: ignore[arg-type]
+    assert edits == [first]
+    backlog = 40.0
+    shown_at = loop.time()
+    pace.show(second)  # type: ignore[arg-type]
+    pace.show(third)  # type: ignore[arg-type]
+    assert edits == [first]
+    held = pace._held[1]
+    assert held.table is third
+    # Due a second after the last edit, plus the forty seconds of queue.
+    assert held.timer.when() - shown_at > 40.0 - 1.0
+    pace.flush(1)
+    assert edits == [first, third]
+    # Once the queue is gone the pace is its own again.
+    backlog = 0.0
+    pace.show(_Table(2))  # type: ignore[arg-type]
+    pace.show(_Table(2))  # type: ignore[arg-type]
+    assert pace._held[2].timer.when() - loop.time() <= 1.0
+    pace.forget(2)
