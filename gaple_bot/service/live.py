@@ -232,18 +232,16 @@ class LiveCache:
             try:
                 seen = await shared.revision(game_id)
                 known = self.revisions.get(game_id)
-                # An outdated copy serves the block that found it out of date, or none.
-                self.outdated.pop(game_id, None)
                 if game_id in self.games and known != seen:
                     copy = self.games[game_id]
                     self.drop(game_id)
                     if known is not None and seen is not None and known.outside == seen.outside:
                         self.outdated[game_id] = copy
                 yield
-                self.outdated.pop(game_id, None)
                 released = True
                 await self._release_stamping(game_id, seen, hold)
             finally:
+                # An outdated copy serves the block that found it out of date, or none.
                 self.outdated.pop(game_id, None)
                 if not released:
                     await self._release(game_id, hold)

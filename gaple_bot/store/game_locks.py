@@ -41,26 +41,28 @@ TRIES = 3
 _TRY = text("SELECT pg_try_advisory_lock(:space, :game)")
 _UNLOCK = text("SELECT pg_advisory_unlock(:space, :game)")
 _UNLOCK_ALL = text("SELECT pg_advisory_unlock_all()")
+THIS_DATABASE = " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+"""A condition on pg_locks: the server lists the locks of every database, and only this
+one's processes count."""
 _LIVE = text(
     "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted"
-    " AND classid = :space AND objsubid = 2"
-    # The server's locks of every database: only this one's workers count.
-    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    " AND classid = :space AND objsubid = 2" + THIS_DATABASE
 )
-_UNLOCK_READING = text(
-    "SELECT pg_advisory_unlock(:space, :game), g.revision, c.revision, COALESCE(("
+_REVISIONS = (
+    "g.revision, c.revision, COALESCE(("
     " SELECT SUM(u.revision) FROM seats s JOIN users u ON u.id = s.user_id"
     " WHERE s.game_id = g.id), 0)"
+)
+"""A game's revisions (`Revision`'s fields) from its row `g` and its chat's `c`."""
+_UNLOCK_READING = text(
+    f"SELECT pg_advisory_unlock(:space, :game), {_REVISIONS}"
     " FROM (SELECT 1) AS one LEFT JOIN games g ON g.id = :game"
     " LEFT JOIN chats c ON c.id = g.chat_id"
 )
 """Release a game's lock and read its revisions in one statement: its snapshot is taken
 before the lock goes, so nobody else can have changed the game in it."""
 _REVISION = text(
-    "SELECT g.revision, c.revision, COALESCE(("
-    " SELECT SUM(u.revision) FROM seats s JOIN users u ON u.id = s.user_id"
-    " WHERE s.game_id = g.id), 0)"
-    " FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = :game"
+    f"SELECT {_REVISIONS} FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = :game"
 )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .game_locks import close_for_good
+from .game_locks import STATEMENT_SECONDS, THIS_DATABASE, close_for_good
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +26,6 @@ RETAKE_WAIT = 0.5
 """After the connection was lost: how many refusals of the lock, this long apart, while the
 old session ends on the server, before the process gives up (tries that cannot reach the
 database do not count)."""
-STATEMENT_SECONDS = 10.0
-"""How long a statement on the tenancy connection may take before the connection is given up."""
 
 _TRY_ALONE = text("SELECT pg_try_advisory_lock(:space, 0)")
 _TRY_SHARED = text("SELECT pg_try_advisory_lock_shared(:space, 0)")
@@ -35,8 +33,7 @@ _ALIVE = text("SELECT 1")
 _SESSION = text("SELECT pg_backend_pid()")
 _END_OLD_SESSION = text(
     "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-    " AND classid = :space AND objid = 0 AND objsubid = 2 AND pid = :pid"
-    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    " AND classid = :space AND objid = 0 AND objsubid = 2 AND pid = :pid" + THIS_DATABASE
 )
 
 
