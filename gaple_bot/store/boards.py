@@ -14,12 +14,12 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from sqlalchemy import Subquery, and_, case, distinct, false, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from .enums import GLOBAL_SCOPE
 from .models import PlayerExtra, PlayerTotal, Rating, RatingChange, Result, User
 from .rating import Skill
+from .statements import Statements
 from .types import utc_now
 
 RATING_HISTORY_GAMES = 30
@@ -83,7 +83,7 @@ class PlayerStats:
 class Boards:
     """The leaderboard and statistics queries."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def top(

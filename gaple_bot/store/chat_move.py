@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import delete, exists, insert, select, text, update
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from .enums import GameStatus
@@ -21,11 +20,12 @@ from .models import (
     Result,
 )
 from .repos.results import add_to_extras, add_to_totals
+from .statements import Statements
 
 _SETTINGS = (Chat.title, Chat.language)
 
 
-async def move_chat(session: AsyncSession, old_id: int, new_id: int, now: datetime) -> list[int]:
+async def move_chat(session: Statements, old_id: int, new_id: int, now: datetime) -> list[int]:
     """Give `new_id` the settings (every kind's options), games, results, totals and ratings
     of `old_id`, and forget `old_id`. Idempotent: once moved, the old chat is gone and a
     repeat changes nothing. Returns the ids of the lobbies and running games that moved."""
@@ -60,7 +60,7 @@ async def move_chat(session: AsyncSession, old_id: int, new_id: int, now: dateti
     return moved
 
 
-async def _move_games(session: AsyncSession, old_id: int, new_id: int, now: datetime) -> list[int]:
+async def _move_games(session: Statements, old_id: int, new_id: int, now: datetime) -> list[int]:
     """Every game follows; an active one whose place the new chat already filled is aborted
     (one active game per chat or topic)."""
     active_rows = await session.execute(
@@ -90,7 +90,7 @@ async def _move_games(session: AsyncSession, old_id: int, new_id: int, now: date
     return moved
 
 
-async def _move_ratings(session: AsyncSession, old_id: int, new_id: int) -> None:
+async def _move_ratings(session: Statements, old_id: int, new_id: int) -> None:
     """A rating already made in the new chat (at the same kind) is the newer one and stays;
     the others move."""
     newer = aliased(Rating)
@@ -103,7 +103,7 @@ async def _move_ratings(session: AsyncSession, old_id: int, new_id: int) -> None
     await session.execute(delete(Rating).where(Rating.scope == old_id))
 
 
-async def _move_totals(session: AsyncSession, old_id: int, new_id: int) -> None:
+async def _move_totals(session: Statements, old_id: int, new_id: int) -> None:
     """Totals and extras add up with any the new chat already has (a 'max' extra keeps the
     larger)."""
     columns = (

@@ -6,10 +6,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gaple.sqlite3"
 BUSY_TIMEOUT_MS = 10_000
@@ -48,6 +48,27 @@ def write_engine(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
+def inline_write_engine(engine: AsyncEngine) -> Engine | None:
+    """The SQLite file of `engine` through the sqlite3 driver itself, for the units of work
+    that write, run in the event loop's thread (`inline.InlineWriter`); None for another
+    database, or an SQLite database in memory (another connection would see another one).
+
+    An SQLite write is a few dozen microseconds: run in the loop's thread it costs less than
+    the driver thread's hand-over, and a unit of work no longer holds the one write lock
+    across several turns of a busy loop. Its one connection is made in the thread that first
+    writes; the write turn lets one unit of work have it at a time, and WAL lets the readers
+    (still the async engine's, in their own threads) read beside it.
+    """
+    url = engine.url
+    if engine.dialect.name != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    sync = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool)
+    event.listen(sync, "connect", _sqlite_connect)
+    event.listen(sync, "connect", _sqlite_no_busy_wait)
+    event.listen(sync, "begin", _sqlite_begin)
+    return sync.execution_options(**{WRITE_OPTION: True})
+
+
 def snapshot_engine(engine: AsyncEngine) -> AsyncEngine:
     """The same engine with its transactions reading one snapshot from their first query to
     their end. SQLite's read transactions already do; PostgreSQL's default (read committed)
@@ -72,6 +93,16 @@ def _sqlite_connect(dbapi_connection: DBAPIConnection, record: ConnectionPoolEnt
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_no_busy_wait(dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
+    """After `_sqlite_connect`: a locked database is refused at once (SQLite's busy handler
+    would wait in the event loop's thread; `inline.InlineWriter` waits its turn instead)."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA busy_timeout=0")
     finally:
         cursor.close()
 

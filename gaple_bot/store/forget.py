@@ -5,15 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from .enums import FIRST_FORMER_PLAYER_ID
 from .models import Game, PlayerExtra, PlayerTotal, Rating, RatingChange, Result, Seat, User
+from .statements import Statements
 from .types import utc_now
 
 
 async def forget_user(
-    session: AsyncSession, user_id: int, *, now: datetime | None = None
+    session: Statements, user_id: int, *, now: datetime | None = None
 ) -> int | None:
     """Delete the person's user row, ratings and rating history; their seats, results,
     totals and the games they opened move to a fresh anonymous former player, so other
@@ -51,7 +51,7 @@ async def forget_user(
     return former
 
 
-async def _former_player(session: AsyncSession, user_id: int, now: datetime) -> int | None:
+async def _former_player(session: Statements, user_id: int, now: datetime) -> int | None:
     """A new anonymous user row for the person's games, if they have any to keep."""
     linked = [
         select(Game.id).where(Game.opener_id == user_id).limit(1),

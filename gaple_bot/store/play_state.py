@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from .errors import CorruptGame, GameNotFound, GameNotStarted
 from .models import Game, Move, Round
 from .records import StoredPlay
+from .statements import Statements
 
 
 async def load_play(
-    session: AsyncSession, game_id: int, known: tuple[str, dict[str, Any]] | None = None
+    session: Statements, game_id: int, known: tuple[str, dict[str, Any]] | None = None
 ) -> StoredPlay:
     """The game's kind, config and every round's deal with its move codes, in order (the
     kind and config `known` already, read in the same session, are not read again).
@@ -33,7 +33,7 @@ async def load_play(
         row = (await session.execute(statement)).first()
         if row is None:
             raise GameNotFound(f"no game {game_id}")
-        known = row.tuple()
+        known = (row[0], row[1])
     kind, config = known
     deals = (
         await session.execute(

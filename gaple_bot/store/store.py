@@ -13,9 +13,16 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from .changes import GameChanges, NotifiedChanges
-from .database import make_engine, snapshot_engine, write_engine
+from .database import (
+    BUSY_TIMEOUT_MS,
+    inline_write_engine,
+    make_engine,
+    snapshot_engine,
+    write_engine,
+)
 from .errors import DatabaseUnavailable
 from .game_locks import GameLocks, game_locks
+from .inline import InlineWriter
 from .migrate import upgrade_to_head
 from .play_state import load_play
 from .private_paces import PrivatePaces
@@ -39,6 +46,9 @@ class Store:
         # SQLite has one writer at a time: this process's writers queue here, in order, rather
         # than in SQLite's busy handler, which polls with sleeps of up to 100 ms.
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        inline = inline_write_engine(engine)
+        self._inline = InlineWriter(inline, BUSY_TIMEOUT_MS / 1000) if inline is not None else None
+        """SQLite's writers, in this thread (None: on the async engine)."""
         self.game_locks: GameLocks = game_locks(engine, alone=self.tenancy.alone)
         """Serialise the work on a game across the processes sharing this database."""
         self.private_paces: PrivatePaces | None = (
@@ -84,11 +94,17 @@ class Store:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """A unit of work that commits when the block ends and rolls back if it raises.
 
-        On SQLite it holds the write lock from its start, so units of work run one at a time.
+        On SQLite it holds the write lock from its start, so units of work run one at a time,
+        and its statements run in this thread (`inline_write_engine`).
         """
         turn = self._write_turn if self._write_turn is not None else contextlib.nullcontext()
-        async with turn, self._writer() as session, session.begin():
-            yield Transaction(session, self._model)
+        async with turn:
+            if self._inline is not None:
+                async with self._inline.transaction() as inline:
+                    yield Transaction(inline, self._model)
+                return
+            async with self._writer() as session, session.begin():
+                yield Transaction(session, self._model)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Transaction]:
@@ -112,4 +128,6 @@ class Store:
         await self.changes.close()
         await self.game_locks.close()
         await self.tenancy.close()
+        if self._inline is not None:
+            self._inline.close()
         await self.engine.dispose()

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Literal
 
 from openskill.models import PlackettLuce
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..games.seam import AnyGameKind, SeatOutcome
 from .boards import Boards
@@ -32,6 +31,7 @@ from .repos import (
     UserRepository,
 )
 from .repos.games import KEEP, Keep
+from .statements import Statements
 from .types import utc_now
 
 
@@ -42,7 +42,7 @@ class Transaction:
     or `Store.read()` (never commits).
     """
 
-    def __init__(self, session: AsyncSession, model: PlackettLuce) -> None:
+    def __init__(self, session: Statements, model: PlackettLuce) -> None:
         self.session = session
         self._model = model
         self.users = UserRepository(session)

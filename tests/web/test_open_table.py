@@ -255,9 +255,12 @@ async def test_open_table_opens_the_page_where_a_member_joins_and_plays_beside_c
 
         # The private hand carried the app itself, at this table.
         assert hand_buttons == {f"{PAGE_URL}/app?table={token}"}
-        # The group saw the page's moves: its table message was edited to the end.
-        texts = fake.all_texts_sent_to(GROUP)
-        assert any("wins the game" in text for text in texts)
+        # The group saw the page's moves: its table message was edited to the end. The page's
+        # last move is presented after it is stored, outside any update the fake waits for.
+        await fake.wait_for(
+            lambda: any("wins the game" in text for text in fake.all_texts_sent_to(GROUP)),
+            message="the group's table never showed the game's end",
+        )
         # Telegram refuses web_app buttons in groups: the group only ever got links.
         for message in fake.bot_messages(GROUP):
             assert web_app_urls(message) == [], message.text

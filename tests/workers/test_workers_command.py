@@ -203,8 +203,13 @@ async def test_workers_stop_when_their_supervisor_is_killed(
     to serve the port with old code."""
     port = free_port()
     log = tmp_path / "bot.log"
+    # Killed outright, the supervisor cannot remove its metrics directory and pace file: they
+    # stay in the test's folder, not in the machine's.
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
     async with running_fake() as fake:
-        bot = await _two_workers(_environment(fake, postgres_url, port), tmp_path, log)
+        environ = {**_environment(fake, postgres_url, port), "TMPDIR": str(temporary)}
+        bot = await _two_workers(environ, tmp_path, log)
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + WAIT

@@ -8,20 +8,20 @@ from typing import Any, cast
 
 from sqlalchemy import ColumnElement, CursorResult, Executable, Table, func
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import Base
+from ..statements import Statements
 
 
 async def rowcount(
-    session: AsyncSession, statement: Executable, params: Mapping[str, object] | None = None
+    session: Statements, statement: Executable, params: Mapping[str, object] | None = None
 ) -> int:
     """Run an UPDATE or DELETE and return how many rows it matched."""
     result = await session.execute(statement, params)
     return cast("CursorResult[Any]", result).rowcount
 
 
-def upsert_insert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
+def upsert_insert(session: Statements, model: type[Base]) -> sqlite.Insert | postgresql.Insert:
     """An INSERT that can take ON CONFLICT ... DO UPDATE (`.on_conflict_do_update`, with the
     proposed row as `.excluded`). SQLite and PostgreSQL spell it the same way; each gets its
     own dialect's construct."""
@@ -35,7 +35,7 @@ def upsert_insert(session: AsyncSession, model: type[Base]) -> sqlite.Insert | p
 
 
 def upsert(
-    session: AsyncSession, model: type[Base], keys: list[str], update: list[str]
+    session: Statements, model: type[Base], keys: list[str], update: list[str]
 ) -> sqlite.Insert | postgresql.Insert:
     """INSERT ... ON CONFLICT (keys) DO UPDATE SET each of `update` to the proposed value."""
     stmt = upsert_insert(session, model)
@@ -44,7 +44,7 @@ def upsert(
     )
 
 
-def larger(session: AsyncSession, left: Any, right: Any) -> ColumnElement[Any]:
+def larger(session: Statements, left: Any, right: Any) -> ColumnElement[Any]:
     """The larger of two values: SQLite's two-argument max(), PostgreSQL's GREATEST."""
     if session.get_bind().dialect.name == "postgresql":
         return func.greatest(left, right)

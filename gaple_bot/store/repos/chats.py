@@ -6,11 +6,11 @@ from collections import defaultdict
 from datetime import datetime
 
 from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import ChatNotFound
 from ..models import Chat, ChatOption, Game
 from ..records import ChatSettings
+from ..statements import Statements
 from ..types import utc_now
 from ._sql import rowcount, upsert, upsert_insert
 
@@ -18,7 +18,7 @@ from ._sql import rowcount, upsert, upsert_insert
 class ChatRepository:
     """Reads and writes `chats` and `chat_options`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def get(self, chat_id: int) -> ChatSettings | None:

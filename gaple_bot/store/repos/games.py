@@ -19,12 +19,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..enums import ACTIVE_STATUSES, GameStatus
 from ..errors import GameAlreadyActive, GameNotFound, GameStateError, VersionConflict
 from ..models import ACTIVE_GAME, Game, Seat
 from ..records import GameRecord
+from ..statements import Statements
 from ..types import utc_now
 from ._sql import rowcount
 
@@ -101,7 +101,7 @@ def _same_topic(thread_id: int | None) -> ColumnElement[bool]:
 class GameRepository:
     """Reads and writes `games`. Nothing here returns hidden information."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def create(

@@ -6,9 +6,9 @@ from datetime import datetime
 from typing import cast
 
 from sqlalchemy import Table, insert
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import Move
+from ..statements import Statements
 from ..types import utc_now
 
 _APPEND = insert(cast(Table, Move.__table__))
@@ -18,7 +18,7 @@ _APPEND = insert(cast(Table, Move.__table__))
 class MoveRepository:
     """Appends to `moves`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def append(

@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import GroupSend, GroupStamp
+from ..statements import Statements
 from ..types import utc_now
 
 
@@ -32,7 +32,7 @@ class QueuedSend:
 class OutboxRepository:
     """Reads and writes `group_sends` and `group_stamps`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def add(

@@ -6,17 +6,17 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 
 from sqlalchemy import insert, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import Rating, RatingChange
 from ..rating import Skill
+from ..statements import Statements
 from ._sql import upsert_insert
 
 
 class RatingRepository:
     """Reads and writes `ratings` and appends to `rating_changes`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def current(

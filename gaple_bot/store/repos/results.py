@@ -9,16 +9,16 @@ from typing import Any
 
 from sqlalchemy import case, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...games.seam import AnyGameKind, SeatOutcome
 from ..enums import GLOBAL_SCOPE
 from ..models import PlayerExtra, PlayerTotal, Result
 from ..records import GameResult, SeatRecord
+from ..statements import Statements
 from ._sql import larger, upsert_insert
 
 
-def add_to_totals(session: AsyncSession) -> sqlite.Insert | postgresql.Insert:
+def add_to_totals(session: Statements) -> sqlite.Insert | postgresql.Insert:
     """An insert of player_totals rows that adds each row to the player's totals at its kind
     in its scope if they have some."""
     stmt = upsert_insert(session, PlayerTotal)
@@ -35,7 +35,7 @@ def add_to_totals(session: AsyncSession) -> sqlite.Insert | postgresql.Insert:
     )
 
 
-def add_to_extras(session: AsyncSession) -> sqlite.Insert | postgresql.Insert:
+def add_to_extras(session: Statements) -> sqlite.Insert | postgresql.Insert:
     """An insert of player_extras rows that folds each row into the player's total of that
     extra if they have one: a 'sum' adds, a 'max' keeps the larger."""
     stmt = upsert_insert(session, PlayerExtra)
@@ -65,7 +65,7 @@ class Totals:
 class ResultRepository:
     """Writes `results` and keeps `player_totals` and `player_extras` in step with them."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def record(

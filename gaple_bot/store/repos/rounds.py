@@ -7,11 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import RoundNotFound
 from ..models import Round
 from ..records import RoundSummary
+from ..statements import Statements
 from ..types import utc_now
 from ._sql import rowcount
 
@@ -32,7 +32,7 @@ def _summary(row: Sequence[Any]) -> RoundSummary:
 class RoundRepository:
     """Writes `rounds`; reads only their public part (deals: see play_state)."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def add(

@@ -7,12 +7,12 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..enums import ComputerLevel, GameStatus
 from ..errors import SeatNotFound, SeatTaken
 from ..models import Game, Seat
 from ..records import SeatRecord
+from ..statements import Statements
 from ._sql import rowcount
 
 _COLUMNS = (
@@ -33,7 +33,7 @@ def _record(row: Sequence[Any]) -> SeatRecord:
 class SeatRepository:
     """Reads and writes `seats`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def add(

@@ -7,9 +7,9 @@ from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..models import ReceivedUpdate
+from ..statements import Statements
 from ..types import utc_now
 from ._sql import rowcount, upsert_insert
 
@@ -17,7 +17,7 @@ from ._sql import rowcount, upsert_insert
 class UpdateRepository:
     """Reads and writes `received_updates`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def first_delivery(

@@ -7,11 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import UserNotFound
 from ..models import User
 from ..records import UserRecord
+from ..statements import Statements
 from ..types import utc_now
 from ._sql import rowcount, upsert
 
@@ -32,7 +32,7 @@ def _record(row: Sequence[Any]) -> UserRecord:
 class UserRepository:
     """Reads and writes `users`."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Statements) -> None:
         self._session = session
 
     async def get(self, user_id: int) -> UserRecord | None:
