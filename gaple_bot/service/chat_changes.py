@@ -78,7 +78,7 @@ class ChatChanges:
         """The group became a supergroup: settings, boards, ratings and games follow to the
         new id in one transaction (a repeat changes nothing). Returns the active games moved;
         their cached copies are dropped so they are read again under the new id."""
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(bulk=True) as tx:
             moved = await tx.move_chat(old_id, new_id, now=utc_now())
         for game_id, live in list(self.cache.games.items()):
             if live.chat_id == old_id:

@@ -66,7 +66,7 @@ class Forgetting:
 
     async def forget(self, user_id: int) -> Forgotten:
         """Delete the person's data (see store.forget); cached games reload without them."""
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(bulk=True) as tx:
             running = await tx.seats.running_for_user(user_id)
             await tx.forget_user(user_id)
         for game_id in list(self.cache.games):

@@ -209,9 +209,10 @@ class GameService:
                 update_json=update_json,
                 taken_by=self.store.game_locks.worker_id,
             )
-            if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+        if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+            self._pruned_at = now
+            async with self.store.transaction(bulk=True) as tx:
                 await tx.updates.forget_before(now - KEEP_UPDATE_IDS)
-                self._pruned_at = now
         return first
 
     async def updates_handled(self, update_ids: Collection[int]) -> None:

@@ -62,9 +62,12 @@ def inline_write_engine(engine: AsyncEngine) -> Engine | None:
     url = engine.url
     if engine.dialect.name != "sqlite" or url.database in (None, "", ":memory:"):
         return None
-    sync = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool)
+    # No busy wait even while connecting (the pragmas): `InlineWriter` retries instead.
+    sync = create_engine(
+        url.set(drivername="sqlite"), poolclass=StaticPool, connect_args={"timeout": 0}
+    )
     event.listen(sync, "connect", _sqlite_connect)
-    event.listen(sync, "connect", _sqlite_no_busy_wait)
+    event.listen(sync, "connect", _sqlite_writer_connect)
     event.listen(sync, "begin", _sqlite_begin)
     return sync.execution_options(**{WRITE_OPTION: True})
 
@@ -97,12 +100,27 @@ def _sqlite_connect(dbapi_connection: DBAPIConnection, record: ConnectionPoolEnt
         cursor.close()
 
 
-def _sqlite_no_busy_wait(dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
-    """After `_sqlite_connect`: a locked database is refused at once (SQLite's busy handler
-    would wait in the event loop's thread; `inline.InlineWriter` waits its turn instead)."""
+async def sqlite_checkpoint(engine: AsyncEngine) -> None:
+    """Copy SQLite's WAL into the database file as far as no reader still needs it (PASSIVE:
+    it waits for nobody), on one of `engine`'s connections, in the driver's thread."""
+    async with engine.connect() as connection:
+        raw = await connection.get_raw_connection()
+        driver = raw.driver_connection
+        assert driver is not None
+        # The driver's own connection: outside a transaction, which a checkpoint cannot be in.
+        cursor = await driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        await cursor.close()
+
+
+def _sqlite_writer_connect(dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
+    """After `_sqlite_connect`, for the writer in the event loop's thread: a locked database
+    is refused at once (SQLite's busy handler would wait in the loop's thread;
+    `inline.InlineWriter` waits its turn instead), and a commit never checkpoints (it would
+    sync the file in the loop's thread; the writer has it done in another)."""
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA busy_timeout=0")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
     finally:
         cursor.close()
 

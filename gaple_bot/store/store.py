@@ -18,6 +18,7 @@ from .database import (
     inline_write_engine,
     make_engine,
     snapshot_engine,
+    sqlite_checkpoint,
     write_engine,
 )
 from .errors import DatabaseUnavailable
@@ -47,7 +48,11 @@ class Store:
         # than in SQLite's busy handler, which polls with sleeps of up to 100 ms.
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         inline = inline_write_engine(engine)
-        self._inline = InlineWriter(inline, BUSY_TIMEOUT_MS / 1000) if inline is not None else None
+        self._inline = (
+            InlineWriter(inline, BUSY_TIMEOUT_MS / 1000, lambda: sqlite_checkpoint(engine))
+            if inline is not None
+            else None
+        )
         """SQLite's writers, in this thread (None: on the async engine)."""
         self.game_locks: GameLocks = game_locks(engine, alone=self.tenancy.alone)
         """Serialise the work on a game across the processes sharing this database."""
@@ -91,15 +96,17 @@ class Store:
         return store
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def transaction(self, *, bulk: bool = False) -> AsyncIterator[Transaction]:
         """A unit of work that commits when the block ends and rolls back if it raises.
 
         On SQLite it holds the write lock from its start, so units of work run one at a time,
-        and its statements run in this thread (`inline_write_engine`).
+        and its statements run in this thread (`inline_write_engine`), but for a `bulk` one
+        (a rare one that may scan whole tables: forgetting a person, moving a chat, pruning):
+        that one runs in the driver's thread, so the loop runs on meanwhile.
         """
         turn = self._write_turn if self._write_turn is not None else contextlib.nullcontext()
         async with turn:
-            if self._inline is not None:
+            if self._inline is not None and not bulk:
                 async with self._inline.transaction() as inline:
                     yield Transaction(inline, self._model)
                 return
@@ -129,5 +136,5 @@ class Store:
         await self.game_locks.close()
         await self.tenancy.close()
         if self._inline is not None:
-            self._inline.close()
+            await self._inline.close()
         await self.engine.dispose()
