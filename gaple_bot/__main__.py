@@ -8,11 +8,11 @@ import sys
 from .settings import SettingsError, load_settings
 
 USAGE = """usage: gaple-bot              run the bot (settings from the environment or .env;
-                           see .env.example)
+                              see .env.example)
        gaple-bot --workers N  run N webhook workers on WEBHOOK_PORT (PostgreSQL, a fixed
-                           WEBHOOK_SECRET; see docs/RUNNING.md)
+                              WEBHOOK_SECRET; see docs/RUNNING.md)
        gaple-bot local        play in your browser against computer players, no token
-                           needed (gaple-bot local --help)
+                              needed (gaple-bot local --help)
        gaple-bot arena        the computer players' arena (gaple-bot arena --help)"""
 
 
