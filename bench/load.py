@@ -158,6 +158,7 @@ from bench.load_workers import Poster, WorkerBots, postmaster_pid, tree_cpu  # n
 from gaple_bot.bot.app import build_application, start_application, stop_application  # noqa: E402
 from gaple_bot.bot.callback_data import Action, decode, encode  # noqa: E402
 from gaple_bot.bot.render.settings import choices, menu_options  # noqa: E402
+from gaple_bot.bot.server import CannotListen  # noqa: E402
 from gaple_bot.games.registry import default_registry  # noqa: E402
 from gaple_bot.settings import settings_from  # noqa: E402
 from gaple_bot.store import GameStatus, Store  # noqa: E402
@@ -195,6 +196,8 @@ SPREAD_SECONDS = 20.0
 arrive, rather than all in the same millisecond."""
 GRACE_SECONDS = 600.0
 """A process still alive this long past its --seconds cap ends itself (nothing outlives a run)."""
+PORT_TRIES = 5
+"""Free ports tried for the page's server: one found free may be taken before the bot binds it."""
 WEBAPP_URL = "https://127.0.0.1"
 """The page's public address in the bot's settings (https, as they require; never fetched: the
 people reach the bot's own server on 127.0.0.1, whose host the socket's origin check accepts)."""
@@ -1018,19 +1021,30 @@ async def in_process(
 ) -> Measured:
     """The bot in this process, long polling: its CPU, memory and event-loop stalls."""
     loop = asyncio.get_running_loop()
-    settings = settings_from(environ)
-    pages = None
-    if settings.webapp:
-        # As gaple_bot/__main__.py builds it from the settings.
-        token = settings.telegram_bot_token
-        pages = PageFrontEnd(
-            SessionSigner.for_bot(token),
-            bot_token=token,
-            login_age=timedelta(seconds=settings.webapp_login_seconds),
-            public_url=settings.webapp_url,
-        )
-    app = build_application(settings, rng=random.Random(config.seed), pages=pages)
-    await start_application(app)
+    for attempt in range(1, PORT_TRIES + 1):
+        settings = settings_from(environ)
+        pages = None
+        if settings.webapp:
+            # As gaple_bot/__main__.py builds it from the settings.
+            token = settings.telegram_bot_token
+            pages = PageFrontEnd(
+                SessionSigner.for_bot(token),
+                bot_token=token,
+                login_age=timedelta(seconds=settings.webapp_login_seconds),
+                public_url=settings.webapp_url,
+            )
+        app = build_application(settings, rng=random.Random(config.seed), pages=pages)
+        try:
+            await start_application(app)
+            break
+        except CannotListen:
+            # The free port found a moment ago was taken meanwhile (by another process on
+            # the machine, a test running beside this one): another one.
+            with contextlib.suppress(Exception):
+                await stop_application(app)
+            if not settings.webapp or attempt == PORT_TRIES:
+                raise
+            environ = {**environ, "WEBAPP_PORT": str(free_port())}
     try:
         rss_started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         longest = [0.0]
