@@ -28,6 +28,8 @@ from tests.postgres import free_port  # noqa: E402
 
 SECRET = "load-bench-secret"
 """The fixed WEBHOOK_SECRET every worker checks (several workers refuse a random one)."""
+PORT_TRIES = 5
+"""Ports tried for a worker: one found free may be taken before the worker binds it."""
 POSTS_AT_ONCE = 40
 """Telegram's default max_connections: how many webhook posts may be in flight at once."""
 POST_SECONDS = 60.0
@@ -130,45 +132,56 @@ class WorkerBots:
     async def start(self, ready_seconds: float) -> None:
         """Start every worker and wait until each answers /healthz (migrated, connected)."""
         self.ports = [free_port() for _ in range(self.count)]
-        for index, port in enumerate(self.ports):
-            environ = {
-                **self.environ,
-                # Worker 0 registers this address; the fake posts to every worker's own.
-                "WEBHOOK_URL": self.urls()[0],
-                "WEBHOOK_PORT": str(port),
-                "WEBHOOK_LISTEN": "127.0.0.1",
-                "WEBHOOK_SECRET": SECRET,
-                # As the supervisor gives its workers: one window of the token's pace.
-                PACE_FILE_VARIABLE: str(self.folder / "pace"),
-            }
-            with self.log(index).open("wb") as output:
-                process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "gaple_bot",
-                    "--worker",
-                    f"{index}/{self.count}",
-                    cwd=self.folder,
-                    env=environ,
-                    stdin=subprocess.DEVNULL,
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                )
-            self.processes.append(process)
+        for index in range(self.count):
+            self.processes.append(await self._spawn(index))
         async with aiohttp.ClientSession() as session:
             for index in range(self.count):
-                await self._healthy(session, index, ready_seconds)
+                for attempt in range(1, PORT_TRIES + 1):
+                    if await self._healthy(session, index, ready_seconds):
+                        break
+                    if attempt == PORT_TRIES or "cannot listen" not in self.tail(index):
+                        raise RuntimeError(f"worker {index} stopped: {self.tail(index)}")
+                    # The free port found a moment ago was taken meanwhile (by another
+                    # process on the machine): the worker again, on another one.
+                    self.ports[index] = free_port()
+                    self.processes[index] = await self._spawn(index)
 
-    async def _healthy(self, session: aiohttp.ClientSession, index: int, seconds: float) -> None:
+    async def _spawn(self, index: int) -> asyncio.subprocess.Process:
+        environ = {
+            **self.environ,
+            # Worker 0 registers this address; the fake posts to every worker's own.
+            "WEBHOOK_URL": self.urls()[0],
+            "WEBHOOK_PORT": str(self.ports[index]),
+            "WEBHOOK_LISTEN": "127.0.0.1",
+            "WEBHOOK_SECRET": SECRET,
+            # As the supervisor gives its workers: one window of the token's pace.
+            PACE_FILE_VARIABLE: str(self.folder / "pace"),
+        }
+        with self.log(index).open("wb") as output:
+            return await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "gaple_bot",
+                "--worker",
+                f"{index}/{self.count}",
+                cwd=self.folder,
+                env=environ,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+
+    async def _healthy(self, session: aiohttp.ClientSession, index: int, seconds: float) -> bool:
+        """Whether the worker came up (False: it stopped first)."""
         url = f"http://127.0.0.1:{self.ports[index]}/healthz"
         async with asyncio.timeout(seconds):
             while True:
                 if self.processes[index].returncode is not None:
-                    raise RuntimeError(f"worker {index} stopped: {self.tail(index)}")
+                    return False
                 with contextlib.suppress(aiohttp.ClientError):
                     async with session.get(url) as answer:
                         if answer.status == 200:
-                            return
+                            return True
                 await asyncio.sleep(0.1)
 
     def tail(self, index: int) -> str:
