@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ if str(ROOT) not in sys.path:
 from gaple_bot.bot.token_window import PACE_FILE_VARIABLE  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 from tests.postgres import free_port  # noqa: E402
+from tests.workers.processes import start_worker  # noqa: E402
 
 SECRET = "load-bench-secret"
 """The fixed WEBHOOK_SECRET every worker checks (several workers refuse a random one)."""
@@ -157,19 +157,7 @@ class WorkerBots:
             # As the supervisor gives its workers: one window of the token's pace.
             PACE_FILE_VARIABLE: str(self.folder / "pace"),
         }
-        with self.log(index).open("wb") as output:
-            return await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "gaple_bot",
-                "--worker",
-                f"{index}/{self.count}",
-                cwd=self.folder,
-                env=environ,
-                stdin=subprocess.DEVNULL,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
+        return await start_worker(index, self.count, self.folder, environ, self.log(index))
 
     async def _healthy(self, session: aiohttp.ClientSession, index: int, seconds: float) -> bool:
         """Whether the worker came up (False: it stopped first)."""

@@ -8,8 +8,6 @@ import contextlib
 import random
 import re
 import signal
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +29,7 @@ from tests.bot.leaks import (
 )
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 from tests.postgres import free_port
+from tests.workers.processes import start_worker
 
 GROUP = -1001234567890
 ANA, BUDI = 2101, 2102
@@ -86,19 +85,9 @@ class Workers:
                 "WEBHOOK_URL": self.url(0),
                 "WEBHOOK_PORT": str(port),
             }
-            with self.log(index).open("wb") as output:
-                self.processes[index] = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "gaple_bot",
-                    "--worker",
-                    f"{index}/{WORKERS}",
-                    cwd=self.directory,
-                    env=environ,
-                    stdin=subprocess.DEVNULL,
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                )
+            self.processes[index] = await start_worker(
+                index, WORKERS, self.directory, environ, self.log(index)
+            )
 
     async def kill(self, index: int) -> None:
         """SIGKILL: no chance to send, release or hand over anything."""

@@ -1,0 +1,28 @@
+"""A webhook worker started as the supervisor starts one (`python -m gaple_bot --worker I/N`),
+its output in a log file of its own: for the worker tests and the load benchmark."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+
+async def start_worker(
+    index: int, count: int, folder: Path, environ: dict[str, str], log: Path
+) -> asyncio.subprocess.Process:
+    """Worker `index` of `count`, run in `folder` with `environ`, writing to `log` (anew)."""
+    with log.open("wb") as output:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "gaple_bot",
+            "--worker",
+            f"{index}/{count}",
+            cwd=folder,
+            env=environ,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
