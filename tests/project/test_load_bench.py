@@ -12,6 +12,27 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[2]
+PROBLEMS = (
+    "games_started",
+    "games_finished",
+    "table_errors",
+    "unfinished_without_live_hand",
+    "verify_problems",
+    "violation_samples",
+    "error_samples",
+    "refused_samples",
+    "bot_log_samples",
+)
+"""What a run's JSON says of what went wrong, shown with a failed run's output."""
+
+
+def failure(done: subprocess.CompletedProcess[str], figures: Path) -> str:
+    """A failed run's output and problems, whole (a string message is not shortened)."""
+    found = ""
+    if figures.exists():
+        runs = json.loads(figures.read_text())
+        found = json.dumps([{key: run.get(key) for key in PROBLEMS} for run in runs], indent=1)
+    return f"{done.stdout}\n{done.stderr[-3000:]}\n{found}"
 
 
 @pytest.mark.timeout(720)
@@ -38,7 +59,7 @@ def test_the_load_benchmark_smoke_run_finishes_every_game(
         timeout=600,
         check=False,
     )
-    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    assert done.returncode == 0, failure(done, figures)
     header, *rows = done.stdout.splitlines()
     assert header.split()[:8] == [
         *("db", "workers", "N", "limits", "think", "level", "front", "game"),
@@ -82,7 +103,7 @@ def test_the_load_benchmark_plays_whole_games_in_the_table_page(tmp_path: Path) 
         timeout=280,
         check=False,
     )
-    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    assert done.returncode == 0, failure(done, figures)
     _, *rows = done.stdout.splitlines()
     assert len(rows) == 1
     assert rows[0].split()[:9] == [
@@ -123,7 +144,7 @@ def test_the_load_benchmark_plays_whole_gap_games(tmp_path: Path, frontend: str)
         timeout=280,
         check=False,
     )
-    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    assert done.returncode == 0, failure(done, figures)
     _, *rows = done.stdout.splitlines()
     assert len(rows) == 1
     assert rows[0].split()[:9] == [
