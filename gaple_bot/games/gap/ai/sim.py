@@ -136,14 +136,15 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (the pile is shared: it is only read)."""
-        return State(
-            [list(hand) for hand in self.hands],
-            list(self.middle),
-            self.pile,
-            list(self.keys),
-            self.seat,
-            self.drawn,
-        )
+        other = State.__new__(State)
+        other.hands = [hand[:] for hand in self.hands]
+        other.middle = self.middle[:]
+        other.pile = self.pile
+        other.keys = self.keys[:]
+        other.seat = self.seat
+        other.drawn = self.drawn
+        other.left = self.left
+        return other
 
     def play(self, card: int, taken: list[int] | tuple[int, ...]) -> None:
         """The seat to move plays `card` taking `taken` (a legal take), then G4's refill."""
@@ -270,4 +271,5 @@ class State:
 
     def points(self) -> list[int]:
         """G5: every seat's score now."""
-        return [score(key) for key in self.keys]
+        scores = _SCORES
+        return [scores[key] if key in scores else score(key) for key in self.keys]

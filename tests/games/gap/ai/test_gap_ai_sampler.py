@@ -63,6 +63,21 @@ def test_every_card_goes_everywhere_in_proportion() -> None:
         assert abs(places[card, -1] - expected) < 5 * expected**0.5
 
 
+def test_a_deal_shuffles_as_random_shuffle_does_draw_for_draw() -> None:
+    """The sampler's own shuffle keeps the standard library's sequence of draws, so a seed
+    deals what it dealt before the shuffle was made cheaper (and the moves stay the same)."""
+    game = Game.new(GapConfig(4), random.Random(2))
+    view = game.seat_view(1)
+    sampler = Sampler(view)
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        hands, pile = sampler.sample(ours)
+        cards = list(view.unseen)
+        theirs.shuffle(cards)
+        assert [*(c for hand in hands for c in hand), *pile] == cards
+        assert ours.random() == theirs.random()
+
+
 def test_counts_that_do_not_add_up_are_refused() -> None:
     view = Game.new(GapConfig(3), random.Random(2)).seat_view(0)
     with pytest.raises(SamplerError):
