@@ -39,6 +39,8 @@ def _variants() -> dict[str, Budget]:
         "modelled": with_(HARD, modelled=True),
         "opponents-modelled": with_(HARD, opponents=1.0, passed_over=1.0, modelled=True),
         "opponents-random": with_(HARD, opponents=1.0, passed_over=1.0, random_rollouts=True),
+        **{f"win{w}": with_(HARD, win_worth=float(w)) for w in (10, 20, 40, 80, 1000)},
+        **{f"keep{k}": with_(HARD, keep=k) for k in (0, 1, 2, 5, 8)},
     }
 
 

@@ -80,6 +80,8 @@ class Budget:
     tries: int = 1
     """Deals drawn for each deal judged: one of them is kept with odds its weight, and it
     carries their mean weight (importance resampling), so rollouts go to likely deals."""
+    win_worth: float = 0.0
+    """Points of value the round's winner gets on top of its lead (`MatchValue`)."""
     work: int = 0
     """Moves judged (rollouts and exact searches, one per move per deal) after which no
     further deal is drawn, past `min_deals` (0: no limit). Unlike the time cap it depends on
@@ -209,7 +211,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     deadline = None if budget.time_cap is None else started + budget.time_cap
     me = view.seat
     rules = rules_of(view.config)
-    value = MatchValue(view.scores, view.config.target)
+    value = MatchValue(view.scores, view.config.target, budget.win_worth)
     dealer = Dealer.of(view, rules.seats)
     left, right = view.ends if view.ends is not None else (-1, -1)
     moves = [move_parts(move) for move in legal]

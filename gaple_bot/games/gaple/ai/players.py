@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from enum import StrEnum
 
 from ..rules import Move, SeatView
-from .levels import Level, decide
+from .levels import BUDGETS, Level, decide
 from .montecarlo import Budget, monte_carlo_move
 from .reference import reference_move
 
@@ -19,6 +20,8 @@ class Player(StrEnum):
     HARD = Level.HARD.value
     HARD_V1 = "hard-v1"
     """The hard level as issue 15 found it, frozen so later versions can be measured on it."""
+    HARD_V2 = "hard-v2"
+    """The hard level as issue 30 found it (no worth for the round's win), frozen likewise."""
     REFERENCE = "reference"
     """Plain flat Monte Carlo (`reference_move`): the fixed yardstick of bench/ai.py."""
 
@@ -35,6 +38,9 @@ HARD_V1 = Budget(
 )
 """The hard level's budget before issue 15."""
 
+HARD_V2 = replace(BUDGETS[Level.HARD], win_worth=0.0)
+"""The hard level's budget before issue 30: today's, the round's win worth nothing on top."""
+
 
 def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
     """The move `player` makes in `view`, its randomness drawn from `seed`; `budget` overrides
@@ -44,4 +50,6 @@ def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None 
         return reference_move(view, random.Random(seed))
     if player is Player.HARD_V1:
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V1)
+    if player is Player.HARD_V2:
+        return monte_carlo_move(view, random.Random(seed), budget or HARD_V2)
     return decide(Level(player.value), view, seed, budget)

@@ -15,16 +15,19 @@ class MatchValue:
 
     A round that ends the game is worth a fixed win or loss of `GAME_WEIGHT` targets. Any other
     outcome is worth the seat's lead over its best opponent afterwards, so both the points won
-    and the points others win count, and an opponent close to the target is the one to stop.
+    and the points others win count, and an opponent close to the target is the one to stop;
+    the round's winner (the one seat that scored the most) gets `win_worth` points on top, for
+    the next lead (C5) and for winning at all.
     """
 
-    __slots__ = ("_cache", "_game", "_scores", "_seats", "_target")
+    __slots__ = ("_cache", "_game", "_scores", "_seats", "_target", "_win_worth")
 
-    def __init__(self, scores: Sequence[int], target: int) -> None:
+    def __init__(self, scores: Sequence[int], target: int, win_worth: float = 0.0) -> None:
         self._scores = tuple(scores)
         self._target = target
         self._seats = len(scores)
         self._game = GAME_WEIGHT * target
+        self._win_worth = win_worth
         self._cache: dict[tuple[int, ...], tuple[float, ...]] = {}
 
     def of(self, points: tuple[int, ...]) -> tuple[float, ...]:
@@ -40,8 +43,11 @@ class MatchValue:
                 float(self._game if s == winner else -self._game) for s in range(self._seats)
             )
         else:
+            best = max(points)
+            winner = points.index(best) if best > 0 and points.count(best) == 1 else -1
             values = tuple(
                 float(totals[s] - max(t for o, t in enumerate(totals) if o != s))
+                + (self._win_worth if s == winner else 0.0)
                 for s in range(self._seats)
             )
         self._cache[points] = values

@@ -31,15 +31,16 @@ def test_the_reference_player_plays_legal_moves_that_repeat_for_a_seed(
 
 
 @pytest.mark.parametrize("config", SETUPS[::3], ids=str)
-def test_the_frozen_hard_player_plays_legal_moves_that_repeat_for_a_seed(
+def test_the_frozen_hard_players_play_legal_moves_that_repeat_for_a_seed(
     config: GameConfig,
 ) -> None:
     rng = random.Random(32)
     for view, *_ in positions(config, rng, 40):
         seed = rng.getrandbits(64)
-        move = play(Player.HARD_V1, view, seed, SMALL_V1)
-        assert move in view.legal
-        assert play(Player.HARD_V1, view, seed, SMALL_V1) == move
+        for frozen in (Player.HARD_V1, Player.HARD_V2):
+            move = play(frozen, view, seed, SMALL_V1)
+            assert move in view.legal
+            assert play(frozen, view, seed, SMALL_V1) == move
 
 
 def test_random_rollouts_end_the_round_with_points_that_add_up() -> None:
@@ -61,7 +62,11 @@ def test_random_rollouts_end_the_round_with_points_that_add_up() -> None:
 
 def test_chats_are_offered_the_levels_only() -> None:
     assert {level.value for level in Level} == {"easy", "normal", "hard"}
-    assert {p.value for p in Player} - {level.value for level in Level} == {"reference", "hard-v1"}
+    assert {p.value for p in Player} - {level.value for level in Level} == {
+        "reference",
+        "hard-v1",
+        "hard-v2",
+    }
     with pytest.raises(ValueError):
         Level("reference")
 

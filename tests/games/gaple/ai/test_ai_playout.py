@@ -218,6 +218,18 @@ def test_match_value_serves_the_match() -> None:
     assert MatchValue([0, 0, 0], 1).of((0, 0, 0)) == (0.0, 0.0, 0.0)
 
 
+def test_match_value_adds_the_round_win_s_worth_to_its_winner_only() -> None:
+    value = MatchValue([0, 0, 0, 0], 100, win_worth=40)
+    assert value.of((20, 0, 0, 0)) == (60.0, -20.0, -20.0, -20.0)
+    # D7: everyone may score, the one who scored most won the round.
+    assert value.of((25, 10, 0, 5)) == (15.0 + 40, -15.0, -25.0, -20.0)
+    # No winner to reward when the best score is shared or nobody scored.
+    assert value.of((10, 10, 0, 0)) == (0.0, 0.0, -10.0, -10.0)
+    assert value.of((0, 0, 0, 0)) == (0.0, 0.0, 0.0, 0.0)
+    # A round that ends the game is worth the game, whatever the round's worth.
+    assert MatchValue([95, 0], 100, win_worth=40).of((10, 0)) == (200.0, -200.0)
+
+
 def test_blocked_rounds_score_as_c11_and_d7() -> None:
     """C11: the lowest count wins a blocked classic round; D7: everyone scores differences."""
     six_six, one_zero, two_zero = (to_bits(1 << tile_id(*t)) for t in ((6, 6), (1, 0), (2, 0)))
