@@ -44,6 +44,8 @@ def variants() -> dict[str, Budget]:
         "share10": with_(HARD, share=10.0),
         "prune2": with_(HARD, prune=2.0, deals=1000),
         "prune3": with_(HARD, prune=3.0, deals=1000),
+        **{f"normal-w{w}": with_(NORMAL, work=w, deals=128) for w in (6000, 8000)},
+        "hard-eps90": with_(HARD, epsilon=0.9),
     }
 
 
