@@ -4,7 +4,8 @@ Every pairing seats one player against copies of another on the same seeded deal
 seat rotation. Single rounds (each deal a game's first round) pair up across runs by deal and
 seat, so two players' figures against the same opponents are compared on the same hands: the
 paired difference, with its 95% interval over deals. Whole games to the target pair up by game.
-`--quick` plays 100 rounds per pairing (a smoke run); the figures quoted take --rounds 3000.
+`--quick` plays 100 rounds per pairing (a smoke run); docs/COMPUTER_PLAYERS.md gives the
+commands behind the figures it quotes (--rounds 4000 for hard's four-seat table).
 
 Targets (issue 30; table 1, hard in single classic four-seat rounds): at least 30% of rounds
 won against three reference players with the 95% interval's lower end above 28.5%, ahead of
@@ -59,7 +60,7 @@ TABLES: tuple[Table, ...] = (
         ((0, 1), (0, 2), (0, 3), (3, 4)),
     ),
     Table(
-        "classic, 4 seats, single rounds, against today's hard",
+        "classic, 4 seats, single rounds, against three hard-v1",
         CLASSIC_4,
         True,
         ((HARD, HARD_V1),),
@@ -221,7 +222,9 @@ def main() -> int:
     parser.add_argument(
         "--players",
         default="",
-        help="comma-separated first players to seat (hard, normal, ...); all if empty",
+        help="comma-separated first players to seat ("
+        + ", ".join(p.value for p in Player)
+        + "); all if empty",
     )
     parser.add_argument(
         "--tables",
@@ -230,8 +233,14 @@ def main() -> int:
     )
     args = parser.parse_args()
     count = 100 if args.quick else args.rounds
-    chosen = {int(t) for t in args.tables.split(",") if t.strip()} or set(range(1, len(TABLES) + 1))
-    seated = {Player(p.strip()) for p in args.players.split(",") if p.strip()} or set(Player)
+    try:
+        chosen = {int(t) for t in args.tables.split(",") if t.strip()}
+        seated = {Player(p.strip()) for p in args.players.split(",") if p.strip()} or set(Player)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not chosen <= set(range(1, len(TABLES) + 1)):
+        parser.error(f"--tables: the tables are numbered 1 to {len(TABLES)}")
+    chosen = chosen or set(range(1, len(TABLES) + 1))
     started = time.perf_counter()
     verdicts: list[str] = []
     missed: list[str] = []
@@ -289,9 +298,9 @@ def main() -> int:
                 verdicts.append(below)
                 missed.append(below)
         print(flush=True)
-    print("Targets:")
-    for line in verdicts or ["(none in the tables played)"]:
-        print("  " + line)
+    print("Targets (not judged on a --quick run):" if args.quick else "Targets:")
+    for verdict in verdicts or ["(none in the tables played)"]:
+        print("  " + verdict)
     print(f"total {time.perf_counter() - started:.0f} s; load average {_load()}", flush=True)
     if args.quick:
         print("(a --quick run: the targets are not judged)", flush=True)

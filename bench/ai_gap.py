@@ -180,8 +180,14 @@ def main() -> int:
         help="comma-separated players to seat (default: every table's own)",
     )
     args = parser.parse_args()
-    chosen = {int(t) for t in args.tables.split(",") if t.strip()} or set(range(1, len(TABLES) + 1))
-    only = {Player(p.strip()) for p in args.players.split(",") if p.strip()}
+    try:
+        chosen = {int(t) for t in args.tables.split(",") if t.strip()}
+        only = {Player(p.strip()) for p in args.players.split(",") if p.strip()}
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not chosen <= set(range(1, len(TABLES) + 1)):
+        parser.error(f"--tables: the tables are numbered 1 to {len(TABLES)}")
+    chosen = chosen or set(range(1, len(TABLES) + 1))
     started = time.perf_counter()
     verdicts: list[str] = []
     missed: list[str] = []
@@ -225,9 +231,9 @@ def main() -> int:
                 if not ok:
                     missed.append(f"table {number}, paired {names} {100 * low:+.1f} to ...")
         print(flush=True)
-    print("Targets:")
-    for line in verdicts or ["(none in the tables played)"]:
-        print("  " + line)
+    print("Targets (not judged on a --quick run):" if args.quick else "Targets:")
+    for verdict in verdicts or ["(none in the tables played)"]:
+        print("  " + verdict)
     print(f"total {time.perf_counter() - started:.0f} s; load {_load()}", flush=True)
     if args.quick:
         print("(a --quick run: the targets are not judged)", flush=True)

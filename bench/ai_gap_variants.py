@@ -4,8 +4,9 @@ Each named variant (a `Budget`) plays in the first seat against copies of the re
 on the same seeded single rounds, in every seat rotation; it prints each variant's share of
 rounds won with its 95% interval, its paired difference from the first variant named on the
 same deals (interval over deals), and its CPU ms per real decision (median, p99). A run's
-outcomes are kept under `--cache` (one JSON file per variant, seed, seats and rounds) so a
-variant already played is not played again.
+outcomes are kept under `--cache` (one JSON file per variant's settings, seed, seats, rounds
+and version of the computer players' code) so a variant already played is not played again;
+a line read back from it says so.
 
     .venv/bin/python bench/ai_gap_variants.py --rounds 1200 --variants hard,hard-v1
 """
@@ -14,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import gaple_bot.games.gap.ai as ai_package
 from gaple_bot.games.gap.ai.arena import mean_interval, percentile, play_arena, wilson
 from gaple_bot.games.gap.ai.levels import BUDGETS, Level
 from gaple_bot.games.gap.ai.montecarlo import Budget
@@ -59,13 +62,23 @@ def paired(a: Sequence[float], b: Sequence[float], cluster: int) -> tuple[float,
     return mean_interval(per_deal)
 
 
+def _fingerprint(budget: Budget) -> str:
+    """A short digest of the budget's settings and of the Gap computer players' source, so a
+    cached run is read back only for the very player that played it."""
+    digest = hashlib.sha256(repr(budget).encode())
+    for source in sorted(Path(ai_package.__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def outcomes(
     name: str, budget: Budget, seats: int, rounds: int, seed: int, cache: Path
 ) -> dict[str, list[float]]:
     """The variant's round wins and CPU seconds per real decision, played or read back."""
-    path = cache / f"{name}-s{seed}-{seats}seats-{rounds}.json"
+    path = cache / f"{name}-{_fingerprint(budget)}-s{seed}-{seats}seats-{rounds}.json"
     if path.exists():
         loaded: dict[str, list[float]] = json.loads(path.read_text())
+        loaded["cached"] = [1.0]
         return loaded
     lineup = [Player.HARD] + [Player.REFERENCE] * (seats - 1)
     run = play_arena(GapConfig(seats), lineup, rounds, seed, {"hard": budget}, True)
@@ -79,15 +92,28 @@ def outcomes(
 def main() -> int:
     """Play each variant on the same deals; print the figures, paired with the first."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1200)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--variants", default="hard", help="comma-separated names")
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/gap-variants"))
-    args = parser.parse_args()
     known = variants()
+    parser.add_argument("--rounds", type=int, default=1200, help="rounds per variant")
+    parser.add_argument("--seed", type=int, default=7, help="the deals' seed")
+    parser.add_argument("--seats", type=int, default=4, help="seats at the table (2 to 6)")
+    parser.add_argument(
+        "--variants",
+        default="hard",
+        help="comma-separated names, the first the one the others are paired with: "
+        + ", ".join(known),
+    )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=Path("/tmp/gap-variants"),
+        help="folder of runs already played, read back for the same settings and code",
+    )
+    args = parser.parse_args()
     names = [n.strip() for n in args.variants.split(",") if n.strip()]
-    print(f"Gap, {args.seats} seats, seed {args.seed}; load {os.getloadavg()}", flush=True)
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        parser.error(f"--variants: unknown {', '.join(unknown) or '(none given)'}")
+    print(f"Gap, {args.seats} seats, seed {args.seed}; load {os.getloadavg()[0]:.2f}", flush=True)
     base: list[float] | None = None
     for name in names:
         result = outcomes(name, known[name], args.seats, args.rounds, args.seed, args.cache)
@@ -103,7 +129,8 @@ def main() -> int:
         else:
             mean, lo, hi = paired(wins, base, args.seats)
             text += f"; paired vs {names[0]} {100 * mean:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
-        print(text + f"; load {os.getloadavg()[0]:.1f}", flush=True)
+        read_back = " (read back from --cache)" if "cached" in result else ""
+        print(text + f"; load {os.getloadavg()[0]:.1f}{read_back}", flush=True)
     return 0
 
 

@@ -5,7 +5,10 @@ on the same seeded single rounds as hard's own budget, in every seat rotation; i
 variant's share of rounds won with its 95% interval, its paired difference from hard on the
 same deals (interval over deals), and its CPU ms per real decision (median, p99).
 
-    .venv/bin/python bench/ai_variants.py --rounds 800 --variants opponents,opponents-tries4
+    .venv/bin/python bench/ai_variants.py --rounds 800 --variants hard-v2,opponents
+
+`win40` is hard's own budget since issue 30 kept it; `hard-v2` is hard as issue 30 found it
+(the round's win worth nothing on top).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Sequence
 from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.montecarlo import Budget
-from gaple_bot.games.gaple.ai.players import Player
+from gaple_bot.games.gaple.ai.players import HARD_V2, Player
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 HARD = BUDGETS[Level.HARD]
@@ -30,6 +33,7 @@ def _variants() -> dict[str, Budget]:
     with_ = dataclasses.replace
     return {
         "hard": HARD,
+        "hard-v2": HARD_V2,
         "opponents": with_(HARD, opponents=1.0, passed_over=1.0),
         "opponents-po": with_(HARD, opponents=1.0),
         "opponents-tries4": with_(HARD, opponents=1.0, passed_over=1.0, tries=4),
@@ -73,19 +77,27 @@ def _line(name: str, run: ArenaRun, base: ArenaRun | None, seats: int) -> str:
 def main() -> int:
     """Play hard and each variant on the same deals; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=800)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--seats", type=int, default=4)
+    known = _variants()
+    parser.add_argument("--rounds", type=int, default=800, help="rounds per variant")
+    parser.add_argument("--seed", type=int, default=7, help="the deals' seed")
+    parser.add_argument("--seats", type=int, default=4, help="seats at the table (2 to 4)")
     parser.add_argument("--rules", choices=[r.value for r in RuleSet], default="classic")
-    parser.add_argument("--variants", default="opponents", help="comma-separated names")
+    parser.add_argument(
+        "--variants",
+        default="hard-v2",
+        help="comma-separated names, each paired with hard's own run: " + ", ".join(known),
+    )
     parser.add_argument("--no-base", action="store_true", help="skip hard's own run")
     args = parser.parse_args()
-    known = _variants()
     config = GameConfig(RuleSet(args.rules), args.seats)
     lineup = [Player.HARD] + [Player.REFERENCE] * (args.seats - 1)
     names = [n.strip() for n in args.variants.split(",") if n.strip()]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        parser.error(f"--variants: unknown {', '.join(unknown)}")
     print(
-        f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}; load {os.getloadavg()}",
+        f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}; "
+        f"load {os.getloadavg()[0]:.2f}",
         flush=True,
     )
     base = None

@@ -48,6 +48,8 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
         "bench/client.py",
         "bench/ai.py",
         "bench/ai_gap.py",
+        "bench/ai_variants.py",
+        "bench/ai_gap_variants.py",
     }
     for name, text in PAGES.items():
         for script in re.findall(r"\.venv/bin/python (bench/\w+\.py)", text):
