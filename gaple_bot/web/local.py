@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import signal
 import sys
 import tempfile
 from collections.abc import Callable
@@ -139,6 +140,24 @@ async def serve_local(
         await service.close()
 
 
+async def _serve_until_stopped(
+    database_url: str, port: int, name: str, language: str, ready: Callable[[str], None]
+) -> None:
+    """`serve_local` until SIGTERM or SIGHUP (as well as Ctrl+C), so a service manager or a
+    closed terminal stops it as cleanly, its throwaway database removed."""
+    stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for name_of_signal in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name_of_signal, None)
+        if number is not None:
+            # Not every platform's loop takes signal handlers (Windows' does not).
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(number, stopped.set)
+    await serve_local(
+        database_url, port, name=name, language=language, ready=ready, stopped=stopped
+    )
+
+
 async def _to_page(request: web.Request) -> web.Response:
     raise web.HTTPFound("/app")
 
@@ -160,7 +179,10 @@ def main(argv: list[str]) -> int:
         help="a database URL to keep the games in (default: a throwaway SQLite file)",
     )
     parser.add_argument(
-        "--game", choices=("gaple", "gap"), default="gaple", help="the game (default gaple)"
+        "--game",
+        choices=("gaple", "gap"),
+        default="gaple",
+        help="the game whose address is printed first (both are served; default gaple)",
     )
     parser.add_argument("--name", default="Player", help="your name at the table")
     parser.add_argument(
@@ -182,11 +204,7 @@ def main(argv: list[str]) -> int:
             )
 
         try:
-            asyncio.run(
-                serve_local(
-                    database, args.port, name=args.name, language=args.language, ready=ready
-                )
-            )
+            asyncio.run(_serve_until_stopped(database, args.port, args.name, args.language, ready))
         except KeyboardInterrupt:
             pass
         except OSError as error:

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+from pathlib import Path
 from urllib.request import urlopen
 
 ADDRESS = re.compile(r"Open (http://127\.0\.0\.1:\d+/app\?local=gap) in your browser to play Gap")
@@ -40,6 +41,29 @@ def test_local_play_serves_the_game_asked_for_and_stops_on_ctrl_c() -> None:
         assert "telegram.org" not in page, "local play loads nothing from the internet"
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_local_play_stops_on_sigterm_and_leaves_no_files(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gaple_bot", "local", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp_path)},
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "Open http://127.0.0.1:" in line, line
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith("gaple-local-")]
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=WAIT) == 0
+        # The throwaway database went with it, as it does on Ctrl+C.
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith("gaple-local-")] == []
     finally:
         if process.poll() is None:
             process.kill()
