@@ -16,7 +16,7 @@ import aiohttp
 
 from gaple_bot.bot.render.game_messages import JOIN_PREFIX
 from gaple_bot.web.initdata import sign
-from gaple_bot.web.limits import PER_SECOND, FrameBucket
+from gaple_bot.web.limits import BURST, PER_SECOND, FrameBucket
 
 JsonDict = dict[str, Any]
 WAIT_SECONDS = 120.0
@@ -96,8 +96,12 @@ class PagePerson:
     """The revision the pending move was made at, until the page shows a newer one."""
     played_revision: int = -1
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    bucket: FrameBucket = field(default_factory=lambda: FrameBucket(time.monotonic))
-    """The server's flood allowance, mirrored: a person never taps faster than it lets them."""
+    bucket: FrameBucket = field(
+        default_factory=lambda: FrameBucket(time.monotonic, BURST - 2, PER_SECOND * 0.9)
+    )
+    """The server's flood allowance, mirrored with room to spare: a person never taps faster
+    than it lets them, even when the frames reach it closer together than they left (a loaded
+    machine delays some and then delivers them at once)."""
 
 
 class PagePeople:
@@ -195,7 +199,8 @@ class PagePeople:
     async def _connect(self, base: str, person: PagePerson) -> None:
         assert self._http is not None
         person.ws = await self._http.ws_connect(base + "/app/ws", origin=base)
-        await person.ws.send_str(json.dumps({"t": "hello", "session": person.session}))
+        # The hello counts against the server's allowance too.
+        await self._send(person, {"t": "hello", "session": person.session})
         self._spawn(self._read(person))
         await self._until(person, lambda: person.state is not None)
 
@@ -246,6 +251,10 @@ class PagePeople:
             if person.tapped_at is not None:
                 person.tapped_at = person.tapped_revision = None
                 table.hand_due_since = None
+                # A refused tap leaves the turn where it was: the person taps again, as one
+                # would (a flood refusal comes when the frames reach the server closer together
+                # than they were sent, on a loaded machine).
+                person.played_revision = -1
         elif kind == "state":
             person.state = frame
             revision = int(frame.get("revision") or 0)
