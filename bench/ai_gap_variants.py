@@ -63,10 +63,10 @@ def paired(a: Sequence[float], b: Sequence[float], cluster: int) -> tuple[float,
 
 
 def _fingerprint(budget: Budget) -> str:
-    """A short digest of the budget's settings and of the Gap computer players' source, so a
-    cached run is read back only for the very player that played it."""
+    """A short digest of the budget's settings and of Gap's source (rules and computer players),
+    so a cached run is read back only for the very player and game that played it."""
     digest = hashlib.sha256(repr(budget).encode())
-    for source in sorted(Path(ai_package.__file__).parent.glob("*.py")):
+    for source in sorted(Path(ai_package.__file__).parent.parent.rglob("*.py")):
         digest.update(source.read_bytes())
     return digest.hexdigest()[:12]
 

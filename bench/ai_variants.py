@@ -80,7 +80,9 @@ def main() -> int:
     known = _variants()
     parser.add_argument("--rounds", type=int, default=800, help="rounds per variant")
     parser.add_argument("--seed", type=int, default=7, help="the deals' seed")
-    parser.add_argument("--seats", type=int, default=4, help="seats at the table (2 to 4)")
+    parser.add_argument(
+        "--seats", type=int, default=4, help="seats at the table (2 to 4; 4 or 5 with discards)"
+    )
     parser.add_argument("--rules", choices=[r.value for r in RuleSet], default="classic")
     parser.add_argument(
         "--variants",

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from enum import StrEnum
 
 from ..rules import Move, SeatView
-from .levels import BUDGETS, Level, decide
+from .levels import Level, decide
 from .montecarlo import Budget, monte_carlo_move
 from .reference import reference_move
 
@@ -38,8 +37,22 @@ HARD_V1 = Budget(
 )
 """The hard level's budget before issue 15."""
 
-HARD_V2 = replace(BUDGETS[Level.HARD], win_worth=0.0)
-"""The hard level's budget before issue 30: today's, the round's win worth nothing on top."""
+HARD_V2 = Budget(
+    deals=50,
+    per_move=True,
+    exact_tiles=12,
+    time_cap=0.040,
+    min_deals=8,
+    extra_deals=50,
+    passed_over=0.5,
+    keep=3,
+    prune=2.0,
+    exact_nodes=6000,
+    work=1000,
+    discards_keep=0,
+)
+"""The hard level's budget before issue 30's third sitting (the round's win worth nothing on
+top)."""
 
 
 def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:

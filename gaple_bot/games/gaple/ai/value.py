@@ -16,8 +16,10 @@ class MatchValue:
     A round that ends the game is worth a fixed win or loss of `GAME_WEIGHT` targets. Any other
     outcome is worth the seat's lead over its best opponent afterwards, so both the points won
     and the points others win count, and an opponent close to the target is the one to stop;
-    the round's winner (the one seat that scored the most) gets `win_worth` points on top, for
-    the next lead (C5) and for winning at all.
+    the round's winner gets `win_worth` points on top, for the next lead (C5) and for winning
+    at all. The winner is the seat that scored the most (C12, D7); where seats tie for the most
+    (D6's tie-break on the lowest count, or a classic win worth no pips) the points do not say
+    which of them won, so they share the worth.
     """
 
     __slots__ = ("_cache", "_game", "_scores", "_seats", "_target", "_win_worth")
@@ -44,10 +46,10 @@ class MatchValue:
             )
         else:
             best = max(points)
-            winner = points.index(best) if best > 0 and points.count(best) == 1 else -1
+            share = self._win_worth / points.count(best)
             values = tuple(
                 float(totals[s] - max(t for o, t in enumerate(totals) if o != s))
-                + (self._win_worth if s == winner else 0.0)
+                + (share if points[s] == best else 0.0)
                 for s in range(self._seats)
             )
         self._cache[points] = values

@@ -218,14 +218,15 @@ def test_match_value_serves_the_match() -> None:
     assert MatchValue([0, 0, 0], 1).of((0, 0, 0)) == (0.0, 0.0, 0.0)
 
 
-def test_match_value_adds_the_round_win_s_worth_to_its_winner_only() -> None:
+def test_match_value_adds_the_round_win_s_worth_to_its_winners_only() -> None:
     value = MatchValue([0, 0, 0, 0], 100, win_worth=40)
     assert value.of((20, 0, 0, 0)) == (60.0, -20.0, -20.0, -20.0)
     # D7: everyone may score, the one who scored most won the round.
     assert value.of((25, 10, 0, 5)) == (15.0 + 40, -15.0, -25.0, -20.0)
-    # No winner to reward when the best score is shared or nobody scored.
-    assert value.of((10, 10, 0, 0)) == (0.0, 0.0, -10.0, -10.0)
-    assert value.of((0, 0, 0, 0)) == (0.0, 0.0, 0.0, 0.0)
+    # Seats tied for the most share it: the points do not say which of them won (D6's
+    # tie-break), nor who went out when the others held no pips.
+    assert value.of((10, 10, 0, 0)) == (20.0, 20.0, -10.0, -10.0)
+    assert value.of((0, 0, 0, 0)) == (10.0, 10.0, 10.0, 10.0)
     # A round that ends the game is worth the game, whatever the round's worth.
     assert MatchValue([95, 0], 100, win_worth=40).of((10, 0)) == (200.0, -200.0)
 
