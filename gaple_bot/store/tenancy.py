@@ -29,6 +29,7 @@ database do not count)."""
 
 _TRY_ALONE = text("SELECT pg_try_advisory_lock(:space, 0)")
 _TRY_SHARED = text("SELECT pg_try_advisory_lock_shared(:space, 0)")
+_UNLOCK_SHARED = text("SELECT pg_advisory_unlock_shared(:space, 0)")
 _ALIVE = text("SELECT 1")
 _SESSION = text("SELECT pg_backend_pid()")
 _END_OLD_SESSION = text(
@@ -70,7 +71,17 @@ class Tenancy:
             waited = False
             while True:
                 alone = alone_if_possible and await _try(connection, _TRY_ALONE)
-                if alone or await _try(connection, _TRY_SHARED):
+                if not alone and await _try(connection, _TRY_SHARED):
+                    # The process working alone may have stopped between the two tries. Held
+                    # shared, the lock is taken alone if no other session holds it (a session
+                    # never conflicts with itself), so a restart is not left sharing by chance.
+                    if alone_if_possible and await _try(connection, _TRY_ALONE):
+                        await _try(connection, _UNLOCK_SHARED)
+                        alone = True
+                    shared = True
+                else:
+                    shared = False
+                if alone or shared:
                     if waited:
                         log.warning("the process working alone on the database has stopped")
                     tenancy = cls(alone, engine, connection)

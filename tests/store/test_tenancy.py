@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy import TextClause
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from gaple_bot.store import Store
@@ -216,3 +218,31 @@ async def test_a_database_out_of_reach_for_a_while_is_waited_for(
         assert failures == 5
         assert store.tenancy.alone
         assert await _holder(postgres_url) not in (None, pid)
+
+
+async def test_a_restart_that_finds_the_lock_free_only_at_its_second_try_still_works_alone(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The process working alone may stop between a restart's try for the lock alone and its
+    try for it shared: holding it shared and finding nobody else there, the restart takes it
+    alone, so workers started after it still wait."""
+    real_try = tenancy_module._try
+    refused_once: list[bool] = []
+
+    async def first_alone_try_refused(connection: AsyncConnection, statement: TextClause) -> bool:
+        if statement is tenancy_module._TRY_ALONE and not refused_once:
+            refused_once.append(True)
+            return False
+        return await real_try(connection, statement)
+
+    monkeypatch.setattr(tenancy_module, "_try", first_alone_try_refused)
+    async with started(postgres_url, alone_if_possible=True) as store:
+        assert refused_once == [True]
+        assert store.tenancy.alone is True
+        worker = asyncio.create_task(Store.start(postgres_url, alone_if_possible=False))
+        try:
+            await _says_it_waits(caplog, worker)
+        finally:
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
