@@ -19,6 +19,7 @@ from tests.bot.exposition import samples, types, value
 from tests.bot.test_webhook import WAIT, _output, _wait
 from tests.fakes.telegram_server import FakeTelegram, running_fake
 from tests.postgres import free_port
+from tests.workers.processes import start_gaple_bot
 
 GROUP = -1009876543001
 ANA, BUDI = 1501, 1502
@@ -140,19 +141,7 @@ async def _two_workers(
     environ: dict[str, str], directory: Path, log: Path
 ) -> asyncio.subprocess.Process:
     """`gaple-bot --workers 2` started as an operator would, its output in `log`."""
-    with log.open("wb") as output:
-        return await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "gaple_bot",
-            "--workers",
-            "2",
-            cwd=directory,
-            env=environ,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
+    return await start_gaple_bot(["--workers", "2"], directory, environ, log)
 
 
 async def _live_workers(url: str) -> set[int]:
