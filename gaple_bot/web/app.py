@@ -221,7 +221,10 @@ class PageFrontEnd:
             log.info("a page's sign-in was refused: %s", error)
             return refused(t, "init_data", HTTPStatus.FORBIDDEN)
         t = deps.translators.get(user.language)
-        token = token if isinstance(token, str) and token else user.start_param
+        token = table_of(token, user.start_param)
+        if token is None:
+            log.info("a page's sign-in named another table than its signed start parameter")
+            return refused(t, "other_table", HTTPStatus.FORBIDDEN)
         try:
             record = await deps.service.lobbies.opened_by(token)
         except (BadInvite, GameNotRunning):
@@ -410,6 +413,18 @@ class PageFrontEnd:
             if not seat.autoplay:
                 raise StaleButton(f"user {viewer.user_id} already plays their seat")
             await game.set_autoplay(viewer.user_id, False)
+
+
+def table_of(asked: object, start_param: str) -> str | None:
+    """The token of the table a sign-in opens (None: refused, the page asked for another)."""
+    named = asked if isinstance(asked, str) else ""
+    if not start_param:
+        # A private chat's web_app button: Telegram signs no start parameter, the page's
+        # address names the table and the membership check guards it.
+        return named
+    # The direct link's start parameter is what Telegram vouches for: the page's own word
+    # may only repeat it.
+    return start_param if named in ("", start_param) else None
 
 
 def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None) -> dict[str, Any]:

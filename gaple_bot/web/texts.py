@@ -34,6 +34,10 @@ def page_refusal(t: Translator, reason: str) -> str:
         "init_data": t.gettext(
             "Telegram did not vouch for this page: open it again from the chat."
         ),
+        # The page names a table Telegram did not sign: only the chat's own link opens it.
+        "other_table": t.gettext(
+            "Telegram did not vouch for this page: open it again from the chat."
+        ),
         "session": t.gettext("This page has been open too long: open it again from the chat."),
         "not_member": t.gettext("Only members of the group can open its table."),
         "no_table": t.gettext("This table does not exist, or its game is over."),
