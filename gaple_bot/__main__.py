@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
+from dataclasses import dataclass
 
+from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
 from .settings import SettingsError, load_settings
 
 USAGE = """usage: gaple-bot              run the bot (settings from the environment or .env;
@@ -14,6 +17,69 @@ USAGE = """usage: gaple-bot              run the bot (settings from the environm
        gaple-bot local        play in your browser against computer players, no token
                               needed (gaple-bot local --help)
        gaple-bot arena        the computer players' arena (gaple-bot arena --help)"""
+
+
+COMMANDS = ("local", "arena")
+OPTIONS = ("--help", "--workers")
+"""The options a mistyped word is compared with (never the internal worker flag: nobody is
+pointed at it)."""
+
+
+class UsageError(ValueError):
+    """The command line names a command, option or value gaple-bot does not know."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotRun:
+    """How the bot runs: one process, `workers` webhook workers, or one of them."""
+
+    workers: int | None = None
+    worker: Worker | None = None
+
+
+def bot_run(args: list[str]) -> BotRun:
+    """How the bot runs, from the arguments after `gaple-bot` (raises UsageError)."""
+    if not args:
+        return BotRun()
+    first, rest = args[0], args[1:]
+    if first == "--workers":
+        return BotRun(workers=_worker_count(rest))
+    if first == WORKER_FLAG:
+        return BotRun(worker=_internal_worker(rest))
+    if first.startswith("-"):
+        raise UsageError(f"unknown option {first!r}{_nearest(first, OPTIONS)}")
+    raise UsageError(f"unknown command {first!r}{_nearest(first, COMMANDS + OPTIONS)}")
+
+
+def _worker_count(rest: list[str]) -> int:
+    """N of `--workers N`, a whole number from 1 up and the last argument."""
+    if not rest:
+        raise UsageError("--workers takes a number of workers from 1 up")
+    try:
+        count = int(rest[0])
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise UsageError(f"--workers takes a number of workers from 1 up, not {rest[0]!r}")
+    if len(rest) > 1:
+        raise UsageError(f"unknown argument {rest[1]!r} after --workers {rest[0]}")
+    return count
+
+
+def _internal_worker(rest: list[str]) -> Worker:
+    """I/N of the supervisor's own `--worker I/N`."""
+    try:
+        if len(rest) != 1:
+            raise ValueError("one I/N")
+        return Worker.parse(rest[0])
+    except ValueError:
+        raise UsageError(f"{WORKER_FLAG} is internal (I/N); did you mean --workers N?") from None
+
+
+def _nearest(given: str, known: tuple[str, ...]) -> str:
+    """`; did you mean X?` for the known word closest to a mistyped one, else nothing."""
+    close = difflib.get_close_matches(given, known, n=1)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return arena_main(args[1:])
     try:
+        how = bot_run(args)
+    except UsageError as exc:
+        # Before the settings are read: a mistyped command never starts the bot.
+        print(f"gaple-bot: {exc} (gaple-bot --help)", file=sys.stderr)
+        return 2
+    try:
         settings = load_settings(os.environ)
     except SettingsError as exc:
         print(f"gaple-bot: {exc}", file=sys.stderr)
@@ -39,38 +111,18 @@ def main(argv: list[str] | None = None) -> int:
 
     from .bot.app import run, setup_logging
     from .bot.server import CannotListen
-    from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
     from .logs import redacted, token_secrets
     from .store import DatabaseTaken, DatabaseUnavailable
 
-    worker: Worker | None = None
-    if args[:1] == ["--workers"]:
-        try:
-            count = int(args[1])
-        except (IndexError, ValueError):
-            print("gaple-bot: --workers takes a number (gaple-bot --help)", file=sys.stderr)
-            return 2
-        problem = refusal(settings, count)
+    if how.workers is not None:
+        problem = refusal(settings, how.workers)
         if problem is not None:
             print(f"gaple-bot: {problem}", file=sys.stderr)
             return 2
-        if count > 1:
+        if how.workers > 1:
             setup_logging(settings, settings.webhook_secret)
-            return Supervisor(count).run()
-        worker = None
-    elif args[:1] == [WORKER_FLAG] and len(args) == 2:
-        try:
-            worker = Worker.parse(args[1])
-        except ValueError:
-            print(
-                f"gaple-bot: {WORKER_FLAG} is internal (I/N); did you mean --workers N? "
-                "(gaple-bot --help)",
-                file=sys.stderr,
-            )
-            return 2
-    elif args:
-        print(f"gaple-bot: unknown arguments {' '.join(args)} (gaple-bot --help)", file=sys.stderr)
-        return 2
+            return Supervisor(how.workers).run()
+    worker = how.worker
     pages = None
     if settings.webapp:
         from .web.app import PageFrontEnd

@@ -121,6 +121,65 @@ def test_help_says_what_the_command_does_and_starts_nothing(
     assert "arena" in out and ".env.example" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["locl"], "unknown command 'locl'; did you mean local?"),
+        (["help"], "unknown command 'help'; did you mean --help?"),
+        (["--bogus"], "unknown option '--bogus'"),
+        (["--workers", "abc"], "--workers takes a number of workers from 1 up, not 'abc'"),
+        (["--workers", "0"], "--workers takes a number of workers from 1 up, not '0'"),
+        (["--workers"], "--workers takes a number of workers from 1 up"),
+        (["--workers", "2", "now"], "unknown argument 'now' after --workers 2"),
+    ],
+)
+def test_an_unknown_command_option_or_value_is_one_line_and_exit_code_2_before_settings(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    named: str,
+) -> None:
+    """No token anywhere: were the settings read first, the line would be about it."""
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert lines == [f"gaple-bot: {named} (gaple-bot --help)"]
+    assert captured.out == ""
+
+
+def test_a_mistyped_command_never_starts_the_bot(tmp_path: Path) -> None:
+    """The console script itself, with a token: nothing is started, nothing connects."""
+    environ = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": "123456:TEST-token",
+        # Were it reached, this would end in exit code 1 and another line.
+        "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9",
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    done = _gaple_bot(tmp_path, environ, "locl")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "gaple-bot: unknown command 'locl'; did you mean local? (gaple-bot --help)"
+    ]
+    assert not (tmp_path / "db.sqlite3").exists()
+
+
+@pytest.mark.parametrize("args", [[], ["--workers", "1"], ["--workers", "3"]])
+def test_a_known_command_line_goes_on_to_the_settings(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+) -> None:
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith("gaple-bot: TELEGRAM_BOT_TOKEN is not set")
+
+
 def test_the_internal_worker_flag_mistyped_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
     environ = {**os.environ, "TELEGRAM_BOT_TOKEN": "123456:TEST-token"}
     done = _gaple_bot(tmp_path, environ, "--worker", "2")
