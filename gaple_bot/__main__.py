@@ -82,6 +82,11 @@ def _nearest(given: str, known: tuple[str, ...]) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
+def _say(line: str) -> None:
+    """One line on stderr, before the bot's logging is set up."""
+    print(f"gaple-bot: {line}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args = sys.argv[1:] if argv is None else argv
@@ -103,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gaple-bot: {exc} (gaple-bot --help)", file=sys.stderr)
         return 2
     try:
-        settings = load_settings(os.environ)
+        settings = load_settings(os.environ, warn=_say)
     except SettingsError as exc:
         print(f"gaple-bot: {exc}", file=sys.stderr)
         return 2

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
+import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -14,6 +16,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from .i18n import SUPPORTED_LANGUAGES
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///gaple.sqlite3"
 DEFAULT_API_BASE_URL = "https://api.telegram.org"
@@ -272,9 +276,83 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
     )
 
 
-def load_settings(environ: Mapping[str, str], env_file: Path = Path(".env")) -> Settings:
-    """Settings from `environ`, falling back to `env_file`; the environment wins."""
-    return settings_from(_with_env_file(environ, env_file))
+SETTING_NAMES = frozenset(
+    {
+        "TELEGRAM_BOT_TOKEN",
+        "DATABASE_URL",
+        "SHARED_DATABASE",
+        "TELEGRAM_API_BASE_URL",
+        "LOG_LEVEL",
+        "WEBHOOK_URL",
+        "WEBHOOK_PORT",
+        "WEBHOOK_LISTEN",
+        "WEBHOOK_SECRET",
+        "METRICS_PORT",
+        "DEFAULT_LANGUAGE",
+        "DEFAULT_TURN_SECONDS",
+        "LOBBY_TIMEOUT_SECONDS",
+        "GROUP_MESSAGES_PER_MINUTE",
+        "BOT_MESSAGES_PER_SECOND",
+        "PRIVATE_MESSAGES_PER_SECOND",
+        "TAPPED_HAND_HOLD_SECONDS",
+        "TABLE_EDIT_SECONDS",
+        "COMPUTER_PROCESSES",
+        "WEBAPP_URL",
+        "WEBAPP_SHORT_NAME",
+        "WEBAPP_PORT",
+        "WEBAPP_LOGIN_SECONDS",
+    }
+)
+"""Every variable `settings_from` reads."""
+CLOSE_NAME = 0.8
+"""How alike (difflib's ratio) a variable's name and a setting's must be to take it for a typo."""
+
+
+def load_settings(
+    environ: Mapping[str, str],
+    env_file: Path = Path(".env"),
+    *,
+    warn: Callable[[str], None] = log.warning,
+) -> Settings:
+    """Settings from `environ`, falling back to `env_file`; the environment wins. Each
+    variable of `env_file` that looks like a mistyped setting is one `warn` line."""
+    file_values = _env_file_values(env_file)
+    for message in stray_settings(file_values, env_file):
+        warn(message)
+    return settings_from({**file_values, **environ})
+
+
+def stray_settings(names: Iterable[str], env_file: Path) -> list[str]:
+    """A line for each of `names` that is not a setting but looks like one, naming the nearest
+    setting: close to a setting's name, or with a setting's first word (WEBHOOK_…) or last
+    words (…_BOT_TOKEN)."""
+    lines = []
+    for name in names:
+        nearest = nearest_setting(name)
+        if nearest is not None:
+            lines.append(
+                f"{name} in {env_file} is not a setting and is ignored; did you mean {nearest}?"
+            )
+    return lines
+
+
+def nearest_setting(name: str) -> str | None:
+    """The setting a variable's name seems meant for (None: a setting, or nothing like one)."""
+    if name in SETTING_NAMES:
+        return None
+    upper = name.upper()
+    known = sorted(SETTING_NAMES)
+    alike = difflib.get_close_matches(upper, known, n=1, cutoff=CLOSE_NAME)
+    if not alike and "_" in upper:
+        alike = [setting for setting in known if setting.endswith("_" + upper)]
+    if not alike:
+        family = [setting for setting in known if _first_word(setting) == _first_word(upper)]
+        alike = difflib.get_close_matches(upper, family, n=1, cutoff=0.0)
+    return alike[0] if alike else None
+
+
+def _first_word(name: str) -> str:
+    return name.partition("_")[0]
 
 
 def load_database_url(environ: Mapping[str, str], env_file: Path = Path(".env")) -> str:
@@ -286,6 +364,9 @@ def load_database_url(environ: Mapping[str, str], env_file: Path = Path(".env"))
 
 def _with_env_file(environ: Mapping[str, str], env_file: Path) -> dict[str, str | None]:
     """`env_file`'s variables (if it exists) overridden by `environ`'s."""
-    merged: dict[str, str | None] = dict(dotenv_values(env_file)) if env_file.is_file() else {}
-    merged.update(environ)
-    return merged
+    return {**_env_file_values(env_file), **environ}
+
+
+def _env_file_values(env_file: Path) -> dict[str, str | None]:
+    """`env_file`'s variables (none if it does not exist)."""
+    return dict(dotenv_values(env_file)) if env_file.is_file() else {}

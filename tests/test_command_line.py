@@ -180,6 +180,23 @@ def test_a_known_command_line_goes_on_to_the_settings(
     assert capsys.readouterr().err.startswith("gaple-bot: TELEGRAM_BOT_TOKEN is not set")
 
 
+def test_a_mistyped_setting_in_env_is_one_line_on_stderr_and_the_bot_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran: list[object] = []
+    monkeypatch.setattr(app, "run", lambda settings, worker=None, pages=None: ran.append(settings))
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    monkeypatch.delenv("DEFAULT_TURN_SECONDS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    Path(".env").write_text("TELEGRAM_BOT_TOKEN=123456:TEST-token\nDEFAULT_TURN_SECOND=30\n")
+    assert main([]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "gaple-bot: DEFAULT_TURN_SECOND in .env is not a setting and is ignored; "
+        "did you mean DEFAULT_TURN_SECONDS?"
+    ]
+    assert len(ran) == 1
+
+
 def test_the_internal_worker_flag_mistyped_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
     environ = {**os.environ, "TELEGRAM_BOT_TOKEN": "123456:TEST-token"}
     done = _gaple_bot(tmp_path, environ, "--worker", "2")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
 
 from gaple_bot.settings import (
     DEFAULT_DATABASE_URL,
+    SETTING_NAMES,
     SettingsError,
     load_settings,
     settings_from,
@@ -161,6 +163,63 @@ def test_every_setting_read_is_in_env_example() -> None:
         if "=" in line and not line.startswith("#")
     }
     assert values.asked == listed
+    # The names a mistyped variable is compared with are the ones read.
+    assert values.asked == SETTING_NAMES
+
+
+@pytest.mark.parametrize(
+    ("line", "nearest"),
+    [
+        ("DEFAULT_TURN_SECOND=30", "DEFAULT_TURN_SECONDS"),
+        ("log_level=debug", "LOG_LEVEL"),
+        ("WEBHOOK_PATH=/hook", "WEBHOOK_PORT"),
+        ("LOG_FORMAT=json", "LOG_LEVEL"),
+        ("BOT_TOKEN=1:abc", "TELEGRAM_BOT_TOKEN"),
+        ("WEBAPP_SHORTNAME=table", "WEBAPP_SHORT_NAME"),
+    ],
+)
+def test_a_mistyped_setting_in_env_is_one_warning_naming_the_nearest(
+    tmp_path: Path, line: str, nearest: str
+) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"TELEGRAM_BOT_TOKEN=from-file\n{line}\n")
+    said: list[str] = []
+    settings = load_settings({}, env_file, warn=said.append)
+    name = line.split("=", 1)[0]
+    assert said == [
+        f"{name} in {env_file} is not a setting and is ignored; did you mean {nearest}?"
+    ]
+    assert settings.default_turn_seconds == 60
+
+
+def test_the_settings_and_other_programs_variables_in_env_say_nothing(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "TELEGRAM_BOT_TOKEN=from-file\nDEFAULT_TURN_SECONDS=30\nPOSTGRES_PASSWORD=x\nTZ=UTC\n"
+    )
+    said: list[str] = []
+    settings = load_settings({}, env_file, warn=said.append)
+    assert said == []
+    assert settings.default_turn_seconds == 30
+
+
+def test_the_environment_s_own_variables_are_left_alone(tmp_path: Path) -> None:
+    """Only .env is checked: the environment holds every program's variables."""
+    environ = {"TELEGRAM_BOT_TOKEN": "1:abc", "PATH": "/bin", "DEFAULT_TURN_SECOND": "30"}
+    said: list[str] = []
+    load_settings(environ, tmp_path / ".env", warn=said.append)
+    assert said == []
+
+
+def test_a_mistyped_setting_is_a_logged_warning_by_default(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("TELEGRAM_BOT_TOKEN=from-file\nDEFAULT_TURN_SECOND=30\n")
+    with caplog.at_level(logging.WARNING, logger="gaple_bot.settings"):
+        load_settings({}, env_file)
+    assert [record.levelno for record in caplog.records] == [logging.WARNING]
+    assert "did you mean DEFAULT_TURN_SECONDS?" in caplog.records[0].getMessage()
 
 
 def test_the_page_is_off_without_its_settings() -> None:
