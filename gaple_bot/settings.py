@@ -244,7 +244,8 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
     if not token:
         raise SettingsError(
             "TELEGRAM_BOT_TOKEN is not set: set it in the environment or in a .env file "
-            "(see .env.example in the repository)"
+            "(see .env.example in the repository), or play at once without Telegram: "
+            "gaple-bot local"
         )
     webapp_url, webapp_short_name = _webapp(text("WEBAPP_URL", ""), text("WEBAPP_SHORT_NAME", ""))
     return Settings(

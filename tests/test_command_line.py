@@ -61,6 +61,8 @@ def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: 
     # A wheel has no .env.example to copy: the line says where the token goes instead.
     assert "environment" in lines[0] and ".env file" in lines[0]
     assert "copy" not in lines[0].lower()
+    # The way to play at once, with no token and no Telegram.
+    assert lines[0].endswith("or play at once without Telegram: gaple-bot local")
     assert done.stdout == ""
 
 

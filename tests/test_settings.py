@@ -21,6 +21,11 @@ def test_missing_token_names_env_example() -> None:
         settings_from({})
 
 
+def test_missing_token_names_the_way_to_play_without_telegram() -> None:
+    with pytest.raises(SettingsError, match=r"without Telegram: gaple-bot local$"):
+        settings_from({})
+
+
 def test_defaults() -> None:
     settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:abc"})
     assert settings.database_url == DEFAULT_DATABASE_URL
