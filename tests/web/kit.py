@@ -115,9 +115,10 @@ class Page:
                 self._arrived.clear()
                 await self._arrived.wait()
 
-    async def latest_state(self) -> JSON:
-        """The newest state frame once no more frames are on their way for a moment."""
-        await asyncio.sleep(0.05)
+    async def latest_state(self, revision: int) -> JSON:
+        """The newest state frame, once one at `revision` or later has come: the frames on
+        their way are waited for (up to WAIT), never a fixed moment a slow machine outlasts."""
+        await self.next("state", lambda f: f["revision"] >= revision)
         states = [f for f in self.frames if f.get("t") == "state"]
         self._seen = len(self.frames)
         return states[-1]

@@ -64,7 +64,7 @@ async def test_a_member_joins_from_the_page_and_plays_a_whole_game_beside_chat_p
         state = await bea.next("state", lambda f, v=version: f["revision"] > v)
     assert state["phase"] == "over" and state["winner"] is not None
     # The spectator saw the same game end, and never a hand.
-    watched = await cid.latest_state()
+    watched = await cid.latest_state(state["revision"])
     assert watched["phase"] == "over" and watched["hand"] is None
     for frame in bea.frames + cid.frames:
         await scan(server.service, game_id, frame)
