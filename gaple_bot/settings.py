@@ -54,9 +54,10 @@ class Settings:
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
     private_messages_per_second: int = 1
-    tapped_hand_hold_seconds: int = 10
+    tapped_hand_hold_seconds: int = 0
     """How long the buttons of a hand just played may stay while the person's next hand may
-    come in the same message and take the edit's place (0: they go at once)."""
+    come in the same message and take the edit's place (0, the default: they go at once, so
+    that no hand says it is the person's turn when it is not; more saves an edit a turn)."""
     table_edit_seconds: int = 5
     """Least seconds between two edits of a game's table message in the group (the moves
     made meanwhile show in one edit; 0: every move at once, as the budget allows)."""
@@ -267,7 +268,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         group_messages_per_minute=_int(values, "GROUP_MESSAGES_PER_MINUTE", 20, 1),
         messages_per_second=_int(values, "BOT_MESSAGES_PER_SECOND", 30, 1),
         private_messages_per_second=_int(values, "PRIVATE_MESSAGES_PER_SECOND", 1, 1),
-        tapped_hand_hold_seconds=_int(values, "TAPPED_HAND_HOLD_SECONDS", 10, 0, 60),
+        tapped_hand_hold_seconds=_int(values, "TAPPED_HAND_HOLD_SECONDS", 0, 0, 60),
         table_edit_seconds=_int(values, "TABLE_EDIT_SECONDS", 5, 0, 60),
         computer_processes=_int(values, "COMPUTER_PROCESSES", 1, 0),
         webapp_url=webapp_url,

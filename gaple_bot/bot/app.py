@@ -16,7 +16,6 @@ from typing import Any, TextIO, cast
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
-from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -59,6 +58,7 @@ from .resume import resume_games
 from .server import BotServer, MountedPages, TrackingApplication, take_left_updates
 from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
+from .taps import answer_tap
 from .token_window import PACE_FILE_VARIABLE, SharedTokenWindow, TokenWindow
 
 log = logging.getLogger(__name__)
@@ -325,14 +325,15 @@ async def on_error(update: object, context: GapleContext) -> None:
     else:
         log.error("a job failed", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
-        deps = context.application.bot_data.get(DEPS_KEY)
+        found = context.application.bot_data.get(DEPS_KEY)
+        deps = found if isinstance(found, Deps) else None
         user = update.effective_user
         text = "⚠️"
-        if isinstance(deps, Deps) and user is not None:
+        if deps is not None and user is not None:
             t = deps.translators.get(user.language_code)
             text = t.gettext("⚠️ Something went wrong. The game goes on in a moment.")
-        with contextlib.suppress(TelegramError):
-            await update.callback_query.answer(text)
+        # Unless the handler answered it before it failed (one answer per tap).
+        await answer_tap(deps, update.callback_query, text)
 
 
 async def start_application(

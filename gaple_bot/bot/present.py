@@ -19,6 +19,7 @@ from ..service.runtime import GameService
 from ..service.views import GameStatus, HandView, LobbyView, TableView
 from .outbox import GroupOutbox, MessageHandle
 from .pacing import Withdrawable
+from .played import PlayedMove, PlayedMoves
 from .playing_along import PlayingAlong
 from .private import PrivateSender, message_kwargs
 from .render.common import Rendered
@@ -61,6 +62,8 @@ class Presenter:
         self.private = PrivateSender(bot)
         self.along = PlayingAlong(clock)
         """Who plays along in their private chat (their next hand edits the last in place)."""
+        self.played = PlayedMoves()
+        """Each person's last tapped move (a second tap on that hand is told it)."""
         self.shown = ShownMessages()
         self.pace = TablePace(
             service.pages,
@@ -411,6 +414,16 @@ class Presenter:
         if turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id):
             return False
         return self._along(user_id, game_id) == message_id
+
+    def played_here(
+        self, user_id: int, game_id: int, message_id: int, version: int
+    ) -> PlayedMove | None:
+        """The move the person tapped on this hand (message and version), if the message does
+        not show their turn now: its buttons are of a turn that is over."""
+        turn = self.shown.turn(game_id)
+        if turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id):
+            return None
+        return self.played.on(user_id, game_id, message_id, version)
 
     def _along(self, user_id: int, game_id: int) -> int | None:
         """The message the person's next hand of the game is to come in, if they play along

@@ -209,11 +209,26 @@ class GameService:
                 update_json=update_json,
                 taken_by=self.store.game_locks.worker_id,
             )
+        await self._prune(now)
+        return first
+
+    async def first_answer(self, query_id: str) -> bool:
+        """Record that a tap (callback query) is being answered; False if it was already: its
+        update is handled again (its worker died, or the process restarted, before marking it
+        handled) and Telegram takes one answer per tap."""
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            first = await tx.updates.first_answer(query_id, now=now)
+        await self._prune(now)
+        return first
+
+    async def _prune(self, now: datetime) -> None:
+        """Once an hour, forget the update ids and answered taps older than a day (Telegram
+        no longer retries those updates)."""
         if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
             self._pruned_at = now
             async with self.store.transaction(bulk=True) as tx:
                 await tx.updates.forget_before(now - KEEP_UPDATE_IDS)
-        return first
 
     async def updates_handled(self, update_ids: Collection[int]) -> None:
         """The handlers are done with these updates: nobody takes them again."""

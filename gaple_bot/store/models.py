@@ -433,6 +433,19 @@ class ReceivedUpdate(Base):
     """When the handlers were done with it (None: not yet)."""
 
 
+class AnsweredTap(Base):
+    """A tapped button (a callback query) the bot answered, or began to answer: Telegram takes
+    one answer per tap, so a tap whose update is handled again (its worker died, or the process
+    restarted, before marking it handled) is not answered a second time. Kept as long as the
+    update ids."""
+
+    __tablename__ = "answered_taps"
+    __table_args__ = (Index("ix_answered_taps_answered_at", "answered_at"),)
+
+    query_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    answered_at: Mapped[datetime]
+
+
 class PrivatePace(Base):
     """When the next message to a private chat may start, and whether one is in flight, on the
     database server's clock: shared by the workers so that together they keep Telegram's pace

@@ -27,6 +27,7 @@ from tests.fakes.world import (
     _NON_ACTION_BUTTON_FIELDS,
     _NOT_MODIFIED,
     _URL_SCHEME_RE,
+    ANSWER_WINDOW_SECONDS,
     BUTTON_STYLES,
     CHAT_ACTIONS,
     DEFAULT_ALLOWED_UPDATES,
@@ -189,6 +190,23 @@ class BotApiEndpoints(FakeWorld):
             raise ValueError(f"unknown Bot API method {method!r}")
         self._delays.append(_Delay(canonical, seconds, count, chat_id, matching))
 
+    def hold_next(
+        self,
+        method: str,
+        *,
+        chat_id: int | None = None,
+        matching: Callable[[JsonDict], bool] | None = None,
+    ) -> asyncio.Event:
+        """The next call of ``method`` (to ``chat_id``, if given, and whose parameters
+        ``matching`` accepts) reaches the server only once the returned event is set: a
+        request the test holds in flight for as long as it needs."""
+        canonical = self.spec.canonical_method(method)
+        if canonical is None:
+            raise ValueError(f"unknown Bot API method {method!r}")
+        released = asyncio.Event()
+        self._delays.append(_Delay(canonical, 0.0, 1, chat_id, matching, until=released))
+        return released
+
     @property
     def delays_planned(self) -> int:
         """Delays asked for with `delay_next` that no call has met yet."""
@@ -303,7 +321,10 @@ class BotApiEndpoints(FakeWorld):
             delay.count -= 1
             if delay.count <= 0:
                 self._delays.remove(delay)
-            await self.sleep(delay.seconds)
+            if delay.until is not None:
+                await delay.until.wait()
+            else:
+                await self.sleep(delay.seconds)
             return
 
     def _maybe_fail(self, method: str, params: JsonDict) -> None:
@@ -499,6 +520,9 @@ class BotApiEndpoints(FakeWorld):
     async def _api_answer_callback_query(self, params: JsonDict) -> bool:
         query_id: str = params["callback_query_id"]
         if query_id not in self.callback_answers or self.callback_answers[query_id] is not None:
+            raise ApiError(400, _BAD_QUERY)
+        tapped_at = self.callback_tapped_at.get(query_id)
+        if tapped_at is not None and self.clock() - tapped_at > ANSWER_WINDOW_SECONDS:
             raise ApiError(400, _BAD_QUERY)
         if len(params.get("text", "")) > MAX_ALERT_LENGTH:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")

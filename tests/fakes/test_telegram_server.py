@@ -39,6 +39,7 @@ from telegram.ext import (
 from gaple_bot.games.pictures.canvas import encode
 from tests.fakes.formatting import parse_html, parse_markdown_v2, utf16_len
 from tests.fakes.telegram_server import FakeTelegram, running_fake
+from tests.fakes.world import ANSWER_WINDOW_SECONDS
 
 GROUP = -1001000000001
 ANA, BUDI, CITRA = 1, 2, 3
@@ -1127,4 +1128,54 @@ async def test_listeners_hear_sends_edits_and_answers() -> None:
         # keep_history=False: no parameters in the log, no versions past the first.
         assert all(request.params == {} for request in fake.requests)
         assert [v.text for v in fake.message(ANA, sent.message_id).versions] == ["one"]
+        assert fake.message(ANA, sent.message_id).text == "two"
+
+
+# ---------------------------------------------------------------------------- callback answers
+
+
+async def test_an_answer_is_refused_after_fifteen_seconds_or_given_twice() -> None:
+    clock = FakeClock()
+    async with running_fake(clock=clock) as fake:
+        fake.add_user(ANA, "Ana")
+        async with bot_for(fake) as bot:
+            sent = await bot.send_message(ANA, "hand", reply_markup=keyboard(("Tap", "tap")))
+            late = await fake.press(ANA, ANA, sent.message_id, "tap")
+            clock.now += ANSWER_WINDOW_SECONDS + 0.5
+            with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+                await bot.answer_callback_query(late, text="late")
+            assert fake.callback_answer(late) is None
+            timely = await fake.press(ANA, ANA, sent.message_id, "tap")
+            clock.now += ANSWER_WINDOW_SECONDS - 0.5
+            await bot.answer_callback_query(timely, text="in time")
+            with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+                await bot.answer_callback_query(timely, text="again")
+            assert fake.callback_answer(timely) == {"text": "in time"}
+
+
+async def test_an_update_not_confirmed_is_delivered_again_with_its_id(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(ANA, "hand", reply_markup=keyboard(("Tap", "tap")))
+        query_id = await fake.press(ANA, ANA, sent.message_id, "tap")
+        update_id = fake.update_of_query(query_id)
+        first = await bot.get_updates(timeout=0)
+        assert [u.update_id for u in first] == [update_id]
+        assert await bot.get_updates(offset=update_id + 1, timeout=0) == ()
+        fake.deliver_again(update_id)
+        again = await bot.get_updates(timeout=0)
+        assert [u.update_id for u in again] == [update_id]
+        assert again[0].callback_query is not None and again[0].callback_query.id == query_id
+
+
+async def test_a_held_request_reaches_the_server_once_released(fake: FakeTelegram) -> None:
+    async with bot_for(fake) as bot:
+        sent = await bot.send_message(ANA, "one")
+        released = fake.hold_next("editMessageText", chat_id=ANA)
+        edit = asyncio.create_task(bot.edit_message_text("two", ANA, sent.message_id))
+        # The call arrived (its hold is taken) and waits there, unapplied.
+        await fake.wait_for(lambda: fake.delays_planned == 0, message="the edit never arrived")
+        assert fake.message(ANA, sent.message_id).text == "one"
+        assert not edit.done()
+        released.set()
+        await asyncio.wait_for(edit, 60)
         assert fake.message(ANA, sent.message_id).text == "two"

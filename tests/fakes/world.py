@@ -123,6 +123,9 @@ _NOT_MODIFIED: Final = (
 _BAD_QUERY: Final = (
     "Bad Request: query is too old and response timeout expired or query ID is invalid"
 )
+ANSWER_WINDOW_SECONDS: Final = 15.0
+"""How long after a tap Telegram takes its answer (on the fake's clock); later, or a second
+time, answerCallbackQuery is refused with _BAD_QUERY."""
 _IMAGE_FAILED: Final = "Bad Request: IMAGE_PROCESS_FAILED"
 _URL_SCHEME_RE: Final = re.compile(r"(?i)https?://")
 
@@ -334,6 +337,8 @@ class _Delay:
     count: int
     chat_id: int | None
     matching: Callable[[JsonDict], bool] | None = None
+    until: asyncio.Event | None = None
+    """Wait for this to be set instead of ``seconds``."""
 
 
 @dataclass
@@ -412,12 +417,15 @@ class FakeWorld:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.callback_answers: dict[str, JsonDict | None] = {}
+        self.callback_tapped_at: dict[str, float] = {}
+        """When each callback query was made, on ``clock`` (its answer window starts)."""
         self.chat_actions: list[tuple[int, str, int | None]] = []  # (chat_id, action, thread)
         self._commands: dict[tuple[str, int | None, int | None, str], list[JsonDict]] = {}
         self._photo_files: dict[str, FakePhoto] = {}  # every size's file_id -> its photo
         self._next_photo = 1
 
         self._updates: list[JsonDict] = []  # unconfirmed updates, oldest first
+        self._queued: dict[int, JsonDict] = {}  # every update ever queued, by id
         self.webhook: JsonDict | None = None  # setWebhook's parameters while one is set
         self._next_update_id = 1
         self._next_query_id = 1
@@ -984,7 +992,33 @@ class FakeWorld:
         update = {"update_id": self._next_update_id, kind: payload}
         self._next_update_id += 1
         self._self_check(update, ("Update",), "queued update")
+        if kind == "callback_query":
+            self.callback_tapped_at[str(payload["id"])] = self.clock()
+        self._queued[update["update_id"]] = update
         self._updates.append(update)
+        self._touch()
+        self._notify()
+
+    def update_of_query(self, query_id: str) -> int:
+        """The id of the update that carried this callback query."""
+        for update_id, update in self._queued.items():
+            if update.get("callback_query", {}).get("id") == query_id:
+                return update_id
+        raise KeyError(f"unknown callback query {query_id}")
+
+    def queued_update(self, update_id: int) -> JsonDict:
+        """An update as it was queued for the bot (its JSON, as Telegram sends it)."""
+        return self._queued[update_id]
+
+    def deliver_again(self, update_id: int) -> None:
+        """Queue an update again, as Telegram does with one whose getUpdates the bot never
+        confirmed (it stopped, or was killed, before its next poll): the same id and payload,
+        in id order among those waiting."""
+        update = self._queued[update_id]
+        if update in self._updates:
+            return
+        self._updates.append(update)
+        self._updates.sort(key=lambda waiting: int(waiting["update_id"]))
         self._touch()
         self._notify()
 

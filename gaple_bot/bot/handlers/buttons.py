@@ -8,6 +8,7 @@ from telegram import Update
 
 from ..callback_data import Action, BadCallbackData, Callback, decode
 from ..deps import GapleContext
+from ..taps import answer_tap
 from .common import user_of, user_t
 from .language import on_language_button
 from .lobby_buttons import on_lobby_button, on_play_again
@@ -51,7 +52,7 @@ async def on_button(update: Update, context: GapleContext) -> None:
     handler = HANDLERS.get(callback.action)
     if handler is None:
         # CallbackQueries need to be answered, even when there is nothing to do.
-        await query.answer()
+        await answer_tap(context.deps, query)
         return
     await handler(update, context, callback)
 
@@ -60,4 +61,4 @@ async def _not_valid(context: GapleContext, update: Update) -> None:
     query = update.callback_query
     assert query is not None
     t = await user_t(context, user_of(update))
-    await query.answer(t.gettext("That button is not valid."), show_alert=True)
+    await answer_tap(context.deps, query, t.gettext("That button is not valid."), show_alert=True)

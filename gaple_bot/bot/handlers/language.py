@@ -8,6 +8,7 @@ from ...i18n import SUPPORTED_LANGUAGES, Translator
 from ..callback_data import Action, Callback, encode
 from ..deps import GapleContext
 from ..render.settings import LANGUAGE, LANGUAGE_NAMES, menu_options
+from ..taps import answer_tap
 from .commands import reply
 from .common import chat_of, is_admin, is_group, person_of, reply_t, user_of, user_t
 
@@ -70,11 +71,13 @@ async def on_language_button(update: Update, context: GapleContext, callback: Ca
     choice = callback.field("choice")
     if not 0 <= choice <= len(SUPPORTED_LANGUAGES):
         t = await user_t(context, user_of(update))
-        await query.answer(t.gettext("That setting does not exist."), show_alert=True)
+        await answer_tap(
+            context.deps, query, t.gettext("That setting does not exist."), show_alert=True
+        )
         return
     language = SUPPORTED_LANGUAGES[choice] if choice < len(SUPPORTED_LANGUAGES) else None
     await deps.service.players.set_user_language(person_of(update), language)
     t = await user_t(context, user_of(update))
-    await query.answer(t.gettext("Saved."))
+    await answer_tap(context.deps, query, t.gettext("Saved."))
     if query.message is not None:
         await query.edit_message_text(t.gettext("I will speak this language with you."))

@@ -18,6 +18,7 @@ from ..flow import job_queue, recovering, show_progress
 from ..held import hold
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
+from ..taps import answer_tap
 from ..timers import arm_lobby_expiry, cancel_lobby_expiry
 from .common import is_admin, person_of, user_of, user_t
 
@@ -61,7 +62,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
                 cancel_lobby_expiry(job_queue(context), game_id)
                 _show(deps, lobby)
                 await show_progress(deps, job_queue(context), progress)
-                await query.answer(t.gettext("Let's play!"))
+                await answer_tap(context.deps, query, t.gettext("Let's play!"))
                 return
         except PrivateChatNeeded:
             # Someone who started the bot before it kept records can still be reached: try.
@@ -75,14 +76,14 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
             try:
                 lobby = await game.join(person_of(update))
             except ServiceError as error:
-                await query.answer(refusal_text(t, error), show_alert=True)
+                await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
                 return
             note = deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED)
         except ServiceError as error:
-            await query.answer(refusal_text(t, error), show_alert=True)
+            await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
             return
         _show(deps, lobby)
-    await query.answer(note)
+    await answer_tap(context.deps, query, note)
 
 
 async def on_play_again(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -98,10 +99,10 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
         async with hold(deps, callback.field("game")) as game:
             lobby = await game.play_again(person_of(update))
     except ServiceError as error:
-        await query.answer(refusal_text(t, error), show_alert=True)
+        await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
         return
     show_new_lobby(deps, context, lobby)
-    await query.answer(t.gettext("A new table is open."))
+    await answer_tap(context.deps, query, t.gettext("A new table is open."))
 
 
 def show_new_lobby(deps: Deps, context: GapleContext, lobby: LobbyView) -> None:
@@ -124,11 +125,11 @@ async def _offer_private_chat(
     lobby = await game.lobby()
     link = deps.presenter.render.lobby_link(lobby, deps.bot_username)
     if link is None:
-        await query.answer(refusal_text(t, PrivateChatNeeded()), show_alert=True)
+        await answer_tap(deps, query, refusal_text(t, PrivateChatNeeded()), show_alert=True)
         return
     deps.presenter.shown.ask_for_join_link(game_id)
     _show(deps, lobby)
-    await query.answer(url=link)
+    await answer_tap(deps, query, url=link)
 
 
 async def _let_in(
@@ -144,10 +145,10 @@ async def _let_in(
         # Telegram is asked outside the game's lock, so a slow answer holds up nobody else.
         await deps.members.admit(facts.chat_id, query.from_user.id, fresh=fresh)
     except ServiceError as error:
-        await query.answer(refusal_text(t, error), show_alert=True)
+        await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
         return False
     except DoorClosed as error:
-        await query.answer(door_text(t, error), show_alert=True)
+        await answer_tap(deps, query, door_text(t, error), show_alert=True)
         return False
     return True
 

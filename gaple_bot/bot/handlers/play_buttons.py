@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from functools import partial
 
-from telegram import CallbackQuery, Update
-from telegram.error import TelegramError
+from telegram import Update
 
 from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PickHasNoMove, ServiceError, StaleButton
 from ..callback_data import Action, Callback
-from ..deps import GapleContext
+from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
 from ..flow import job_queue, recovering, show_progress
 from ..held import hold
+from ..played import PlayedMove
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..shown import TurnMessage
+from ..taps import answer_tap
 from .common import seated_t, user_of, user_t
 
 log = logging.getLogger(__name__)
@@ -34,7 +33,9 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     if query.message.chat.id != user.id:
         # Hand buttons live only in the player's private chat.
         wrong_chat_t = await user_t(context, user)
-        await query.answer(wrong_chat_t.gettext("That button is not valid."), show_alert=True)
+        await answer_tap(
+            deps, query, wrong_chat_t.gettext("That button is not valid."), show_alert=True
+        )
         return
     game_id, version = callback.field("game"), callback.field("version")
     async with (
@@ -54,10 +55,10 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 code = choices[0] if len(choices) == 1 else None
             if code is not None:
                 progress = await game.move(user.id, version, code)
+                played = PlayedMove(game_id, query.message.message_id, version, kind, code)
+                deps.presenter.played.remember(user.id, played)
                 # Told once the move is stored, before the computers' moves that follow it.
-                await _answer_quietly(
-                    query, partial(deps.presenter.render.you_moved, t, kind, code)
-                )()
+                await answer_tap(deps, query, deps.presenter.render.you_moved(t, kind, code))
                 progress = await game.advance(progress)
                 # Tapped on this message: the person's next hands may come in it, in place.
                 deps.presenter.along.tapped(user.id, game_id, query.message.message_id)
@@ -80,20 +81,19 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
         except PickHasNoMove:
             assert t is not None  # the game was found
             text = deps.presenter.render.presentation(kind).no_move_for_pick(t)
-            await query.answer(text, show_alert=True)
+            await answer_tap(deps, query, text, show_alert=True)
             return
         except ServiceError as error:
             t = t or await user_t(context, user)
-            text = refusal_text(t, error)
-            if isinstance(error, StaleButton) and deps.presenter.next_hand_here(
-                user.id, game_id, query.message.message_id
-            ):
-                text = t.gettext("You have played: your next hand comes in this message.")
+            said = None
+            if isinstance(error, StaleButton):
+                said = _played_text(deps, t, user.id, game_id, query.message.message_id, version)
+            text = said or refusal_text(t, error)
             # A double tap finds the version moved on: a toast, not an alarming alert.
-            await query.answer(text, show_alert=not _quiet(error))
+            await answer_tap(deps, query, text, show_alert=not _quiet(error))
             return
         # The answer first: the edit may wait its turn in the private chat's one a second.
-        await query.answer()
+        await answer_tap(deps, query)
         rendered = deps.presenter.render.hand(t, view, picked)
         await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
         if view.legal:
@@ -111,7 +111,7 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
     t = await user_t(context, user)
     if query.message.chat.id != user.id:
         # The seat is offered back only in the person's private chat.
-        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        await answer_tap(deps, query, t.gettext("That button is not valid."), show_alert=True)
         return
     game_id = callback.field("game")
     async with (
@@ -127,9 +127,9 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
                 raise StaleButton(f"user {user.id} already plays their seat at game {game_id}")
             progress = await game.set_autoplay(user.id, False)
         except ServiceError as error:
-            await query.answer(refusal_text(t, error), show_alert=True)
+            await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
             return
-        await query.answer()
+        await answer_tap(deps, query)
         await deps.presenter.edit_private(
             user.id,
             query.message.message_id,
@@ -153,26 +153,26 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
             check_button_chat(query.message, facts)
             hand = await game.private(user.id)
         except ServiceError as error:
-            await query.answer(refusal_text(t, error), show_alert=True)
+            await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
             return
         except DoorClosed as error:
-            await query.answer(door_text(t, error), show_alert=True)
+            await answer_tap(deps, query, door_text(t, error), show_alert=True)
             return
         alert = deps.presenter.render.presentation(facts.kind).hand_alert(t, hand)
-    await query.answer(alert, show_alert=True)
+    await answer_tap(deps, query, alert, show_alert=True)
 
 
-def _answer_quietly(query: CallbackQuery, text: Callable[[], str]) -> Callable[[], Awaitable[None]]:
-    """Answer the tap (with a text made then: the move is known legal by then); a failure to
-    (the query expired) must not stop the moves after it."""
-
-    async def answer() -> None:
-        try:
-            await query.answer(text())
-        except TelegramError as error:
-            log.info("a move's answer failed: %s", error)
-
-    return answer
+def _played_text(
+    deps: Deps, t: Translator, user_id: int, game_id: int, message_id: int, version: int
+) -> str | None:
+    """What a tap on a hand already played is told, if it is one (its buttons not gone yet):
+    where the person's next hand comes, or else the move they made."""
+    if deps.presenter.next_hand_here(user_id, game_id, message_id):
+        return t.gettext("You have played: your next hand comes in this message.")
+    played = deps.presenter.played_here(user_id, game_id, message_id, version)
+    if played is None:
+        return None
+    return deps.presenter.render.you_moved(t, played.kind, played.code)
 
 
 def _quiet(error: ServiceError) -> bool:

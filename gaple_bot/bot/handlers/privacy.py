@@ -16,6 +16,7 @@ from ..deps import Deps, GapleContext
 from ..flow import job_queue, recovering, show_progress
 from ..held import hold, hold_all
 from ..render.privacy import CONFIRM, render_delete_question, render_privacy
+from ..taps import answer_tap
 from ..timers import cancel_lobby_expiry
 from .commands import reply
 from .common import chat_of, is_group, reply_t, user_of, user_t
@@ -50,10 +51,12 @@ async def on_forget_button(update: Update, context: GapleContext, callback: Call
     t = await user_t(context, user)
     if is_group(chat_of(update)):
         # The question is only ever asked in private; a copy in a group is forged.
-        await query.answer(t.gettext("That button is not valid."), show_alert=True)
+        await answer_tap(
+            context.deps, query, t.gettext("That button is not valid."), show_alert=True
+        )
         return
     # CallbackQueries need to be answered; leaving the tables may take a moment.
-    await query.answer()
+    await answer_tap(context.deps, query)
     if callback.field("confirm") != CONFIRM:
         await _replace_question(query, t.gettext("Nothing was deleted."))
         return

@@ -17,6 +17,7 @@ from ..held import hold
 from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..render.settings import LANGUAGE, choices, menu_options, render_settings
+from ..taps import answer_tap
 from .commands import chosen_kind, reply
 from .common import (
     anonymous_text,
@@ -69,10 +70,17 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
     chat_id, kind_index = callback.field("chat"), callback.field("kind")
     option_index, choice_index = callback.field("option"), callback.field("value")
     if chat_id != query.message.chat.id:
-        await query.answer(refusal_text(t, BadSetting("wrong chat")), show_alert=True)
+        await answer_tap(
+            context.deps, query, refusal_text(t, BadSetting("wrong chat")), show_alert=True
+        )
         return
     if not await is_admin(context, chat_id, user.id):
-        await query.answer(t.gettext("Only group admins can change the settings."), show_alert=True)
+        await answer_tap(
+            context.deps,
+            query,
+            t.gettext("Only group admins can change the settings."),
+            show_alert=True,
+        )
         return
     try:
         names = deps.service.registry.names
@@ -95,19 +103,19 @@ async def on_setting_button(update: Update, context: GapleContext, callback: Cal
                 chat_id, kind, option, choice_index
             )
     except ServiceError as error:
-        await query.answer(refusal_text(t, error), show_alert=True)
+        await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
         return
     rendered = settings_menu(deps, kind_index, settings)
     if _shows(query.message, rendered):
         # The value it already had: nothing changes, so no edit spends the group's budget.
-        await query.answer(t.gettext("Saved."))
+        await answer_tap(context.deps, query, t.gettext("Saved."))
         return
     # Group edits go through the outbox, which keeps the group within its message budget.
     menu = deps.outbox.existing(chat_id, query.message.message_id)
     deps.outbox.edit(
         menu, text=rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
     )
-    await query.answer(t.gettext("Saved."))
+    await answer_tap(context.deps, query, t.gettext("Saved."))
     if option in ("computers", LANGUAGE):
         # What an open lobby says depends on these two; each redraw costs a group edit.
         await redraw_lobbies(deps, chat_id)

@@ -129,7 +129,8 @@ class GameMessages:
         self, progress: Progress, seat_number: int, table: TableView[Any]
     ) -> tuple[Translator, Rendered]:
         """What a turn's hand message says once the turn is over (its buttons gone): the move
-        made, by the person or by the computer for them, or the hand as it is now."""
+        made, by the person or by the computer for them, and whose turn it is now; or the hand
+        as it is now."""
         seat = table.seats[seat_number]
         t = self.private_t(seat, table.language)
         moves = [(r, code) for r, s, code in progress.moved if s == seat_number]
@@ -143,6 +144,11 @@ class GameMessages:
             if seat_number in progress.timed_out:
                 computer = self.presentation(table.kind).computer_moved_for_you(t, code)
                 text = "\n".join([computer, text])
+            now = progress.table
+            if now is not None and now.to_move is not None and now.to_move != seat_number:
+                # Nothing in the hand says it is the person's turn: whose it is, then.
+                turn = t.gettext("⏳ Now it is {name}'s turn.")
+                text = "\n".join([text, turn.format(name=seat_name(t, now.seats[now.to_move]))])
         elif seat_view is not None:
             text = self.hand(t, seat_view).text
         else:

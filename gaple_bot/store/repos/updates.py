@@ -1,5 +1,5 @@
-"""Received updates: which Telegram updates were taken in, by which worker, and which of them
-the handlers are not done with yet."""
+"""Received updates: which Telegram updates were taken in, by which worker, which of them the
+handlers are not done with yet, and which taps were answered."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, select, update
 
-from ..models import ReceivedUpdate
+from ..models import AnsweredTap, ReceivedUpdate
 from ..statements import Statements
 from ..types import utc_now
 from ._sql import rowcount, upsert_insert
@@ -93,8 +93,19 @@ class UpdateRepository:
         rows = (await self._session.execute(stmt)).all()
         return sorted((int(update_id), str(data)) for update_id, data in rows)
 
+    async def first_answer(self, query_id: str, *, now: datetime | None = None) -> bool:
+        """Record that the tap `query_id` is being answered; False if it was already (Telegram
+        takes one answer per tap: the update is handled a second time)."""
+        stmt = (
+            upsert_insert(self._session, AnsweredTap)
+            .values(query_id=query_id, answered_at=now or utc_now())
+            .on_conflict_do_nothing(index_elements=["query_id"])
+        )
+        return await rowcount(self._session, stmt) == 1
+
     async def forget_before(self, cutoff: datetime) -> int:
-        """Delete the ids received before `cutoff` (Telegram gives up on an update after a
-        day); returns how many."""
+        """Delete the ids received, and the taps answered, before `cutoff` (Telegram gives up
+        on an update after a day); returns how many updates."""
+        await self._session.execute(delete(AnsweredTap).where(AnsweredTap.answered_at < cutoff))
         stmt = delete(ReceivedUpdate).where(ReceivedUpdate.received_at < cutoff)
         return await rowcount(self._session, stmt)
