@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 
 from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
@@ -82,6 +83,13 @@ def _nearest(given: str, known: tuple[str, ...]) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
+def opt_into_timedelta_periods(environ: MutableMapping[str, str]) -> None:
+    """python-telegram-bot gives its time periods as timedeltas, as its v23 will."""
+    # Read at each access: without it every RetryAfter, even as the library builds one,
+    # warns (PTBDeprecationWarning) that `retry_after` will become a timedelta.
+    environ["PTB_TIMEDELTA"] = "true"
+
+
 def _say(line: str) -> None:
     """One line on stderr, before the bot's logging is set up."""
     print(f"gaple-bot: {line}", file=sys.stderr)
@@ -112,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"gaple-bot: {exc}", file=sys.stderr)
         return 2
+    opt_into_timedelta_periods(os.environ)
     from telegram.error import InvalidToken, NetworkError
 
     from .bot.app import run, setup_logging

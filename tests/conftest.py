@@ -8,8 +8,15 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from gaple_bot.__main__ import opt_into_timedelta_periods
 from gaple_bot.store import Store
 from tests.postgres import NoPostgres, PostgresServer
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every test process runs the bot's code as gaple-bot does: python-telegram-bot's time
+    periods as timedeltas (no PTBDeprecationWarning when a RetryAfter is built)."""
+    opt_into_timedelta_periods(os.environ)
 
 
 @pytest.fixture(scope="session")

@@ -8,10 +8,13 @@ import os
 import socket
 import subprocess
 import sys
+import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from telegram.error import NetworkError
+from telegram.error import NetworkError, RetryAfter
+from telegram.warnings import PTBDeprecationWarning
 
 from gaple_bot.__main__ import main
 from gaple_bot.bot import app
@@ -197,6 +200,22 @@ def test_a_mistyped_setting_in_env_is_one_line_on_stderr_and_the_bot_runs(
         "did you mean DEFAULT_TURN_SECONDS?"
     ]
     assert len(ran) == 1
+
+
+def test_the_bot_runs_with_the_library_s_time_periods_as_timedeltas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without it each 429 warns, as python-telegram-bot builds its RetryAfter, that
+    `retry_after` will become a timedelta (PTBDeprecationWarning)."""
+    monkeypatch.setattr(app, "run", lambda settings, worker=None, pages=None: None)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:TEST-token")
+    monkeypatch.delenv("PTB_TIMEDELTA", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 0
+    assert os.environ["PTB_TIMEDELTA"] == "true"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PTBDeprecationWarning)
+        assert RetryAfter(7).retry_after == timedelta(seconds=7)
 
 
 def test_the_internal_worker_flag_mistyped_is_one_line_and_exit_code_2(tmp_path: Path) -> None:

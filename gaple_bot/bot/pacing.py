@@ -188,7 +188,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
                 try:
                     result = await callback(*args, **kwargs)
                 except RetryAfter as exc:
-                    seconds = retry_seconds(exc.retry_after)
+                    seconds = retry_seconds(exc)
                     turn.hold(seconds)
                     if attempt == self._retries:
                         raise

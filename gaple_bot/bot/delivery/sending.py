@@ -208,7 +208,7 @@ class Sender:
 def _reply(exc: TelegramError) -> Reply:
     """The core's view of Telegram's refusal (or of no answer)."""
     if isinstance(exc, RetryAfter):
-        return Reply(Answer.RETRY_AFTER, exc.message, retry_after=retry_seconds(exc.retry_after))
+        return Reply(Answer.RETRY_AFTER, exc.message, retry_after=retry_seconds(exc))
     if isinstance(exc, BadRequest):
         return Reply(Answer.BAD_REQUEST, exc.message)
     if isinstance(exc, Forbidden):
@@ -225,9 +225,8 @@ def caption_fits(caption: str) -> bool:
     return len(plain(caption).encode("utf-16-le")) // 2 <= CAPTION_LIMIT
 
 
-def retry_seconds(value: object) -> float:
-    """RetryAfter.retry_after is an int or a timedelta depending on the library's settings."""
-    total_seconds = getattr(value, "total_seconds", None)
-    if callable(total_seconds):
-        return float(total_seconds())
-    return float(value)  # type: ignore[arg-type]
+def retry_seconds(refusal: RetryAfter) -> float:
+    """The seconds a 429 asks the bot to wait."""
+    # The period as python-telegram-bot keeps it (its own rate limiter reads it so): the public
+    # `retry_after` warns that it becomes a timedelta in v23 unless PTB_TIMEDELTA is set.
+    return refusal._retry_after.total_seconds()
