@@ -166,6 +166,13 @@ class Lobbies:
             raise GameNotRunning(f"game {record.id} is {record.status.value}")
         return record
 
+    async def place_of(self, token: str) -> tuple[int, int | None] | None:
+        """The chat and topic of the game a page token opened, whatever its state now (None:
+        no game has this token)."""
+        async with self.store.read() as tx:
+            record = await tx.games.by_join_token(token) if token else None
+        return None if record is None else (record.chat_id, record.thread_id)
+
     async def join(self, game_id: int, person: Person, *, private_chat: bool = True) -> LobbyView:
         """Seat a person; they need a private chat with the bot for their tiles, unless
         they play in the page (`private_chat` False: their hand lives there)."""

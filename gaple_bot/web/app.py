@@ -221,9 +221,9 @@ class PageFrontEnd:
             log.info("a page's sign-in was refused: %s", error)
             return refused(t, "init_data", HTTPStatus.FORBIDDEN)
         t = deps.translators.get(user.language)
-        token = table_of(token, user.start_param)
+        token = await self._table_vouched(token, user.start_param)
         if token is None:
-            log.info("a page's sign-in named another table than its signed start parameter")
+            log.info("a page's sign-in named another group's table than its signed one")
             return refused(t, "other_table", HTTPStatus.FORBIDDEN)
         try:
             record = await deps.service.lobbies.opened_by(token)
@@ -232,6 +232,25 @@ class PageFrontEnd:
         if not await deps.is_member(record.chat_id, user.user_id):
             return refused(t, "not_member", HTTPStatus.FORBIDDEN)
         return self.session_answer(user.user_id, user.name, user.language, record.id, record.kind)
+
+    async def _table_vouched(self, asked: object, start_param: str) -> str | None:
+        """The token of the table a sign-in opens (None: refused, the page asked for another
+        group's table than the one Telegram signed)."""
+        named = asked if isinstance(asked, str) else ""
+        if not start_param:
+            # A private chat's web_app button: Telegram signs no start parameter, the page's
+            # address names the table and the membership check guards it.
+            return named
+        if named in ("", start_param):
+            return start_param
+        # The direct link's start parameter is what Telegram vouches for. A page that followed
+        # its table to the next one (Play again) keeps that link's initData: a table of the
+        # same group (and topic) opens, another group's does not.
+        lobbies = self._ready().service.lobbies
+        signed_place = await lobbies.place_of(start_param)
+        if signed_place is None or signed_place != await lobbies.place_of(named):
+            return None
+        return named
 
     def session_answer(
         self, user_id: int, name: str, language: str | None, game_id: int, kind: str
@@ -413,18 +432,6 @@ class PageFrontEnd:
             if not seat.autoplay:
                 raise StaleButton(f"user {viewer.user_id} already plays their seat")
             await game.set_autoplay(viewer.user_id, False)
-
-
-def table_of(asked: object, start_param: str) -> str | None:
-    """The token of the table a sign-in opens (None: refused, the page asked for another)."""
-    named = asked if isinstance(asked, str) else ""
-    if not start_param:
-        # A private chat's web_app button: Telegram signs no start parameter, the page's
-        # address names the table and the membership check guards it.
-        return named
-    # The direct link's start parameter is what Telegram vouches for: the page's own word
-    # may only repeat it.
-    return start_param if named in ("", start_param) else None
 
 
 def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None) -> dict[str, Any]:

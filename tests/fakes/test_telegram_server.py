@@ -44,8 +44,6 @@ from tests.fakes.world import ANSWER_WINDOW_SECONDS
 GROUP = -1001000000001
 ANA, BUDI, CITRA = 1, 2, 3
 
-# PTB 22 itself reads RetryAfter.retry_after while building the exception.
-pytestmark = pytest.mark.filterwarnings("ignore:.*attribute `retry_after`:DeprecationWarning")
 
 # ---------------------------------------------------------------------------- helpers
 

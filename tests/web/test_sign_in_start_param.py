@@ -56,3 +56,18 @@ async def test_without_a_start_parameter_the_page_names_the_table(
     server.members.of_group.add(ANA.user_id)
     status, answer = await server.sign_in(init_data(ANA.user_id, "Ana", signed_at=clock()), token)
     assert (status, answer["game_id"]) == (200, game_id)
+
+
+async def test_the_next_table_of_the_signed_ones_group_opens(
+    server: PageServer, clock: TestClock
+) -> None:
+    """A page that followed its table to the group's next one (Play again) keeps the initData
+    of the link it was opened with: that table opens, as the group's table it is."""
+    first_id, signed = await open_group_table(server.service, "gaple", ANA)
+    async with server.service.hold(first_id) as first:
+        await first.cancel(ANA.user_id, is_admin=False)
+    next_id, next_token = await open_group_table(server.service, "gap", ANA)
+    server.members.of_group.add(ANA.user_id)
+    init = init_data(ANA.user_id, "Ana", start=signed, signed_at=clock())
+    status, answer = await server.sign_in(init, next_token)
+    assert (status, answer["game_id"]) == (200, next_id)
