@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..store import GameStatus
-from .errors import GameNotRunning, NotSeated
+from .errors import GameNotRunning, NotSeated, StaleButton
 from .live import LiveGame
 from .outcome import CHAT, LobbyChanged, NextGame, Outcome, TableChanged
 from .progress import Progress
@@ -269,6 +269,22 @@ class GameSession:
         return self._progressed(
             await self._service.tables.set_autoplay(self.game_id, user_id, autoplay)
         )
+
+    async def can_take_back(self, user_id: int) -> bool:
+        """Whether the person may take their seat back: they sit at the table and the
+        computer plays their seat."""
+        seat = (await self.facts()).seat_of(user_id)
+        return seat is not None and seat.autoplay
+
+    async def take_back(self, user_id: int) -> Progress:
+        """The person takes their seat back from the computer. NotSeated if they sit at no
+        seat; StaleButton if they play it already (a second tap, or a forged button)."""
+        seat = (await self.facts()).seat_of(user_id)
+        if seat is None:
+            raise NotSeated(f"user {user_id} does not sit at game {self.game_id}")
+        if not seat.autoplay:
+            raise StaleButton(f"user {user_id} already plays their seat at game {self.game_id}")
+        return await self.set_autoplay(user_id, False)
 
     async def play_on(self) -> Progress | None:
         """A game waiting for nobody plays on to the next person's turn."""

@@ -26,7 +26,6 @@ from ..service.errors import (
     BadInvite,
     GameNotRunning,
     NoSuchGame,
-    NotSeated,
     ServiceError,
     StaleButton,
 )
@@ -425,13 +424,7 @@ class PageFrontEnd:
         elif action == "again":
             await game.play_again(person)
         elif action == "back":
-            facts = await game.facts()
-            seat = facts.seat_of(viewer.user_id)
-            if seat is None:
-                raise NotSeated(f"user {viewer.user_id} does not sit at game {page.game_id}")
-            if not seat.autoplay:
-                raise StaleButton(f"user {viewer.user_id} already plays their seat")
-            await game.set_autoplay(viewer.user_id, False)
+            await game.take_back(viewer.user_id)
 
 
 def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None) -> dict[str, Any]:

@@ -152,10 +152,15 @@ class Table:
         return None if progress is None else await self._seen(progress)
 
     async def take_back(self, person: Person) -> Progress:
-        """'Take my seat back' in the person's private chat."""
-        async with held(self.service, self.game_id):
-            progress = await self.service.tables.set_autoplay(self.game_id, person.user_id, False)
+        """'Take my seat back' in the person's private chat (or in the page)."""
+        async with self.service.hold(self.game_id) as game:
+            progress = await game.take_back(person.user_id)
         return await self._seen(progress)
+
+    async def can_take_back(self, person: Person) -> bool:
+        """Whether the person is offered their seat back."""
+        async with self.service.hold(self.game_id) as game:
+            return await game.can_take_back(person.user_id)
 
     async def stop(self, person: Person) -> TableView[Any] | None:
         """/stop in the group, by someone who is not a chat admin."""

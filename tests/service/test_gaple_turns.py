@@ -155,3 +155,22 @@ async def test_taking_the_seat_back_gives_the_person_their_turns_again(table: Ta
     # Ends [0] and [4]: her turn is hers to play, with her three 0s.
     assert progress.turn is not None and progress.turn.seat == 0
     assert set(progress.turn.legal) == {gaple.code(t) for t in ("L01", "L02", "L03")}
+
+
+async def test_only_a_seat_the_computer_plays_is_taken_back(table: Tables) -> None:
+    gaple = await two_people(table)
+    assert not await gaple.can_take_back(ANA)
+    # Ana plays her seat herself: a take-back button (a second tap, or forged) is stale.
+    with pytest.raises(StaleButton):
+        await gaple.take_back(ANA)
+    with pytest.raises(NotSeated):
+        await gaple.take_back(EKO)
+    assert not await gaple.can_take_back(EKO)
+    await gaple.timeout()
+    await gaple.play(BUDI, "R65")
+    await gaple.timeout()
+    assert await gaple.can_take_back(ANA)
+    await gaple.take_back(ANA)
+    assert not await gaple.can_take_back(ANA)
+    with pytest.raises(StaleButton):
+        await gaple.take_back(ANA)

@@ -120,12 +120,9 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
     ):
         try:
             facts = await game.facts()
-            seat = facts.seat_of(user.id)
-            if seat is not None and not seat.autoplay:
-                # Nothing to take back (a second tap, or a forged button on the hand message):
-                # leave the message as it is.
-                raise StaleButton(f"user {user.id} already plays their seat at game {game_id}")
-            progress = await game.set_autoplay(user.id, False)
+            # Nothing to take back (a second tap, or a forged button on the hand message)
+            # leaves the message as it is.
+            progress = await game.take_back(user.id)
         except ServiceError as error:
             await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
             return
