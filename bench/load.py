@@ -115,12 +115,12 @@ the figures to --json (load.json in the current directory unless told).
 
 Its targets. Every run: every game finished and verified against its stored moves, no table
 error and no request the fake Bot API found against the spec. A chat run with limits on and
-realistic think (issue 29), also: at most 2.5 counted writes per human move, no 429. A page run
-with limits on and realistic think (of either game), also (issue 28): at most 0.5 counted
-writes per human move (group edits and pictures included), the next person's view at p99
-within 150 ms at the run's N, no 429, and a token carrying 300 tables or more. The script
-exits 1, with a line naming each target missed and the runs that missed it, when one did. The
-other figures are measured, not judged.
+realistic think (issues 29 and 38), also: at most 3.3 counted writes per human move, 1.3 of
+them in the group, no 429. A page run with limits on and realistic think (of either game),
+also (issue 28): at most 0.5 counted writes per human move (group edits and pictures
+included), the next person's view at p99 within 150 ms at the run's N, no 429, and a token
+carrying 300 tables or more. The script exits 1, with a line naming each target missed and
+the runs that missed it, when one did. The other figures are measured, not judged.
 """
 
 from __future__ import annotations
@@ -206,9 +206,12 @@ GLOBAL_PER_SECOND = 30
 """Telegram's messages a second for one token, of which the capacity figure is a share."""
 PAGE_TARGETS = {"writes_per_move": 0.5, "next_view_p99_ms": 150.0, "tables_per_token": 300}
 """Issue 28's targets of a page run with limits on and realistic think (and no 429)."""
-CHAT_WRITES_PER_MOVE = 2.5
-"""Issue 29's target of a chat run with limits on and realistic think: counted writes per
-human move (and no 429)."""
+CHAT_WRITES_PER_MOVE = 3.3
+"""The target of a chat run with limits on and realistic think: counted writes per human move
+(and no 429). Issue 29's was 2.5; issue 38 spends about one private edit a move more, so that
+a tapped hand shows the move made at once instead of keeping its buttons for the next hand."""
+CHAT_GROUP_WRITES_PER_MOVE = 1.3
+"""Issue 29's savings in the group, kept: its counted group writes per human move (1.22)."""
 GAMES = ("gaple", "gap")
 """The kinds a run may play (the registry's names, each opened by its own command)."""
 MOVE_BUTTONS = {"gaple": GAPLE_TILES, "gap": GAP_CARDS}
@@ -1312,6 +1315,12 @@ def missed_chat_targets(result: JsonDict) -> list[str]:
         missed.append(
             f"at most {CHAT_WRITES_PER_MOVE} counted writes per human move in chat "
             f"(measured {writes:.2f})"
+        )
+    group = result["group_writes_per_human_move"]
+    if group > CHAT_GROUP_WRITES_PER_MOVE:
+        missed.append(
+            f"at most {CHAT_GROUP_WRITES_PER_MOVE} counted group writes per human move in chat "
+            f"(measured {group:.2f})"
         )
     if result["status_429"]:
         missed.append(f"no 429 (measured {result['status_429']})")
