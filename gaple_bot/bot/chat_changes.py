@@ -10,7 +10,8 @@ from telegram.ext import JobQueue
 
 from ..service.api import GameStatus
 from ..service.errors import ServiceError
-from ..service.session import GameFacts, GameSession
+from ..service.facts import GameFacts
+from ..service.session import GameSession
 from .deps import Deps, GapleContext
 from .flow import cancel_turn_timers, recovery_job_name, show_progress
 from .held import hold, hold_all

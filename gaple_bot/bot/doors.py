@@ -9,7 +9,7 @@ from telegram import Bot, ChatMember, ChatMemberRestricted, MaybeInaccessibleMes
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from ..service.session import GameFacts
+from ..service.facts import GameFacts
 
 MEMBER_TTL = timedelta(seconds=60)
 """How long a 'yes, a member' from Telegram is trusted before asking again."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..store import GameStatus, Store
 from ..store.types import utc_now
+from .facts import GameFacts, facts_of
 from .live import LiveCache
 from .play import Tables
 from .progress import Progress
 from .seen import where_it_stands
-from .session import GameFacts, facts_of
 
 
 class ChatChanges:

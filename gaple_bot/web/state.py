@@ -13,7 +13,8 @@ from ..games.registry import Registry
 from ..games.texts import seat_name
 from ..i18n import Translator
 from ..service.api import GameStatus
-from ..service.session import GameFacts, GameSession
+from ..service.facts import GameFacts
+from ..service.session import GameSession
 from ..service.views import HandView, LobbyView, SeatInfo, TableView
 
 JSON = dict[str, Any]
