@@ -411,9 +411,9 @@ def snapshot(database: Path) -> Rows:
     return found
 
 
-OUTBOX_BOOKKEEPING = frozenset({"group_stamps", "group_sends"})
-"""The group outbox's own records of requests made and waiting (a refusal in a group is a
-message too); they are not game state."""
+BOOKKEEPING = frozenset({"group_stamps", "group_sends", "answered_taps"})
+"""The bot's own records of requests made and waiting (a refusal in a group is a message too),
+and of the taps it answered (each refused tap is answered once); they are not game state."""
 
 
 def differences(before: Rows, after: Rows, chats: set[int], refreshed: set[int]) -> list[str]:
@@ -423,7 +423,7 @@ def differences(before: Rows, after: Rows, chats: set[int], refreshed: set[int])
     empty = Table((), frozenset())
     for name in sorted(before.keys() | after.keys()):
         old, new = before.get(name, empty), after.get(name, empty)
-        if name in OUTBOX_BOOKKEEPING:
+        if name in BOOKKEEPING:
             continue
         if name == "chats":
             old_rows, new_rows = old.without(chats, "updated_at"), new.without(chats, "updated_at")
