@@ -268,6 +268,7 @@ def build_application(
         webhook_path=urlsplit(settings.webhook_url).path if settings.webhook_url else None,
         secret=webhook_secret if webhook_secret is not None else settings.webhook_secret,
         extra_routes=pages.routes() if pages is not None else (),
+        on_shutdown=(pages.close_sockets,) if pages is not None else (),
     )
     # A person's own message in their private chat puts their hand above it (group -2: every
     # update of the kind goes on to the handlers after it).

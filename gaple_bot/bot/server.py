@@ -145,6 +145,10 @@ class MountedPages(Protocol):
         """Its routes, mounted on this server."""
         ...
 
+    async def close_sockets(self, app: web.Application | None = None) -> None:
+        """Close its open sockets, as the server shuts down."""
+        ...
+
     async def start(
         self,
         service: GameService,
@@ -182,6 +186,7 @@ class BotServer:
         webhook_path: str | None = None,
         secret: str = "",
         extra_routes: Sequence[web.RouteDef] = (),
+        on_shutdown: Sequence[Callable[[web.Application], Awaitable[None]]] = (),
     ) -> None:
         self._app = app
         self._bot_metrics = metrics
@@ -195,6 +200,8 @@ class BotServer:
         routes.extend(extra_routes)
         self._web = web.Application(client_max_size=MAX_UPDATE_BYTES)
         self._web.add_routes(routes)
+        # Long-lived connections (the page's sockets) close as the server stops, not after.
+        self._web.on_shutdown.extend(on_shutdown)
         self._runner: web.AppRunner | None = None
 
     async def start(self, host: str, port: int, *, reuse_port: bool = False) -> None:

@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..games.registry import Registry
 from ..i18n import Translator, Translators
@@ -97,6 +97,8 @@ class PageFrontEnd:
         self._monotonic = now or _monotonic
         self._deps: PageDeps | None = None
         self._buckets: dict[int, FrameBucket] = {}
+        self._sockets: set[web.WebSocketResponse] = set()
+        """The page sockets open now (closed at once when the server stops)."""
         self.extra_routes: list[web.RouteDef] = []
         """Routes another part adds (local play's sign-in)."""
 
@@ -136,6 +138,15 @@ class PageFrontEnd:
         hub.start()
         await service.hear_changes(hub.changed_elsewhere)
         self._deps = PageDeps(service, translators, service.registry, clock, is_member, hub)
+
+    async def close_sockets(self, app: web.Application | None = None) -> None:
+        """Close every open page socket, as the server it is served on shuts down (an aiohttp
+        on_shutdown handler): the server does not wait for a page left open (its socket
+        would hold the stop up for as long as aiohttp's shutdown allows), and the page is
+        told the server is going away, so it reconnects."""
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
 
     async def stop(self) -> None:
         """Stop following the games (open sockets close with the server)."""
@@ -281,6 +292,7 @@ class PageFrontEnd:
         await ws.prepare(request)
         page: PageSocket | None = None
         writer: asyncio.Task[None] | None = None
+        self._sockets.add(ws)
         try:
             session = await self._hello(deps, ws)
             if session is None:
@@ -296,6 +308,7 @@ class PageFrontEnd:
             await self._push_state(deps, page)
             await self._read(deps, ws, page)
         finally:
+            self._sockets.discard(ws)
             if page is not None:
                 deps.hub.remove(page)
             if writer is not None:

@@ -120,6 +120,7 @@ async def serve_local(
     await pages.start(service, translators, utc_now, _anyone)
     app = web.Application()
     app.add_routes(pages.routes())
+    app.on_shutdown.append(pages.close_sockets)
     app.router.add_get("/", _to_page)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()

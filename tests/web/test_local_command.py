@@ -4,6 +4,7 @@ port in use is one line on stderr naming --port."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -12,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 from urllib.request import urlopen
+
+import aiohttp
 
 ADDRESS = re.compile(r"Open (http://127\.0\.0\.1:\d+/app\?local=gap) in your browser to play Gap")
 WAIT = 120.0
@@ -81,3 +84,34 @@ def test_a_port_in_use_is_one_line_on_stderr() -> None:
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0] and "--port" in lines[0], err
+
+
+async def test_ctrl_c_closes_an_open_page_at_once_and_stops() -> None:
+    """A page left open does not hold the stop up: its socket is closed as going away (the
+    page reconnects), and the process ends."""
+    process = local("--port", "0")
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"Open (http://127\.0\.0\.1:(\d+))/app", line)
+        assert found is not None, line
+        origin = found.group(1)
+        async with aiohttp.ClientSession() as client:
+            answer = await client.post(f"{origin}/app/api/local", json={"kind": "gaple"})
+            session = (await answer.json())["session"]
+            ws = await client.ws_connect(f"{origin}/app/ws", headers={"Origin": origin})
+            await ws.send_json({"t": "hello", "session": session})
+            # The page is at its table: its first state came.
+            first = await ws.receive(timeout=WAIT)
+            assert first.type is aiohttp.WSMsgType.TEXT, first
+            process.send_signal(signal.SIGINT)
+            message = await ws.receive(timeout=WAIT)
+            while message.type is aiohttp.WSMsgType.TEXT:  # the game's frames until then
+                message = await ws.receive(timeout=WAIT)
+            assert message.type is aiohttp.WSMsgType.CLOSE, message
+            assert message.data == aiohttp.WSCloseCode.GOING_AWAY, message
+        assert await asyncio.to_thread(process.wait, WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
