@@ -61,6 +61,8 @@ CONTENT_TYPES = {
 }
 HELLO_SECONDS = 15.0
 """A socket that shows no session this soon is closed."""
+SOCKETS_CLOSE_SECONDS = 5.0
+"""How long the pages' sockets are given to close as the server stops (then they are dropped)."""
 MAX_BODY = 8192
 IsMember = Callable[[int, int], Awaitable[bool]]
 """Whether a person (second) belongs to a group (first), as Telegram says now."""
@@ -144,9 +146,15 @@ class PageFrontEnd:
         on_shutdown handler): the server does not wait for a page left open (its socket
         would hold the stop up for as long as aiohttp's shutdown allows), and the page is
         told the server is going away, so it reconnects."""
-        for ws in list(self._sockets):
-            with contextlib.suppress(Exception):
-                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+        closing = [
+            ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+            for ws in list(self._sockets)
+        ]
+        # All at once, and bounded: a page that stopped reading must not hold the stop up
+        # (aiohttp gives its on_shutdown handlers no limit); its socket is dropped after.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(SOCKETS_CLOSE_SECONDS):
+                await asyncio.gather(*closing, return_exceptions=True)
 
     async def stop(self) -> None:
         """Stop following the games (open sockets close with the server)."""
@@ -233,7 +241,7 @@ class PageFrontEnd:
         t = deps.translators.get(user.language)
         token = await self._table_vouched(token, user.start_param)
         if token is None:
-            log.info("a page's sign-in named another group's table than its signed one")
+            log.info("a page's sign-in named a table its signed start parameter does not vouch for")
             return refused(t, "other_table", HTTPStatus.FORBIDDEN)
         try:
             record = await deps.service.lobbies.opened_by(token)
@@ -245,7 +253,7 @@ class PageFrontEnd:
 
     async def _table_vouched(self, asked: object, start_param: str) -> str | None:
         """The token of the table a sign-in opens (None: refused, the page asked for another
-        group's table than the one Telegram signed)."""
+        group's table than the one Telegram signed, or the signed table is unknown)."""
         named = asked if isinstance(asked, str) else ""
         if not start_param:
             # A private chat's web_app button: Telegram signs no start parameter, the page's
