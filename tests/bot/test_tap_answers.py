@@ -5,11 +5,10 @@ hand whose move is stored is told what was played."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from sqlalchemy import func, select
 from gaple_bot.bot.callback_data import decode
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.flow import recovery_job_name
+from gaple_bot.bot.server import TrackingApplication
 from gaple_bot.settings import Settings
 from gaple_bot.store import Store
 from gaple_bot.store.models import ReceivedUpdate
@@ -86,6 +86,24 @@ async def game_of(app: GapleApplication) -> int:
     return game_id
 
 
+async def tapped_too_late(
+    fake: FakeTelegram,
+    app: GapleApplication,
+    fake_time: FakeTime,
+    tap: Callable[[], Awaitable[str]],
+) -> str:
+    """Tap while the game is held elsewhere (the bot is too busy to get to it) until Telegram
+    no longer takes the answer; returns the query id once the bot tried to answer and is
+    quiet."""
+    async with deps_of(app).service.hold(await game_of(app)):
+        query = await tap()
+        await fake.wait_for(lambda: not fake.waiting_updates(), message="tap not taken")
+        fake_time.ahead += ANSWER_WINDOW_SECONDS + 1
+    await fake.wait_for(lambda: answers_to(fake, query) != [], message="no answer tried")
+    await fake.wait_idle()
+    return query
+
+
 async def test_a_tap_answered_after_telegrams_window_is_still_played_and_shown(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -98,14 +116,9 @@ async def test_a_tap_answered_after_telegrams_window_is_still_played_and_shown(
         user, message = await players.next_turn()
         data = players.player(user).moves.first(message)[0][1]
         version = decode(data).field("version")
-        # The bot is too busy to get to the tap (the game is held elsewhere) until Telegram no
-        # longer takes its answer.
-        async with deps_of(app).service.hold(game_id):
-            query = await fake.press(user, user, message.message_id, data)
-            await fake.wait_for(lambda: not fake.waiting_updates(), message="tap not taken")
-            fake_time.ahead += ANSWER_WINDOW_SECONDS + 1
-        await fake.wait_for(lambda: answers_to(fake, query) != [], message="no answer tried")
-        await fake.wait_idle()
+        query = await tapped_too_late(
+            fake, app, fake_time, lambda: fake.press(user, user, message.message_id, data)
+        )
         # The answer was refused, once, and the move stands: stored, and shown.
         assert answers_to(fake, query) == [400]
         assert fake.callback_answer(query) is None
@@ -118,12 +131,12 @@ async def test_a_tap_answered_after_telegrams_window_is_still_played_and_shown(
         assert [r.levelno for r in refused] == [logging.INFO]
 
         # A refusal answered late (the old hand's button again) is no failure either.
-        async with deps_of(app).service.hold(game_id):
-            late = await fake.press(user, user, message.message_id, data, check_button=False)
-            await fake.wait_for(lambda: not fake.waiting_updates(), message="tap not taken")
-            fake_time.ahead += ANSWER_WINDOW_SECONDS + 1
-        await fake.wait_for(lambda: answers_to(fake, late) != [], message="no answer tried")
-        await fake.wait_idle()
+        late = await tapped_too_late(
+            fake,
+            app,
+            fake_time,
+            lambda: fake.press(user, user, message.message_id, data, check_button=False),
+        )
         assert answers_to(fake, late) == [400]
         assert errors_logged(caplog) == []
         assert no_recovery(app, game_id)
@@ -143,12 +156,12 @@ async def test_a_late_answer_to_a_lobby_button_is_no_failure(
         await fake.wait_idle()
         lobby = lobby_message(fake)
         game_id = await game_of(app)
-        async with deps_of(app).service.hold(game_id):
-            query = await fake.press_button(BUDI, GROUP, lobby.message_id, "✋ Join")
-            await fake.wait_for(lambda: not fake.waiting_updates(), message="tap not taken")
-            fake_time.ahead += ANSWER_WINDOW_SECONDS + 1
-        await fake.wait_for(lambda: answers_to(fake, query) != [], message="no answer tried")
-        await fake.wait_idle()
+        query = await tapped_too_late(
+            fake,
+            app,
+            fake_time,
+            lambda: fake.press_button(BUDI, GROUP, lobby.message_id, "✋ Join"),
+        )
         assert answers_to(fake, query) == [400]
         # Budi sits at the table all the same.
         assert "Budi" in (lobby_message(fake).text or "")
@@ -235,12 +248,13 @@ async def test_a_tap_left_unmarked_by_a_dead_worker_is_not_answered_again(
                 )
         async with running_bot(fake, database) as after:
             # Handled again at start (its taker is gone), and marked handled this time.
-            store = deps_of(after).service.store
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + WAIT
-            while await _unhandled(store):
-                assert loop.time() < deadline, "the update left was not handled"
-                await asyncio.sleep(0.05)
+            assert isinstance(after, TrackingApplication)
+            await fake.wait_for(
+                lambda: not after.in_hand.holding,
+                timeout=WAIT,
+                message="the update left was not handled and marked",
+            )
+            assert await _unhandled(deps_of(after).service.store) == 0
             await _handled_again_unanswered(fake, after, query, (game_id, state), caplog)
 
 
