@@ -410,8 +410,7 @@ class Presenter:
         """Whether the person's next hand of the game is to come in this message (they tapped
         a move on it lately, and it does not show their turn now: a tap on its old buttons is
         of a turn that is over)."""
-        turn = self.shown.turn(game_id)
-        if turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id):
+        if self._shows_turn(user_id, game_id, message_id):
             return False
         return self._along(user_id, game_id) == message_id
 
@@ -420,10 +419,14 @@ class Presenter:
     ) -> PlayedMove | None:
         """The move the person tapped on this hand (message and version), if the message does
         not show their turn now: its buttons are of a turn that is over."""
-        turn = self.shown.turn(game_id)
-        if turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id):
+        if self._shows_turn(user_id, game_id, message_id):
             return None
         return self.played.on(user_id, game_id, message_id, version)
+
+    def _shows_turn(self, user_id: int, game_id: int, message_id: int) -> bool:
+        """Whether this private message holds the game's live turn buttons now."""
+        turn = self.shown.turn(game_id)
+        return turn is not None and (turn.user_id, turn.message_id) == (user_id, message_id)
 
     def _along(self, user_id: int, game_id: int) -> int | None:
         """The message the person's next hand of the game is to come in, if they play along
