@@ -51,7 +51,7 @@ class PageChanges:
                 if subscription.missed:
                     log.warning("%s page changes were not shown in chat", subscription.missed)
                     subscription.missed = 0
-                if outcome.by != PAGE:
+                if outcome.by != PAGE or not outcome.effects:
                     continue
                 try:
                     await self.show(outcome)

@@ -73,8 +73,7 @@ class OutcomeFeed:
         return bool(self._subscribers)
 
     def publish(self, outcome: Outcome) -> None:
-        """Give `outcome` to every subscriber (an outcome with no effect is not published)."""
-        if not outcome.effects:
-            return
+        """Give `outcome` to every subscriber (one with no effect too: every command
+        publishes exactly one outcome, even a command that found nothing to do)."""
         for subscription in self._subscribers:
             subscription.put(outcome)

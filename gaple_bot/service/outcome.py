@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .facts import GameFacts
 from .progress import GameOver, Progress, RoundOver, RoundStarted
-from .views import HandView, LobbyView, RoundReveal, TableView
+from .views import HandView, LobbyView, RoundReveal, SeatInfo, TableView
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,46 @@ class NextGame:
     """The new lobby's page token (its join token)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """The game was stopped with /stop before its end (no results): its last table, or None
+    if it was still a lobby (its closed lobby comes as LobbyChanged)."""
+
+    table: TableView[Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """The bot may not write in the chat: the game waits, with no turn running."""
+
+    facts: GameFacts
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedWithChat:
+    """The bot left the chat: the lobby or game ended as aborted."""
+
+    facts: GameFacts
+
+
+@dataclass(frozen=True, slots=True)
+class Reminded:
+    """Half the turn is gone: the person in `seat` is to be reminded (this worker took the
+    reminder, so no other sends it)."""
+
+    table: TableView[Any]
+    seat: SeatInfo
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSeen:
+    """The person to move at `version` sees their turn in the page: their hand is not owed
+    to their private chat."""
+
+    version: int
+
+
 Effect = (
     LobbyChanged
     | RoundDealt
@@ -116,6 +157,11 @@ Effect = (
     | HandChanged
     | TurnStarted
     | NextGame
+    | Stopped
+    | Paused
+    | ClosedWithChat
+    | Reminded
+    | TurnSeen
 )
 PRIVATE_EFFECTS = (HandChanged, TurnStarted)
 """Effects only their own seat may see."""

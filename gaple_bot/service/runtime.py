@@ -16,6 +16,7 @@ from ..store.private_paces import PrivatePaces
 from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
+from .commands import GameCommands
 from .computer import ComputerPlayers
 from .dealer import Dealer
 from .feed import OutcomeFeed
@@ -24,7 +25,7 @@ from .hands import HandMessages
 from .live import LiveCache
 from .lobby import Lobbies
 from .outbox import GroupLedger
-from .outcome import CHAT
+from .outcome import CHAT, PAGE
 from .pages import OpenPages
 from .play import Tables
 from .players import Players
@@ -80,6 +81,10 @@ class GameService:
         """Who has the page open at which game, on this worker (the chat front end sends
         them no private hand meanwhile)."""
         self.clock = clock
+        self.commands = GameCommands(self, CHAT)
+        """The chat front end's commands and questions."""
+        self.page_commands = GameCommands(self, PAGE)
+        """The page front end's commands and questions."""
         self._pruned_at: datetime | None = None
         self._announcing: set[asyncio.Task[None]] = set()
 

@@ -124,7 +124,7 @@ class PageHub:
         """Push the outcome's moves, reveal and next game to the game's pages, then their
         states."""
         pages = self.pages_of(outcome.game_id)
-        if not pages:
+        if not pages or not outcome.effects:
             return
         for effect in outcome.effects:
             if isinstance(effect, NextGame):

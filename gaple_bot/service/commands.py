@@ -1,0 +1,416 @@
+"""The service's commands and questions: each command holds its game, runs, persists, lets go.
+
+A front end sends a command and applies the frozen Outcome it gets back (the same one every
+subscriber of the feed receives); it never sees the game's lock, its cached copy, or a held
+game. Questions ask first what a command would refuse (pokerkit's verify-then-do), so no front
+end writes a rule of the game's flow again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .errors import GameNotRunning, NotSeated, ServiceError, StaleButton
+from .facts import GameFacts, facts_of
+from .live import LiveGame
+from .outcome import (
+    CHAT,
+    ClosedWithChat,
+    Effect,
+    LobbyChanged,
+    NextGame,
+    Outcome,
+    Paused,
+    Reminded,
+    Stopped,
+    TurnSeen,
+)
+from .progress import Progress
+from .seen import hand_view, people_hands, private_view, step_view, table_view, turn_view
+from .views import HandView, LobbyView, Person, TableView
+
+if TYPE_CHECKING:
+    from .runtime import GameService
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSnapshot:
+    """A game as it stands, read at once: its facts, its lobby, and while it is played its
+    table and every person's own view (a front end gives each viewer their part only)."""
+
+    facts: GameFacts
+    lobby: LobbyView
+    table: TableView[Any] | None
+    hands: Mapping[int, HandView[Any, Any]] = field(default_factory=dict)
+    """Each person's seat's own view, by seat."""
+
+    def hand_of(self, user_id: int) -> HandView[Any, Any] | None:
+        """The view of the person's seat, if they sit at the table being played."""
+        seat = self.facts.seat_of(user_id)
+        return None if seat is None else self.hands.get(seat.number)
+
+
+class GameCommands:
+    """Commands and questions on games, for one front end (named in the outcomes)."""
+
+    def __init__(self, service: GameService, by: str = CHAT) -> None:
+        self._service = service
+        self.by = by
+
+    # Running one command -------------------------------------------------------------------
+
+    async def _run(self, game_id: int, use_case: Callable[[], Awaitable[Outcome]]) -> Outcome:
+        """Hold the game while `use_case` runs and persists, publish its outcome to every
+        subscriber (still in the game's order), let the game go, and return the outcome."""
+        service = self._service
+        async with service.cache.lock(game_id):
+            try:
+                outcome = await use_case()
+            except BaseException as error:
+                if not isinstance(error, ServiceError):
+                    # Anything unexpected leaves the copy unknown: read afresh next time.
+                    service.cache.drop(game_id)
+                raise
+            service.feed.publish(outcome)
+            service.announce(game_id)
+        return outcome
+
+    def _outcome(self, game_id: int, *effects: Effect) -> Outcome:
+        return Outcome(game_id, effects, self.by)
+
+    def _progressed(self, progress: Progress | None, game_id: int) -> Outcome:
+        if progress is None:
+            return self._outcome(game_id)
+        return Outcome.of_progress(progress, self.by)
+
+    def _lobby_changed(self, lobby: LobbyView | None, game_id: int) -> Outcome:
+        if lobby is None:
+            return self._outcome(game_id)
+        return Outcome.of_lobby(lobby, self.by)
+
+    # The lobby -----------------------------------------------------------------------------
+
+    async def join(self, game_id: int, person: Person, *, private_chat: bool = True) -> Outcome:
+        """The person takes the next free seat (`private_chat` False: from the page, where
+        their hand lives, so no private chat with the bot is needed)."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            return Outcome.of_lobby(
+                await lobbies.join(game_id, person, private_chat=private_chat), self.by
+            )
+
+        return await self._run(game_id, run)
+
+    async def leave(self, game_id: int, user_id: int) -> Outcome:
+        """The person gets up from the lobby."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            return Outcome.of_lobby(await lobbies.leave(game_id, user_id), self.by)
+
+        return await self._run(game_id, run)
+
+    async def add_computer(self, game_id: int, user_id: int, is_admin: bool) -> Outcome:
+        """A computer player takes the next free seat."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            return Outcome.of_lobby(await lobbies.add_computer(game_id, user_id, is_admin), self.by)
+
+        return await self._run(game_id, run)
+
+    async def cancel(self, game_id: int, user_id: int, is_admin: bool) -> Outcome:
+        """The lobby closes without a game."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            return Outcome.of_lobby(await lobbies.cancel(game_id, user_id, is_admin), self.by)
+
+        return await self._run(game_id, run)
+
+    async def expire(self, game_id: int) -> Outcome:
+        """Nobody started the lobby in time: it closes (no effect: it started or closed
+        meanwhile)."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            return self._lobby_changed(await lobbies.expire(game_id), game_id)
+
+        return await self._run(game_id, run)
+
+    async def start(self, game_id: int, user_id: int, is_admin: bool) -> Outcome:
+        """The first round is dealt; computers fill the empty seats if the chat wants; the
+        computers play on to the first person's turn."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            lobby, progress = await lobbies.start(game_id, user_id, is_admin)
+            played = Outcome.of_progress(progress, self.by)
+            return Outcome(
+                game_id, (LobbyChanged(lobby), *played.effects), self.by, played.progress
+            )
+
+        return await self._run(game_id, run)
+
+    async def play_again(self, game_id: int, person: Person) -> Outcome:
+        """A new lobby with this finished game's players seated: the outcome is this game's
+        (those watching it are told where the next one is), with the new lobby."""
+        lobbies = self._service.lobbies
+
+        async def run() -> Outcome:
+            lobby = await lobbies.play_again(game_id, person)
+            return self._outcome(
+                game_id, NextGame(lobby.game_id, lobby.join_token), LobbyChanged(lobby)
+            )
+
+        return await self._run(game_id, run)
+
+    # The table -----------------------------------------------------------------------------
+
+    async def move(self, game_id: int, user_id: int, version: int, code: int) -> Outcome:
+        """A person's move, stored, and every move after it that needs no person (the
+        computers'), up to where the game waits for someone."""
+        tables = self._service.tables
+
+        async def run() -> Outcome:
+            progress = await tables.move(game_id, user_id, version, code)
+            return Outcome.of_progress(await tables.advance_game(game_id, progress), self.by)
+
+        return await self._run(game_id, run)
+
+    async def timeout(self, game_id: int, version: int) -> Outcome:
+        """The turn at `version` ran out: the computer moves (no effect: the game moved on)."""
+        tables = self._service.tables
+
+        async def run() -> Outcome:
+            return self._progressed(await tables.timeout(game_id, version), game_id)
+
+        return await self._run(game_id, run)
+
+    async def remind(self, game_id: int, version: int) -> Outcome:
+        """The half-time reminder of the turn at `version`, taken for this worker to send
+        (no effect: another took it, or the game moved on)."""
+        hands = self._service.hands
+
+        async def run() -> Outcome:
+            due = await hands.take_reminder(game_id, version)
+            if due is None:
+                return self._outcome(game_id)
+            live, seat = due
+            assert live.deadline is not None
+            table = table_view(live)
+            return self._outcome(game_id, Reminded(table, table.seats[seat], live.deadline))
+
+        return await self._run(game_id, run)
+
+    async def owed_hand(self, game_id: int, version: int) -> Outcome:
+        """Where the game stands, if the person to move at `version` is owed their hand (no
+        effect: it went out, or the game moved on)."""
+        hands = self._service.hands
+
+        async def run() -> Outcome:
+            return self._progressed(await hands.owed_turn(game_id, version), game_id)
+
+        return await self._run(game_id, run)
+
+    async def turn_seen(self, game_id: int, version: int) -> Outcome:
+        """The person to move at `version` sees their turn in the page: their hand is not
+        owed to their private chat."""
+        hands = self._service.hands
+
+        async def run() -> Outcome:
+            await hands.turn_shown(game_id, version)
+            return self._outcome(game_id, TurnSeen(version))
+
+        return await self._run(game_id, run)
+
+    async def hand_over(self, game_id: int, user_id: int) -> Outcome:
+        """The computer plays the person's seat from now on (nobody can reach them)."""
+        tables = self._service.tables
+
+        async def run() -> Outcome:
+            return Outcome.of_progress(await tables.set_autoplay(game_id, user_id, True), self.by)
+
+        return await self._run(game_id, run)
+
+    async def take_back(self, game_id: int, user_id: int) -> Outcome:
+        """The person takes their seat back from the computer. NotSeated if they sit at no
+        seat; StaleButton if they play it already (a second tap, or a forged button)."""
+        service = self._service
+
+        async def run() -> Outcome:
+            seat = facts_of(await service.cache.get(game_id)).seat_of(user_id)
+            if seat is None:
+                raise NotSeated(f"user {user_id} does not sit at game {game_id}")
+            if not seat.autoplay:
+                raise StaleButton(f"user {user_id} already plays their seat at game {game_id}")
+            progress = await service.tables.set_autoplay(game_id, user_id, False)
+            return Outcome.of_progress(progress, self.by)
+
+        return await self._run(game_id, run)
+
+    async def play_on(self, game_id: int) -> Outcome:
+        """A game waiting for nobody plays on to the next person's turn (no effect: it waits
+        for someone after all)."""
+        tables = self._service.tables
+
+        async def run() -> Outcome:
+            return self._progressed(await tables.play_on(game_id), game_id)
+
+        return await self._run(game_id, run)
+
+    async def resume(self, game_id: int) -> Outcome:
+        """After a restart: finish the automatic moves a crash interrupted."""
+        tables = self._service.tables
+
+        async def run() -> Outcome:
+            return Outcome.of_progress(await tables.resume(game_id), self.by)
+
+        return await self._run(game_id, run)
+
+    async def stop(self, game_id: int, user_id: int, is_admin: bool) -> Outcome:
+        """/stop: the game ends with no results (its last table; a lobby closes)."""
+        service = self._service
+
+        async def run() -> Outcome:
+            table = await service.tables.stop(game_id, user_id, is_admin)
+            if table is not None:
+                return self._outcome(game_id, Stopped(table))
+            lobby = service.lobbies.view(await service.cache.get(game_id))
+            return self._outcome(game_id, Stopped(None), LobbyChanged(lobby))
+
+        return await self._run(game_id, run)
+
+    # The chat's changes --------------------------------------------------------------------
+
+    async def leave_for_good(self, game_id: int, user_id: int) -> Outcome:
+        """The person, who asked to be forgotten, leaves the game: their lobby seat goes, a
+        running game's seat is the computer's (no effect: nothing changed)."""
+        forgetting = self._service.forgetting
+
+        async def run() -> Outcome:
+            shown = await forgetting.leave(game_id, user_id)
+            if isinstance(shown, Progress):
+                return Outcome.of_progress(shown, self.by)
+            return self._lobby_changed(shown, game_id)
+
+        return await self._run(game_id, run)
+
+    async def end_with_chat(self, game_id: int) -> Outcome:
+        """The bot left the chat: the game ends as aborted (no effect: it was over)."""
+        chat_changes = self._service.chat_changes
+
+        async def run() -> Outcome:
+            facts = await chat_changes.end(game_id)
+            return self._outcome(game_id) if facts is None else self._closed(facts)
+
+        return await self._run(game_id, run)
+
+    def _closed(self, facts: GameFacts) -> Outcome:
+        return self._outcome(facts.game_id, ClosedWithChat(facts))
+
+    async def pause(self, game_id: int) -> Outcome:
+        """The bot may not write in the chat: the game waits (no effect: it was not
+        running)."""
+        chat_changes = self._service.chat_changes
+
+        async def run() -> Outcome:
+            facts = await chat_changes.pause(game_id)
+            return (
+                self._outcome(game_id) if facts is None else self._outcome(game_id, Paused(facts))
+            )
+
+        return await self._run(game_id, run)
+
+    async def go_on(self, game_id: int) -> Outcome:
+        """The bot may write again: a paused game goes on (no effect: it was not paused)."""
+        chat_changes = self._service.chat_changes
+
+        async def run() -> Outcome:
+            return self._progressed(await chat_changes.resume(game_id), game_id)
+
+        return await self._run(game_id, run)
+
+    # Questions -------------------------------------------------------------------------------
+
+    async def _ask(self, game_id: int, question: Callable[[LiveGame], T]) -> T:
+        """`question` answered on the game as it stands (read under its lock: beside other
+        workers the copy is checked against the database first)."""
+        cache = self._service.cache
+        async with cache.lock(game_id):
+            return question(await cache.get(game_id))
+
+    async def facts(self, game_id: int) -> GameFacts:
+        """Where the game is and who sits at it (raises NoSuchGame)."""
+        return await self._ask(game_id, facts_of)
+
+    async def lobby(self, game_id: int) -> LobbyView:
+        """The lobby as it stands."""
+        return await self._ask(game_id, self._service.lobbies.view)
+
+    async def table(self, game_id: int) -> TableView[Any]:
+        """The public table of the round being played (raises GameNotRunning before one)."""
+
+        def table(live: LiveGame) -> TableView[Any]:
+            if live.match is None:
+                raise GameNotRunning(f"game {game_id} has no table yet")
+            return table_view(live)
+
+        return await self._ask(game_id, table)
+
+    async def hand(self, game_id: int, user_id: int) -> HandView[Any, Any]:
+        """The person's own view, with their legal moves on their turn (raises NotSeated)."""
+
+        def hand(live: LiveGame) -> HandView[Any, Any]:
+            seat = live.seat_of(user_id)
+            if seat is None or live.match is None:
+                raise NotSeated(f"user {user_id} is not at game {game_id}")
+            return hand_view(live, seat.seat)
+
+        return await self._ask(game_id, hand)
+
+    async def private(self, game_id: int, user_id: int) -> object:
+        """What the person's own seat alone may see now (raises NotSeated)."""
+
+        def private(live: LiveGame) -> object:
+            seat = live.seat_of(user_id)
+            if seat is None or live.match is None:
+                raise NotSeated(f"user {user_id} is not at game {game_id}")
+            return private_view(live, seat.seat)
+
+        return await self._ask(game_id, private)
+
+    async def turn_view(self, game_id: int, user_id: int, version: int) -> HandView[Any, Any]:
+        """The person's view on their own turn (raises unless the button is current)."""
+        return await self._ask(game_id, lambda live: turn_view(live, user_id, version))
+
+    async def step_view(
+        self, game_id: int, user_id: int, version: int, step: int
+    ) -> tuple[HandView[Any, Any], tuple[int, ...]]:
+        """The person's view once they take first pick `step`, and the moves it leads to."""
+        return await self._ask(game_id, lambda live: step_view(live, user_id, version, step))
+
+    async def can_take_back(self, game_id: int, user_id: int) -> bool:
+        """Whether the person may take their seat back: they sit at the table and the
+        computer plays their seat."""
+        seat = (await self.facts(game_id)).seat_of(user_id)
+        return seat is not None and seat.autoplay
+
+    async def snapshot(self, game_id: int) -> GameSnapshot:
+        """The game as it stands, with every person's own view (read at once)."""
+        lobbies = self._service.lobbies
+
+        def snapshot(live: LiveGame) -> GameSnapshot:
+            facts = facts_of(live)
+            lobby = lobbies.view(live)
+            if live.match is None:
+                return GameSnapshot(facts, lobby, None)
+            table = table_view(live)
+            return GameSnapshot(facts, lobby, table, people_hands(live, table))
+
+        return await self._ask(game_id, snapshot)
