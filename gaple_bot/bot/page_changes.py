@@ -51,7 +51,7 @@ class PageChanges:
                 if subscription.missed:
                     log.warning("%s page changes were not shown in chat", subscription.missed)
                     subscription.missed = 0
-                if outcome.by != PAGE or not outcome.effects:
+                if outcome.by != PAGE or not _shown_in_chat(outcome):
                     continue
                 try:
                     await self.show(outcome)
@@ -88,3 +88,9 @@ class PageChanges:
             if lobby.status is GameStatus.RUNNING and deps.presenter.lobby_becomes_table(lobby):
                 return
         deps.presenter.show_lobby_as_it_is(lobby, deps.bot_username)
+
+
+def _shown_in_chat(outcome: Outcome) -> bool:
+    """Whether the chat shows anything of a page's outcome: a lobby, a next game, or play."""
+    lobby = any(isinstance(e, LobbyChanged | NextGame) for e in outcome.effects)
+    return lobby or outcome.progress is not None

@@ -18,6 +18,7 @@ from .errors import (
     StaleButton,
 )
 from .live import LiveCache, LiveGame
+from .pages import OpenPages
 from .progress import GameOver, Play, Progress, RoundOver, RoundStarted
 from .seen import people_hands, running_match, table_view, turn_seat, where_it_stands
 from .tally import Tally, Uncounted
@@ -39,6 +40,7 @@ class Tables:
         clock: Callable[[], datetime],
         tally: Tally | None = None,
         dealer: Dealer | None = None,
+        pages: OpenPages | None = None,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -48,6 +50,8 @@ class Tables:
         self.tally: Tally = tally if tally is not None else Uncounted()
         self.dealer: Dealer = dealer or ShuffledDeals()
         """Deals every round, the first one too (Lobbies.start asks it)."""
+        self.pages = pages if pages is not None else OpenPages()
+        """Who has a game's page open on this worker (their turn is shown there)."""
 
     # Use cases -----------------------------------------------------------------------------
 
@@ -161,12 +165,20 @@ class Tables:
 
     def turn_timing(self, live: LiveGame, deadline: datetime | None) -> dict[str, datetime | None]:
         """The stored times of the turn that runs out at `deadline` (None: no person's turn):
-        the deadline, the half-time reminder, and since when the person is owed their hand."""
+        the deadline, the half-time reminder, and since when the person is owed their hand
+        (never, while they have the game's page open on this worker: it shows their turn)."""
+        owed = deadline is not None and not self._in_page(live)
         return {
             "turn_deadline": deadline,
             "remind_at": self.remind_at(live, deadline),
-            "hand_due": None if deadline is None else self.clock(),
+            "hand_due": self.clock() if owed else None,
         }
+
+    def _in_page(self, live: LiveGame) -> bool:
+        """Whether the person to move has the game's page open on this worker."""
+        seat = live.match.to_move if live.match is not None else None
+        user_id = live.seats[seat].user_id if seat is not None else None
+        return user_id is not None and self.pages.is_open(live.game_id, user_id)
 
     @staticmethod
     def remind_at(live: LiveGame, deadline: datetime | None) -> datetime | None:

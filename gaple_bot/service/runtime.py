@@ -66,8 +66,18 @@ class GameService:
         """Where moves and decisions are counted for monitoring (the bot's /metrics)."""
         self.computer = ComputerPlayers(executor, self.tally)
         # Deals are the rules' own shuffles of `rng` unless a test injects a dealer of its own.
+        self.pages = OpenPages()
+        """Who has the page open at which game, on this worker (the chat front end sends
+        them no private hand meanwhile)."""
         self.tables = Tables(
-            store, self.cache, self.computer, self.rng, clock, self.tally, dealer=dealer
+            store,
+            self.cache,
+            self.computer,
+            self.rng,
+            clock,
+            self.tally,
+            dealer=dealer,
+            pages=self.pages,
         )
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock)
         self.players = Players(store, self.cache)
@@ -77,9 +87,6 @@ class GameService:
         self.ledger = GroupLedger(store)
         self.feed = OutcomeFeed()
         """Every use case's outcome, for the front ends that subscribe."""
-        self.pages = OpenPages()
-        """Who has the page open at which game, on this worker (the chat front end sends
-        them no private hand meanwhile)."""
         self.clock = clock
         self.commands = GameCommands(self, CHAT)
         """The chat front end's commands and questions."""

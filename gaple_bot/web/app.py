@@ -1,7 +1,7 @@
 """The page front end on the bot's web server: the page's files, its sign-in and its sockets.
 
-Same shape as the chat front end: decode a request or a frame, call one use case on the game
-the service holds, and let the hub push what changed to every page that shows the game."""
+Same shape as the chat front end: decode a request or a frame, send the service one command,
+and let the hub push the outcome to every page that shows the game."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ from ..service.errors import (
     ServiceError,
     StaleButton,
 )
-from ..service.outcome import PAGE
 from ..service.refusals import refusal_text
 from ..service.runtime import GameService
 from ..service.views import Person
@@ -358,8 +357,7 @@ class PageFrontEnd:
     ) -> str | None:
         """The welcome frame: a fresh session, the shell's words, the game's drawing."""
         try:
-            async with deps.service.hold(session.game_id, by=PAGE) as game:
-                facts = await game.facts()
+            facts = await deps.service.page_commands.facts(session.game_id)
         except NoSuchGame:
             await ws.send_json(refusal_frame(page.t, "no_table"))
             await ws.close(code=4404, message=b"no table")
@@ -382,10 +380,11 @@ class PageFrontEnd:
 
     async def _push_state(self, deps: PageDeps, page: PageSocket) -> None:
         try:
-            async with deps.service.hold(page.game_id, by=PAGE) as game:
-                page.push(await state_of(game, page.t, deps.registry, page.viewer, deps.clock()))
+            snapshot = await deps.service.page_commands.snapshot(page.game_id)
         except ServiceError as error:
             page.push(refusal_frame(page.t, "", error))
+            return
+        page.push(state_of(snapshot, page.t, deps.registry, page.viewer, deps.clock()))
 
     async def _read(self, deps: PageDeps, ws: web.WebSocketResponse, page: PageSocket) -> None:
         bucket = self._buckets.setdefault(page.viewer.user_id, FrameBucket(self._monotonic))
@@ -409,14 +408,12 @@ class PageFrontEnd:
         if isinstance(frame, Hello | Sync):
             await self._push_state(deps, page)
             return
-        viewer = page.viewer
+        commands = deps.service.page_commands
         try:
-            async with deps.service.hold(page.game_id, by=PAGE) as game:
-                if isinstance(frame, MoveFrame):
-                    progress = await game.move(viewer.user_id, frame.version, frame.code)
-                    await game.advance(progress)
-                elif isinstance(frame, LobbyAction):
-                    await self._lobby_action(deps, game, page, frame.action)
+            if isinstance(frame, MoveFrame):
+                await commands.move(page.game_id, page.viewer.user_id, frame.version, frame.code)
+            elif isinstance(frame, LobbyAction):
+                await self._lobby_action(deps, page, frame.action)
         except StaleButton as error:
             page.push(refusal_frame(page.t, "", error))
             await self._push_state(deps, page)
@@ -424,28 +421,28 @@ class PageFrontEnd:
             page.push(refusal_frame(page.t, "", error))
         except Exception:
             log.exception("game %s: a page's frame failed", page.game_id)
-            with contextlib.suppress(Exception):
-                deps.service.forget(page.game_id)
             page.push(refusal_frame(page.t, "error"))
 
-    async def _lobby_action(self, deps: PageDeps, game: Any, page: PageSocket, action: str) -> None:
-        viewer = page.viewer
+    async def _lobby_action(self, deps: PageDeps, page: PageSocket, action: str) -> None:
+        viewer, game_id = page.viewer, page.game_id
         person = Person(viewer.user_id, viewer.name, viewer.language)
+        commands = deps.service.page_commands
         if action == "join":
-            facts = await game.facts()
-            # Membership is asked afresh for a seat, as the chat's Join does.
+            facts = await commands.facts(game_id)
+            # Membership is asked afresh for a seat, as the chat's Join does (not while the
+            # game is held: it may be a call to Telegram).
             if not await deps.is_member(facts.chat_id, viewer.user_id):
                 page.push(refusal_frame(page.t, "not_member"))
                 return
-            await game.join(person, private_chat=False)
+            await commands.join(game_id, person, private_chat=False)
         elif action == "leave":
-            await game.leave(viewer.user_id)
+            await commands.leave(game_id, viewer.user_id)
         elif action == "start":
-            await game.start(viewer.user_id, False)
+            await commands.start(game_id, viewer.user_id, False)
         elif action == "again":
-            await game.play_again(person)
+            await commands.play_again(game_id, person)
         elif action == "back":
-            await game.take_back(viewer.user_id)
+            await commands.take_back(game_id, viewer.user_id)
 
 
 def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None) -> dict[str, Any]:

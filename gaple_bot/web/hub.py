@@ -1,8 +1,8 @@
 """The open pages of this worker, by game, and what each is shown after every change.
 
 The hub reads every published outcome; for each game with pages open it pushes the moves just
-made and a round's reveal, then every viewer's own state, read afresh while the service holds
-the game (so a page never sees a hand but its viewer's, and never a stale state)."""
+made and a round's reveal, then every viewer's own state, all from one snapshot of the game
+read once (so a page never sees a hand but its viewer's, and never a stale state)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from typing import Any
 from ..games.registry import Registry
 from ..i18n import Translator, Translators
 from ..service.errors import ServiceError
-from ..service.outcome import PAGE, NextGame, Outcome, Played, RoundEnded
+from ..service.outcome import NextGame, Outcome, Played, Reminded, RoundEnded, TurnSeen
 from ..service.runtime import GameService
 from .sessions import SessionSigner
 from .state import JSON, Viewer, state_of
 
 log = logging.getLogger(__name__)
+UNSEEN_EFFECTS = (TurnSeen, Reminded)
+"""Effects a page shows nothing of (it counts its turn down itself)."""
 QUEUE_FRAMES = 64
 """Frames kept for a slow page; past that it is sent its state afresh instead."""
 
@@ -81,9 +83,10 @@ class PageHub:
             self._task = None
 
     def changed_elsewhere(self, game_id: int) -> None:
-        """Another worker changed the game: its pages here get their states afresh."""
+        """Another worker changed the game: its pages here get their states afresh (and a
+        turn they show is told to the service: that worker did not know of the page)."""
         if game_id in self._pages:
-            task = asyncio.create_task(self.refresh(game_id))
+            task = asyncio.create_task(self.refresh(game_id, elsewhere=True))
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
 
@@ -112,7 +115,7 @@ class PageHub:
                 if subscription.missed:
                     subscription.missed = 0
                     for game_id in list(self._pages):
-                        await self.refresh(game_id)
+                        await self.refresh(game_id, elsewhere=True)
                 try:
                     await self.show(outcome)
                 except Exception:
@@ -124,7 +127,7 @@ class PageHub:
         """Push the outcome's moves, reveal and next game to the game's pages, then their
         states."""
         pages = self.pages_of(outcome.game_id)
-        if not pages or not outcome.effects:
+        if not pages or all(isinstance(e, UNSEEN_EFFECTS) for e in outcome.effects):
             return
         for effect in outcome.effects:
             if isinstance(effect, NextGame):
@@ -156,40 +159,53 @@ class PageHub:
                     )
         await self.refresh(outcome.game_id, _played(outcome))
 
-    async def refresh(self, game_id: int, played: list[Played] | None = None) -> None:
-        """Every page of the game gets its viewer's state (after the moves just made)."""
-        pages = list(self.pages_of(game_id))
-        if not pages:
+    async def refresh(
+        self, game_id: int, played: list[Played] | None = None, *, elsewhere: bool = False
+    ) -> None:
+        """Every page of the game gets its viewer's state (after the moves just made), all
+        from one snapshot. `elsewhere`: the change was made where this worker's pages were
+        unknown (another worker), so a turn a page shows is told to the service here; a
+        command of this worker knew the page was open when the turn began."""
+        if not self.pages_of(game_id):
             return
         try:
-            async with self.service.hold(game_id, by=PAGE) as game:
-                for page in pages:
-                    state = await state_of(
-                        game, page.t, self.registry, page.viewer, self.service.clock()
-                    )
-                    if played:
-                        recent = (state.get("board") or {}).get("recent") or []
-                        texts = recent[-len(played) :] if len(recent) >= len(played) else []
-                        for index, move in enumerate(played):
-                            text = texts[index] if index < len(texts) else ""
-                            page.push({"t": "played", "seat": move.seat, "text": text})
-                    page.push(state)
-                    await self._turn_seen(game, page, state)
+            snapshot = await self.service.page_commands.snapshot(game_id)
         except ServiceError as error:
             log.info("game %s: no state for its pages: %s", game_id, error)
+            return
+        now = self.service.clock()
+        seen: int | None = None
+        for page in list(self.pages_of(game_id)):
+            state = state_of(snapshot, page.t, self.registry, page.viewer, now)
+            if played:
+                recent = (state.get("board") or {}).get("recent") or []
+                texts = recent[-len(played) :] if len(recent) >= len(played) else []
+                for index, move in enumerate(played):
+                    text = texts[index] if index < len(texts) else ""
+                    page.push({"t": "played", "seat": move.seat, "text": text})
+            page.push(state)
+            if _shows_own_turn(page, state):
+                seen = state["revision"]
+        if seen is not None and elsewhere:
+            try:
+                await self.service.page_commands.turn_seen(game_id, seen)
+            except ServiceError as error:
+                log.info("game %s: its turn in the page was not recorded: %s", game_id, error)
 
-    async def _turn_seen(self, game: Any, page: PageSocket, state: JSON) -> None:
-        """The viewer's own turn is in their page: their hand is not owed to their private
-        chat (the sweep would send it otherwise)."""
-        you = state["you"]
-        if state["phase"] != "playing" or you["seat"] is None or state["to_move"] != you["seat"]:
-            return
-        hand = state.get("hand") or {}
-        if not any(item.get("moves") for item in hand.get("items", [])):
-            return
-        if page.shown_turn != state["revision"]:
-            page.shown_turn = state["revision"]
-            await game.shown_in_page(state["revision"])
+
+def _shows_own_turn(page: PageSocket, state: JSON) -> bool:
+    """Whether `state` shows the page's viewer their own turn, with moves, for the first time
+    (the page remembers the version it showed)."""
+    you = state["you"]
+    if state["phase"] != "playing" or you["seat"] is None or state["to_move"] != you["seat"]:
+        return False
+    hand = state.get("hand") or {}
+    if not any(item.get("moves") for item in hand.get("items", [])):
+        return False
+    if page.shown_turn == state["revision"]:
+        return False
+    page.shown_turn = state["revision"]
+    return True
 
 
 def _played(outcome: Outcome) -> list[Played]:

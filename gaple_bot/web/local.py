@@ -22,7 +22,6 @@ from ..i18n import SUPPORTED_LANGUAGES, Translators
 from ..service.api import utc_now
 from ..service.chats import ChatDefaults
 from ..service.errors import ServiceError
-from ..service.outcome import PAGE
 from ..service.runtime import GameService
 from ..service.views import Person
 from .app import PageFrontEnd, _json_body, refused
@@ -71,8 +70,7 @@ class LocalTables:
         topic = secrets.randbelow(1 << 30) + 1
         lobby = await service.lobbies.open(kind, LOCAL_CHAT, "Local", topic, person)
         try:
-            async with service.hold(lobby.game_id, by=PAGE) as game:
-                await game.start(LOCAL_PLAYER, True)
+            await service.page_commands.start(lobby.game_id, LOCAL_PLAYER, True)
         except ServiceError as error:
             log.warning("a local table could not start: %s", error)
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
@@ -91,8 +89,7 @@ class LocalTables:
             turns, _ = await deps.service.overdue(now, now - timedelta(days=365))
             for game_id, version in turns:
                 try:
-                    async with deps.service.hold(game_id, by=PAGE) as game:
-                        await game.timeout(version)
+                    await deps.service.page_commands.timeout(game_id, version)
                 except ServiceError as error:
                     log.info("game %s: its turn could not end: %s", game_id, error)
 

@@ -13,8 +13,8 @@ from ..games.registry import Registry
 from ..games.texts import seat_name
 from ..i18n import Translator
 from ..service.api import GameStatus
+from ..service.commands import GameSnapshot
 from ..service.facts import GameFacts
-from ..service.session import GameSession
 from ..service.views import HandView, LobbyView, SeatInfo, TableView
 
 JSON = dict[str, Any]
@@ -127,17 +127,16 @@ def table_state(
     }
 
 
-async def state_of(
-    game: GameSession, t: Translator, registry: Registry, viewer: Viewer, now: datetime
+def state_of(
+    snapshot: GameSnapshot, t: Translator, registry: Registry, viewer: Viewer, now: datetime
 ) -> JSON:
-    """The viewer's state frame of the held game."""
-    facts = await game.facts()
-    if facts.status is GameStatus.LOBBY or not facts.playing:
-        state = lobby_state(t, registry, await game.lobby(), viewer)
+    """The viewer's state frame of the game as `snapshot` read it (their own hand only)."""
+    facts = snapshot.facts
+    if facts.status is GameStatus.LOBBY or not facts.playing or snapshot.table is None:
+        state = lobby_state(t, registry, snapshot.lobby, viewer)
         if facts.status is not GameStatus.LOBBY:
             # Closed before it started: nothing to join any more.
             state["phase"], state["lobby"] = "aborted", None
         return state
-    table = await game.table()
-    hand = await game.hand(viewer.user_id) if facts.seat_of(viewer.user_id) else None
-    return table_state(t, registry, facts, table, hand, viewer, now)
+    hand = snapshot.hand_of(viewer.user_id)
+    return table_state(t, registry, facts, snapshot.table, hand, viewer, now)
