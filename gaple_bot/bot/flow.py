@@ -155,11 +155,17 @@ async def recover(context: GapleContext) -> None:
 async def offer_seats_back(deps: Deps, user_id: int) -> None:
     """Someone the bot can reach again (they unblocked it, or wrote /start) is offered every
     seat the computer plays for them."""
+    questions = deps.service.commands
     for seat in await deps.service.players.autoplay_seats(user_id):
-        async with hold(deps, seat.game_id) as game:
-            facts = await game.facts()
-            if facts.status is GameStatus.RUNNING and facts.playing:
-                await deps.presenter.offer_seat_back(await game.table(), seat.seat)
+        try:
+            facts = await questions.facts(seat.game_id)
+            if facts.status is not GameStatus.RUNNING or not facts.playing:
+                continue
+            table = await questions.table(seat.game_id)
+        except ServiceError:
+            continue  # the game ended meanwhile: nothing to offer
+        # Not while the game is held: the offer is a message to the person's private chat.
+        await deps.presenter.offer_seat_back(table, seat.seat)
 
 
 def _last_table(progress: Progress) -> TableView[Any] | None:

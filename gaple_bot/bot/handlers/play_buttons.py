@@ -143,19 +143,19 @@ async def on_show_hand(update: Update, context: GapleContext, callback: Callback
     deps = context.deps
     t = await user_t(context, user)
     game_id = callback.field("game")
-    async with hold(deps, game_id) as game:
-        try:
-            facts = await game.facts()
-            # Only the table's own message shows a hand: a payload from elsewhere is forged.
-            check_button_chat(query.message, facts)
-            hand = await game.private(user.id)
-        except ServiceError as error:
-            await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
-            return
-        except DoorClosed as error:
-            await answer_tap(deps, query, door_text(t, error), show_alert=True)
-            return
-        alert = deps.presenter.render.presentation(facts.kind).hand_alert(t, hand)
+    questions = deps.service.commands
+    try:
+        facts = await questions.facts(game_id)
+        # Only the table's own message shows a hand: a payload from elsewhere is forged.
+        check_button_chat(query.message, facts)
+        hand = await questions.private(game_id, user.id)
+    except ServiceError as error:
+        await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
+        return
+    except DoorClosed as error:
+        await answer_tap(deps, query, door_text(t, error), show_alert=True)
+        return
+    alert = deps.presenter.render.presentation(facts.kind).hand_alert(t, hand)
     await answer_tap(deps, query, alert, show_alert=True)
 
 
