@@ -12,19 +12,23 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..store import GameStatus
 from .errors import GameNotRunning, NotSeated, ServiceError, StaleButton
 from .facts import GameFacts, facts_of
 from .live import LiveGame
 from .outcome import (
     CHAT,
+    PRIVATE_EFFECTS,
     ClosedWithChat,
     Effect,
     LobbyChanged,
+    LobbyExpired,
     NextGame,
     Outcome,
     Paused,
     Reminded,
     Stopped,
+    TableChanged,
     TurnSeen,
 )
 from .progress import Progress
@@ -54,6 +58,34 @@ class GameSnapshot:
         return None if seat is None else self.hands.get(seat.number)
 
 
+Recorder = Callable[[Outcome], Awaitable[None]]
+"""What a front end records of each outcome while the game is still held, so that it goes out
+in the game's order beside other workers (the group's messages into their stored queue). It
+may write to the database; it never calls Telegram nor writes to a socket."""
+
+
+class Recorders:
+    """The recorders every command runs before it lets its game go (shared by the front
+    ends' facades)."""
+
+    def __init__(self) -> None:
+        self._recorders: list[Recorder] = []
+
+    def add(self, recorder: Recorder) -> None:
+        """Run `recorder` on every outcome from now on."""
+        self._recorders.append(recorder)
+
+    def remove(self, recorder: Recorder) -> None:
+        """Stop running `recorder`."""
+        if recorder in self._recorders:
+            self._recorders.remove(recorder)
+
+    async def record(self, outcome: Outcome) -> None:
+        """Every recorder's part of `outcome`, in the order they were added."""
+        for recorder in self._recorders:
+            await recorder(outcome)
+
+
 class GameCommands:
     """Commands and questions on games, for one front end (named in the outcomes)."""
 
@@ -64,8 +96,9 @@ class GameCommands:
     # Running one command -------------------------------------------------------------------
 
     async def _run(self, game_id: int, use_case: Callable[[], Awaitable[Outcome]]) -> Outcome:
-        """Hold the game while `use_case` runs and persists, publish its outcome to every
-        subscriber (still in the game's order), let the game go, and return the outcome."""
+        """Hold the game while `use_case` runs and persists, let the recorders record its
+        outcome, publish it to every subscriber (still in the game's order), let the game
+        go, and return the outcome."""
         service = self._service
         async with service.cache.lock(game_id):
             try:
@@ -75,9 +108,18 @@ class GameCommands:
                     # Anything unexpected leaves the copy unknown: read afresh next time.
                     service.cache.drop(game_id)
                 raise
-            service.feed.publish(outcome)
-            service.announce(game_id)
+            await self._finish(outcome)
         return outcome
+
+    async def _finish(self, outcome: Outcome) -> None:
+        """Let the recorders record `outcome` and publish it (its game still held)."""
+        service = self._service
+        try:
+            await service.recorders.record(outcome)
+        finally:
+            # The change is stored: whatever a recorder did, everyone hears of it.
+            service.feed.publish(outcome)
+            service.announce(outcome.game_id)
 
     def _outcome(self, game_id: int, *effects: Effect) -> Outcome:
         return Outcome(game_id, effects, self.by)
@@ -139,7 +181,10 @@ class GameCommands:
         lobbies = self._service.lobbies
 
         async def run() -> Outcome:
-            return self._lobby_changed(await lobbies.expire(game_id), game_id)
+            lobby = await lobbies.expire(game_id)
+            if lobby is None:
+                return self._outcome(game_id)
+            return self._outcome(game_id, LobbyExpired(lobby))
 
         return await self._run(game_id, run)
 
@@ -220,11 +265,12 @@ class GameCommands:
 
     async def turn_seen(self, game_id: int, version: int) -> Outcome:
         """The person to move at `version` sees their turn in the page: their hand is not
-        owed to their private chat."""
+        owed to their private chat (no effect: it was not owed)."""
         hands = self._service.hands
 
         async def run() -> Outcome:
-            await hands.turn_shown(game_id, version)
+            if not await hands.turn_shown(game_id, version):
+                return self._outcome(game_id)
             return self._outcome(game_id, TurnSeen(version))
 
         return await self._run(game_id, run)
@@ -286,20 +332,92 @@ class GameCommands:
 
         return await self._run(game_id, run)
 
+    async def redraw(self, game_id: int) -> Outcome:
+        """Nothing changes: the game is shown again as it stands (its open lobby, or its
+        running table; no effect once it is over), in its order with the changes around it."""
+        service = self._service
+
+        async def run() -> Outcome:
+            live = await service.cache.get(game_id)
+            if live.status is GameStatus.LOBBY:
+                return self._outcome(game_id, LobbyChanged(service.lobbies.view(live)))
+            if live.status is GameStatus.RUNNING and live.match is not None:
+                return self._outcome(game_id, TableChanged(table_view(live)))
+            return self._outcome(game_id)
+
+        return await self._run(game_id, run)
+
     # The chat's changes --------------------------------------------------------------------
 
     async def leave_for_good(self, game_id: int, user_id: int) -> Outcome:
         """The person, who asked to be forgotten, leaves the game: their lobby seat goes, a
         running game's seat is the computer's (no effect: nothing changed)."""
-        forgetting = self._service.forgetting
+        service = self._service
+        forgetting = service.forgetting
 
         async def run() -> Outcome:
+            seat = facts_of(await service.cache.get(game_id)).seat_of(user_id)
             shown = await forgetting.leave(game_id, user_id)
-            if isinstance(shown, Progress):
-                return Outcome.of_progress(shown, self.by)
-            return self._lobby_changed(shown, game_id)
+            if not isinstance(shown, Progress):
+                return self._lobby_changed(shown, game_id)
+            outcome = Outcome.of_progress(shown, self.by)
+            if seat is None:
+                return outcome
+            # Their seat's hand is no longer theirs to see: it is a former player's now.
+            kept = tuple(
+                e
+                for e in outcome.effects
+                if not isinstance(e, PRIVATE_EFFECTS) or e.hand.seat != seat.number
+            )
+            return Outcome(game_id, kept, self.by, outcome.progress)
 
         return await self._run(game_id, run)
+
+    async def forget_person(self, user_id: int) -> list[Outcome]:
+        """Delete the person's data (after `leave_for_good` at each of their games), every
+        game they were still at held meanwhile; one outcome per running game whose table now
+        shows a former player in their seat (its table as it stands)."""
+        service = self._service
+        game_ids = await service.forgetting.open_games(user_id)
+        outcomes: list[Outcome] = []
+        async with service.cache.lock_all(game_ids):
+            forgotten = await service.forgetting.forget(user_id)
+            for game_id in forgotten.running_games:
+                if game_id not in game_ids:
+                    continue
+                live = await service.cache.get(game_id)
+                if live.status is not GameStatus.RUNNING or live.match is None:
+                    continue
+                outcome = self._outcome(game_id, TableChanged(table_view(live)))
+                await self._finish(outcome)
+                outcomes.append(outcome)
+        return outcomes
+
+    async def move_chat(
+        self, old_id: int, new_id: int, moved: Callable[[list[int]], Awaitable[None]]
+    ) -> list[Outcome]:
+        """The group became a supergroup: its settings, boards, ratings and games follow to
+        the new id, every active game held meanwhile; `moved` is told the games moved while
+        they are still held (a front end moves what it queued for the old chat). One outcome
+        per game moved: its lobby as it stands, or where its play stands (a paused game's
+        none: it is shown when it goes on)."""
+        service = self._service
+        game_ids = await service.chat_changes.active_in(old_id)
+        outcomes: list[Outcome] = []
+        async with service.cache.lock_all(game_ids):
+            moved_ids = await service.chat_changes.move(old_id, new_id)
+            await moved(moved_ids)
+            for game_id in moved_ids:
+                live = await service.cache.get(game_id)
+                if live.status is GameStatus.LOBBY:
+                    outcome = self._outcome(game_id, LobbyChanged(service.lobbies.view(live)))
+                elif live.status is GameStatus.RUNNING and not live.paused:
+                    outcome = Outcome.of_progress(await service.tables.resume(game_id), self.by)
+                else:
+                    outcome = self._outcome(game_id)
+                await self._finish(outcome)
+                outcomes.append(outcome)
+        return outcomes
 
     async def end_with_chat(self, game_id: int) -> Outcome:
         """The bot left the chat: the game ends as aborted (no effect: it was over)."""
@@ -394,6 +512,12 @@ class GameCommands:
     ) -> tuple[HandView[Any, Any], tuple[int, ...]]:
         """The person's view once they take first pick `step`, and the moves it leads to."""
         return await self._ask(game_id, lambda live: step_view(live, user_id, version, step))
+
+    async def stored_turn(self, game_id: int, version: int) -> tuple[int, int, int] | None:
+        """(seat, user, message) of the stored hand message of the turn at `version` (any
+        worker may have sent it), or None."""
+        async with self._service.cache.lock(game_id):
+            return await self._service.hands.stored_turn(game_id, version)
 
     async def can_take_back(self, game_id: int, user_id: int) -> bool:
         """Whether the person may take their seat back: they sit at the table and the

@@ -4,8 +4,11 @@ taken so that one worker sends each, and the hands owed to the person to move.""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from datetime import datetime
 
 from ..store import GameStatus, Store
+from ..store.types import utc_now
 from .live import LiveCache, LiveGame
 from .progress import Progress
 from .seen import where_it_stands
@@ -15,9 +18,12 @@ class HandMessages:
     """The private and group messages of a game's turns, kept in the database. Callers hold
     the game (see GameService.hold)."""
 
-    def __init__(self, store: Store, cache: LiveCache) -> None:
+    def __init__(
+        self, store: Store, cache: LiveCache, clock: Callable[[], datetime] = utc_now
+    ) -> None:
         self.store = store
         self.cache = cache
+        self.clock = clock
 
     async def stored_turn(self, game_id: int, version: int) -> tuple[int, int, int] | None:
         """(seat, user, message) of the stored hand message of the person whose turn the game
@@ -75,20 +81,23 @@ class HandMessages:
             if turn_version is not None and live.version == turn_version:
                 live.hand_due = None
 
-    async def turn_shown(self, game_id: int, version: int) -> None:
+    async def turn_shown(self, game_id: int, version: int) -> bool:
         """The turn at `version` is shown to its person by a message stored already (edited
-        with its buttons after a restart): its hand is no longer owed."""
+        with its buttons after a restart), or in the page: its hand is no longer owed. False
+        if it was not owed (it went out, or the game is at another version)."""
         async with self.store.transaction() as tx:
-            await tx.games.hand_shown(game_id, version)
+            owed = await tx.games.hand_shown(game_id, version)
         live = self.cache.games.get(game_id)
         if live is not None and live.version == version:
             live.hand_due = None
+        return owed
 
     async def owed_turn(self, game_id: int, version: int) -> Progress | None:
         """Where the game stands, if the person whose turn it is at `version` is still owed
-        their hand: the worker that started the turn sends it under the game's lock, so one
-        still owed when another holds the lock was lost (that worker died, or the send
-        failed) and is to be sent now. None if it went out, or the game moved on."""
+        their hand and it is this worker's to send: the worker that started the turn sends it
+        once it lets the game go, so one owed by a worker that is gone was lost with it (as
+        one owed by this worker whose send failed), and is taken over now. None if it went
+        out, the game moved on, or a live worker owes it."""
         live = await self.cache.get(game_id)
         if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
             return None
@@ -97,4 +106,14 @@ class HandMessages:
         seat = live.match.to_move
         if seat is None or live.computer_moves(seat):
             return None
+        locks = self.store.game_locks
+        me, owner = locks.worker_id, live.hand_owner
+        if owner is not None and owner != me and owner in await locks.live_workers():
+            return None
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            if not await tx.games.claim_owed_hand(game_id, version, me, now):
+                return None
+        # Owed anew by this worker: if this send is lost too, the sweep tries again.
+        live.hand_due, live.hand_owner = now, me
         return where_it_stands(live, Progress(game_id))

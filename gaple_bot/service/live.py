@@ -66,6 +66,8 @@ class LiveGame:
     hand_due: datetime | None = None
     """Since when the person to move is owed their hand with its move buttons (None: it went
     out, or nobody is to move)."""
+    hand_owner: int | None = None
+    """The worker that owes that hand."""
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat the user sits in, if any."""
@@ -190,6 +192,7 @@ async def load_live(
         join_token=record.join_token,
         paused=record.paused,
         hand_due=record.hand_due,
+        hand_owner=record.hand_owner,
     )
 
 

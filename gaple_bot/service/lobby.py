@@ -268,6 +268,7 @@ class Lobbies:
                 timing = self.tables.turn_timing(started, deadline)
                 started.version = await tx.games.bump_version(game_id, started.version, **timing)
                 started.deadline, started.hand_due = deadline, timing["hand_due"]
+                started.hand_owner = timing["hand_owner"]
         except BaseException:
             self.cache.drop(game_id)
             raise

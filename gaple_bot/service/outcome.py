@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from .facts import GameFacts
 from .progress import GameOver, Progress, RoundOver, RoundStarted
@@ -105,6 +105,13 @@ class NextGame:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyExpired:
+    """Nobody started the lobby in time: it closed (as it stands now)."""
+
+    lobby: LobbyView
+
+
+@dataclass(frozen=True, slots=True)
 class Stopped:
     """The game was stopped with /stop before its end (no results): its last table, or None
     if it was still a lobby (its closed lobby comes as LobbyChanged)."""
@@ -157,12 +164,14 @@ Effect = (
     | HandChanged
     | TurnStarted
     | NextGame
+    | LobbyExpired
     | Stopped
     | Paused
     | ClosedWithChat
     | Reminded
     | TurnSeen
 )
+E = TypeVar("E")
 PRIVATE_EFFECTS = (HandChanged, TurnStarted)
 """Effects only their own seat may see."""
 
@@ -183,6 +192,10 @@ class Outcome:
     progress: Progress | None = field(default=None, compare=False, repr=False)
     """The use case's own result, for a front end in the same process that shows progress
     as the one that made it would (never sent elsewhere: it holds every seat's hand)."""
+
+    def first(self, kind: type[E]) -> E | None:
+        """The outcome's first effect of this type, if it has one."""
+        return next((e for e in self.effects if isinstance(e, kind)), None)
 
     @property
     def version(self) -> int | None:

@@ -163,15 +163,17 @@ class Tables:
             return None
         return self.clock() + timedelta(seconds=live.turn_seconds)
 
-    def turn_timing(self, live: LiveGame, deadline: datetime | None) -> dict[str, datetime | None]:
+    def turn_timing(self, live: LiveGame, deadline: datetime | None) -> dict[str, Any]:
         """The stored times of the turn that runs out at `deadline` (None: no person's turn):
         the deadline, the half-time reminder, and since when the person is owed their hand
-        (never, while they have the game's page open on this worker: it shows their turn)."""
+        (never, while they have the game's page open on this worker: it shows their turn), by
+        this worker."""
         owed = deadline is not None and not self._in_page(live)
         return {
             "turn_deadline": deadline,
             "remind_at": self.remind_at(live, deadline),
             "hand_due": self.clock() if owed else None,
+            "hand_owner": self.store.game_locks.worker_id if owed else None,
         }
 
     def _in_page(self, live: LiveGame) -> bool:
@@ -194,7 +196,7 @@ class Tables:
         deadline = self._deadline(live)
         timing = self.turn_timing(live, deadline)
         if not hand_owed:
-            timing["hand_due"] = None
+            timing["hand_due"] = timing["hand_owner"] = None
         try:
             async with self.store.transaction() as tx:
                 live.version = await tx.games.bump_version(live.game_id, live.version, **timing)
@@ -202,6 +204,7 @@ class Tables:
             self.cache.drop(live.game_id)
             raise
         live.deadline, live.hand_due = deadline, timing["hand_due"]
+        live.hand_owner = timing["hand_owner"]
 
     async def _computer_move(self, live: LiveGame, seat: int) -> int:
         match = live.match
@@ -253,6 +256,7 @@ class Tables:
             self.cache.drop(live.game_id)
             raise
         live.version, live.deadline, live.hand_due = version, deadline, timing["hand_due"]
+        live.hand_owner = timing["hand_owner"]
         self.tally.moved(live.kind.name)
         record = live.seats[seat]
         live.seats[seat] = dataclasses.replace(
@@ -290,6 +294,7 @@ class Tables:
             self.cache.drop(live.game_id)
             raise
         live.version, live.deadline, live.hand_due = version, deadline, timing["hand_due"]
+        live.hand_owner = timing["hand_owner"]
         table = table_view(live)
         hands = tuple(people_hands(live, table).values())
         progress.steps.append(RoundStarted(table, hands))

@@ -16,7 +16,7 @@ from ..store.private_paces import PrivatePaces
 from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
-from .commands import GameCommands
+from .commands import GameCommands, Recorders
 from .computer import ComputerPlayers
 from .dealer import Dealer
 from .feed import OutcomeFeed
@@ -83,11 +83,13 @@ class GameService:
         self.players = Players(store, self.cache)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
         self.forgetting = Forgetting(store, self.cache, self.lobbies, self.tables)
-        self.hands = HandMessages(store, self.cache)
+        self.hands = HandMessages(store, self.cache, clock)
         self.ledger = GroupLedger(store)
         self.feed = OutcomeFeed()
         """Every use case's outcome, for the front ends that subscribe."""
         self.clock = clock
+        self.recorders = Recorders()
+        """What the front ends record of each command's outcome before its game is let go."""
         self.commands = GameCommands(self, CHAT)
         """The chat front end's commands and questions."""
         self.page_commands = GameCommands(self, PAGE)
@@ -280,9 +282,19 @@ class GameService:
 
     async def hands_owed(self, before: datetime) -> list[tuple[int, int]]:
         """(game id, version) of the turns whose person has been owed their hand since
-        before `before` (see `Tables.owed_turn`)."""
+        before `before` and that are this worker's to send: owed by it (its send failed) or
+        by a worker that is gone (see `HandMessages.owed_turn`)."""
         async with self.store.read() as tx:
-            return await tx.games.hands_owed(before)
+            owed = await tx.games.hands_owed(before)
+        locks = self.store.game_locks
+        others = {owner for _, _, owner in owed if owner is not None and owner != locks.worker_id}
+        live = await locks.live_workers() if others else set()
+        me = locks.worker_id
+        return [
+            (game_id, version)
+            for game_id, version, owner in owed
+            if owner is None or owner == me or owner not in live
+        ]
 
     async def reminders_due(self, before: datetime) -> list[tuple[int, int]]:
         """(game id, version) of the turns whose half-time reminder was due before `before`

@@ -156,6 +156,9 @@ class Game(Base):
     """Since when the person to move is owed their hand with its move buttons; cleared once
     it went out (or the sweep took it over), so a hand lost with a worker is sent by another
     (migration 0016)."""
+    turn_hand_owner: Mapped[int | None] = mapped_column(BigInteger)
+    """The worker that owes that hand (it goes out once the game is let go): another worker
+    sends it only once that one is gone (migration 0019)."""
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]

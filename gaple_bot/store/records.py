@@ -60,6 +60,8 @@ class GameRecord:
     """The bot may not write in the chat, so the game waits (see games.paused)."""
     hand_due: datetime | None = None
     """Since when the person to move is owed their hand (see games.turn_hand_due)."""
+    hand_owner: int | None = None
+    """The worker that owes that hand (see games.turn_hand_owner)."""
 
 
 @dataclass(frozen=True, slots=True)

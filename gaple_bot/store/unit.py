@@ -69,6 +69,7 @@ class Transaction:
         turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
         remind_at: datetime | None = None,
         hand_due: datetime | None = None,
+        hand_owner: int | None = None,
         now: datetime | None = None,
     ) -> int:
         """Append a move if the game is still at `expected_version` (else VersionConflict and
@@ -81,6 +82,7 @@ class Transaction:
             turn_deadline=turn_deadline,
             remind_at=remind_at,
             hand_due=hand_due,
+            hand_owner=hand_owner,
         )
         await self.moves.append(game_id, round_number, ply, seat, code, now=now)
         return version

@@ -30,6 +30,7 @@ from gaple_bot.service.outcome import (
     ClosedWithChat,
     HandChanged,
     LobbyChanged,
+    LobbyExpired,
     NextGame,
     Outcome,
     Paused,
@@ -217,7 +218,7 @@ async def test_expire_closes_a_lobby_nobody_started(lobby: Game) -> None:
     clock.advance(1)
     assert (await service.overdue(clock(), clock()))[1] == [lobby.game_id]
     outcome = await lobby.sent(lobby.commands.expire(lobby.game_id))
-    assert only(LobbyChanged, outcome).lobby.status is GameStatus.ABORTED
+    assert only(LobbyExpired, outcome).lobby.status is GameStatus.ABORTED
     assert (await service.overdue(clock(), clock()))[1] == []
 
 
@@ -440,6 +441,19 @@ async def test_stop_of_a_lobby_publishes_it_closed(lobby: Game) -> None:
     assert types(outcome) == [Stopped, LobbyChanged]
     assert only(Stopped, outcome).table is None
     assert only(LobbyChanged, outcome).lobby.status is GameStatus.ABORTED
+
+
+async def test_redraw_shows_the_game_as_it_stands_and_changes_nothing(lobby: Game) -> None:
+    gid, commands = lobby.game_id, lobby.commands
+    before = await commands.snapshot(gid)
+    outcome = await lobby.sent(commands.redraw(gid))
+    assert only(LobbyChanged, outcome).lobby == before.lobby
+    assert await commands.snapshot(gid) == before
+    game = await lobby.started()
+    playing = await commands.snapshot(gid)
+    assert only(TableChanged, await game.sent(commands.redraw(gid))).table == playing.table
+    await game.sent(commands.stop(gid, ANA.user_id, False))
+    assert (await game.sent(commands.redraw(gid))).effects == ()
 
 
 # The chat's changes ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from gaple_bot.service.outcome import (
     GameEnded,
     HandChanged,
     LobbyChanged,
+    LobbyExpired,
     NextGame,
     Outcome,
     Paused,
@@ -63,6 +64,7 @@ SHOWN = (
     HandChanged,
     TurnStarted,
     NextGame,
+    LobbyExpired,
     Stopped,
     Paused,
     ClosedWithChat,
@@ -299,6 +301,16 @@ async def test_next_game_tells_those_watching_where_the_players_play_again(gaple
     assert [s.user_id for s in lobby.seats] == [ANA.user_id, BUDI.user_id, CITRA.user_id]
     assert following.token is not None
     assert (await gaple.service.lobbies.opened_by(following.token)).id == following.game_id
+
+
+async def test_lobby_expired_is_the_lobby_nobody_started_as_it_closed(gap: Game) -> None:
+    await seated(gap, BUDI)
+    outcome = await gap.sent(gap.commands.expire(gap.game_id))
+    [expired] = outcome.effects
+    assert isinstance(expired, LobbyExpired)
+    assert expired.lobby.status is GameStatus.ABORTED
+    assert [s.user_id for s in expired.lobby.seats] == [ANA.user_id, BUDI.user_id]
+    assert expired.lobby == await gap.commands.lobby(gap.game_id)
 
 
 async def test_stopped_gives_the_last_table_of_a_game_an_admin_stopped(gap: Game) -> None:

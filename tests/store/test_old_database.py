@@ -264,8 +264,9 @@ async def test_every_chats_settings_are_unchanged(upgraded: Store) -> None:
     assert not found, report(found)
 
 
-NEW_GAME_FIELDS = {"hand_due": None}
-"""What migration 0016 adds to a game's record: an old game owes nobody a hand."""
+NEW_GAME_FIELDS = {"hand_due": None, "hand_owner": None}
+"""What migrations 0016 and 0019 add to a game's record: an old game owes nobody a hand, and
+no worker owes it."""
 
 
 async def test_every_games_record_and_seats_are_unchanged(upgraded: Store) -> None:

@@ -54,6 +54,7 @@ _COLUMNS = (
     Game.join_token,
     Game.paused,
     Game.turn_hand_due,
+    Game.turn_hand_owner,
 )
 
 
@@ -68,6 +69,16 @@ _BUMP_AND_SET_DEADLINE = _BUMP.values(
     turn_deadline=bindparam("turn_deadline"),
     turn_remind_at=bindparam("turn_remind_at"),
     turn_hand_due=bindparam("turn_hand_due"),
+    turn_hand_owner=bindparam("turn_hand_owner"),
+)
+_CLAIM_OWED_HAND = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("game_id"),
+        _GAMES.c.version == bindparam("at_version"),
+        _GAMES.c.turn_hand_due.is_not(None),
+    )
+    .values(turn_hand_due=bindparam("since"), turn_hand_owner=bindparam("owner"))
 )
 _CLAIM_REMINDER = (
     update(_GAMES)
@@ -248,18 +259,21 @@ class GameRepository:
         turn_deadline: datetime | Literal[Keep.KEEP] | None = KEEP,
         remind_at: datetime | None = None,
         hand_due: datetime | None = None,
+        hand_owner: int | None = None,
     ) -> int:
         """Compare-and-set: move the game from version `expected` to the next one, or raise
         VersionConflict (nothing changed) if another writer got there first. Optionally set the
         turn deadline in the same statement, with the new turn's reminder time (`remind_at`,
         None for no reminder) and since when the person to move is owed their hand
-        (`hand_due`, None when nobody is). Returns the new version."""
+        (`hand_due`, None when nobody is) by which worker (`hand_owner`). Returns the new
+        version."""
         params: dict[str, object] = {"game_id": game_id, "expected": expected}
         stmt = _BUMP
         if turn_deadline is not KEEP:
             stmt = _BUMP_AND_SET_DEADLINE
             params["turn_deadline"], params["turn_remind_at"] = turn_deadline, remind_at
             params["turn_hand_due"] = hand_due
+            params["turn_hand_owner"] = hand_owner
         if not await rowcount(self._session, stmt, params):
             raise VersionConflict(game_id, expected)
         return expected + 1
@@ -303,10 +317,27 @@ class GameRepository:
             await rowcount(self._session, _HAND_SHOWN, {"game_id": game_id, "at_version": version})
         )
 
-    async def hands_owed(self, before: datetime) -> list[tuple[int, int]]:
-        """(id, version) of each running game, not paused, whose person to move has been owed
-        their hand since before `before`."""
-        return await self._playing_where(Game.turn_hand_due < before)
+    async def hands_owed(self, before: datetime) -> list[tuple[int, int, int | None]]:
+        """(id, version, owing worker) of each running game, not paused, whose person to move
+        has been owed their hand since before `before`."""
+        stmt = (
+            select(Game.id, Game.version, Game.turn_hand_owner)
+            .where(
+                Game.status == GameStatus.RUNNING,
+                Game.paused.is_(False),
+                Game.turn_hand_due < before,
+            )
+            .order_by(Game.id)
+        )
+        return [(row[0], row[1], row[2]) for row in await self._session.execute(stmt)]
+
+    async def claim_owed_hand(
+        self, game_id: int, version: int, owner: int, since: datetime
+    ) -> bool:
+        """The hand owed at `version` is this worker's to send now (`owner`, owed anew
+        `since`): True unless it went out meanwhile or the game moved on."""
+        params = {"game_id": game_id, "at_version": version, "owner": owner, "since": since}
+        return bool(await rowcount(self._session, _CLAIM_OWED_HAND, params))
 
     async def reminders_due(
         self, before: datetime, running_after: datetime
