@@ -36,6 +36,7 @@ from ..service.api import DatabaseTaken, GameService, utc_now
 from ..service.chats import ChatDefaults
 from ..service.computer import process_pool
 from ..settings import Settings
+from .apply import ChatOutcomes
 from .chat_changes import chat_migrated, chat_unwritable
 from .delivery import OutboxClock, open_outbox
 from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
@@ -50,7 +51,6 @@ from .handlers.settings import settings_command
 from .http import AiohttpRequest
 from .metrics import Metrics
 from .pacing import Pacer
-from .page_changes import PageChanges
 from .painter import Painter
 from .present import Presenter
 from .render.page_links import PageLinks
@@ -67,7 +67,6 @@ PARENT_CHECK_SECONDS = 2.0
 """How often a supervised worker looks whether its supervisor is still there."""
 SERVER_KEY = "server"
 """bot_data key of the BotServer, once the services are up."""
-PAGE_CHANGES_KEY = "page_changes"
 TENANCY_LOST_KEY = "tenancy_lost"
 """bot_data key set when the process lost its hold on the database (it stops, then fails)."""
 
@@ -191,6 +190,9 @@ def build_application(
         members = Membership(app.bot, clock)
         deps = Deps(settings, service, translators, outbox, presenter, username, members, clock)
         app.bot_data[DEPS_KEY] = deps
+        # Every command's outcome (the chat's and the page's) is shown in chat from now on.
+        deps.outcomes = ChatOutcomes(deps, job_queue)
+        deps.outcomes.start()
         await register_commands(app.bot, translators, registry)
         # What the groups were not shown before the restart goes out first, in order.
         await outbox.restore()
@@ -201,9 +203,6 @@ def build_application(
         app.bot_data[SERVER_KEY] = server
         if pages is not None:
             await pages.start(service, translators, clock, members.is_member)
-            page_changes = PageChanges(deps, job_queue)
-            page_changes.start()
-            app.bot_data[PAGE_CHANGES_KEY] = page_changes
         if not settings.webhook_url:
             # Polling has no web server of its own: the page, /healthz and /metrics get one.
             if pages is not None:
@@ -217,11 +216,11 @@ def build_application(
         await server.stop()
         if pages is not None:
             await pages.stop()
-        page_changes = app.bot_data.pop(PAGE_CHANGES_KEY, None)
-        if isinstance(page_changes, PageChanges):
-            await page_changes.stop()
         deps = app.bot_data.get(DEPS_KEY)
         if isinstance(deps, Deps):
+            outcomes = getattr(deps, "outcomes", None)
+            if isinstance(outcomes, ChatOutcomes):
+                await outcomes.stop()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(OUTBOX_DRAIN_SECONDS):
                     await deps.presenter.settle()

@@ -8,13 +8,11 @@ import logging
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import JobQueue
 
-from ..service.api import GameStatus
 from ..service.errors import ServiceError
 from ..service.facts import GameFacts
-from ..service.session import GameSession
+from ..service.outcome import ClosedWithChat, Outcome, Paused
 from .deps import Deps, GapleContext
-from .flow import cancel_turn_timers, recovery_job_name, show_progress
-from .held import hold, hold_all
+from .flow import cancel_turn_timers, recovery_job_name
 from .render.common import Rendered
 from .timers import cancel_lobby_expiry
 
@@ -35,45 +33,48 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
     changes = deps.service.chat_changes
     # Nothing waiting for the group goes out any more, now or after a restart.
     await deps.outbox.forget_chat(chat_id)
+    # The group cannot be written in: what follows is private, sent once each game is let go.
     for game_id in await changes.active_in(chat_id):
-        async with hold(deps, game_id) as game:
-            cancel_game_jobs(job_queue, game_id)
-            ended = await game.end_with_chat()
-            deps.presenter.forget_table(game_id, chat_id)
-            deps.presenter.shown.lobby_closed(game_id)
-            turn = deps.presenter.shown.pop_turn(game_id)
-            if ended is None:
+        cancel_game_jobs(job_queue, game_id)
+        outcome = await deps.service.commands.end_with_chat(game_id)
+        deps.presenter.forget_table(game_id, chat_id)
+        deps.presenter.shown.lobby_closed(game_id)
+        turn = deps.presenter.shown.pop_turn(game_id)
+        closed = outcome.first(ClosedWithChat)
+        if closed is None:
+            continue
+        ended = closed.facts
+        log.info("game %s ended: the bot left chat %s", game_id, chat_id)
+        for seat in ended.seats:
+            if seat.user_id is None:
                 continue
-            log.info("game %s ended: the bot left chat %s", game_id, chat_id)
-            for seat in ended.seats:
-                if seat.user_id is None:
-                    continue
-                t = deps.presenter.render.private_t(seat, ended.chat_language)
-                text = t.gettext(
-                    "🚪 The table in {chat} was closed: I was removed from the group. It counts "
-                    "as abandoned: no results, no rating changes."
-                ).format(chat=html.escape(ended.chat_title))
-                if turn is not None and turn.user_id == seat.user_id:
-                    # The live buttons go; the note takes their place.
-                    await deps.presenter.edit_private(seat.user_id, turn.message_id, Rendered(text))
-                else:
-                    await deps.presenter.send_private(seat.user_id, Rendered(text))
+            t = deps.presenter.render.private_t(seat, ended.chat_language)
+            text = t.gettext(
+                "🚪 The table in {chat} was closed: I was removed from the group. It counts "
+                "as abandoned: no results, no rating changes."
+            ).format(chat=html.escape(ended.chat_title))
+            if turn is not None and turn.user_id == seat.user_id:
+                # The live buttons go; the note takes their place.
+                await deps.presenter.edit_private(seat.user_id, turn.message_id, Rendered(text))
+            else:
+                await deps.presenter.send_private(seat.user_id, Rendered(text))
 
 
 async def chat_muted(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int) -> None:
     """The bot may not send in the group: its running game pauses (no timers, no computer
     moves in anyone's name) and each person at the table is told privately."""
     changes = deps.service.chat_changes
+    # The group cannot be written in: the notes are private, sent once each game is let go.
     for game_id in await changes.active_in(chat_id):
-        async with hold(deps, game_id) as game:
-            paused = await game.pause()
-            if paused is None:
-                continue
-            cancel_turn_timers(job_queue, game_id)
-            # The table is posted afresh on resuming: the old one may be far up by then.
-            deps.presenter.forget_table(game_id, chat_id)
-            log.info("game %s paused: the bot may not write in chat %s", game_id, chat_id)
-            await _tell_people(deps, paused, paused=True)
+        outcome = await deps.service.commands.pause(game_id)
+        paused = outcome.first(Paused)
+        if paused is None:
+            continue
+        cancel_turn_timers(job_queue, game_id)
+        # The table is posted afresh on resuming: the old one may be far up by then.
+        deps.presenter.forget_table(game_id, chat_id)
+        log.info("game %s paused: the bot may not write in chat %s", game_id, chat_id)
+        await _tell_people(deps, paused.facts, paused=True)
 
 
 async def chat_writable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int) -> None:
@@ -81,17 +82,20 @@ async def chat_writable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: 
     and the person to move gets a whole turn."""
     changes = deps.service.chat_changes
     for game_id in await changes.active_in(chat_id):
-        async with hold(deps, game_id) as game:
-            try:
-                progress = await game.go_on()
-            except ServiceError:
-                continue
-            if progress is None:
-                continue
+
+        def fresh_table(_outcome: Outcome, game_id: int = game_id) -> None:
             deps.presenter.forget_table(game_id, chat_id)
-            log.info("game %s resumed in chat %s", game_id, chat_id)
-            await _tell_people(deps, await game.facts(), paused=False)
-            await show_progress(deps, job_queue, progress)
+
+        try:
+            # The table is posted afresh; the notes go first, the hand when the block ends.
+            async with deps.outcomes.issuing(before_stage=fresh_table):
+                outcome = await deps.service.commands.go_on(game_id)
+                if outcome.progress is None:
+                    continue
+                log.info("game %s resumed in chat %s", game_id, chat_id)
+                await _tell_people(deps, await deps.service.commands.facts(game_id), paused=False)
+        except ServiceError:
+            continue
 
 
 async def chat_unwritable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int) -> None:
@@ -118,35 +122,20 @@ async def chat_migrated(
 ) -> None:
     """The group became a supergroup: its settings, boards and games now live under the new
     id; a lobby or table continues there with a fresh message, its timers as they were."""
-    changes = deps.service.chat_changes
-    async with hold_all(deps, await changes.active_in(old_id)) as games:
-        moved = await changes.move(old_id, new_id)
+
+    async def moved(game_ids: list[int]) -> None:
         # Round results and notices still waiting for the old chat go to the new one.
         await deps.outbox.move_chat(old_id, new_id)
-        for game_id in moved:
-            # Message ids do not carry over to the new chat: post the lobby or table afresh.
+        for game_id in game_ids:
+            # Message ids do not carry over to the new chat: the lobby or table is posted
+            # afresh with its outcome.
             deps.presenter.forget_table(game_id, new_id)
             deps.presenter.shown.lobby_closed(game_id)
-            try:
-                await _show_moved(deps, job_queue, games[game_id])
-            except (ServiceError, KeyError):
-                log.exception("game %s could not be shown in chat %s", game_id, new_id)
-    if moved:
-        log.info("chat %s moved to %s with games %s", old_id, new_id, moved)
 
-
-async def _show_moved(deps: Deps, job_queue: JobQueue[GapleContext], game: GameSession) -> None:
-    presenter = deps.presenter
-    facts = await game.facts()
-    if facts.status is GameStatus.LOBBY:
-        lobby = await game.lobby()
-        link = presenter.shown.needs_join_link(facts.game_id)
-        presenter.show_lobby(lobby, presenter.render.lobby(lobby, deps.bot_username, link))
-        return
-    if facts.paused:
-        return  # shown when the bot may write again
-    progress = await game.resume()
-    await show_progress(deps, job_queue, progress)
+    async with deps.outcomes.issuing():
+        outcomes = await deps.service.commands.move_chat(old_id, new_id, moved)
+    if outcomes:
+        log.info("chat %s moved to %s with games %s", old_id, new_id, [o.game_id for o in outcomes])
 
 
 async def _tell_people(deps: Deps, game: GameFacts, *, paused: bool) -> None:

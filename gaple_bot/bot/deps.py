@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from ..settings import Settings
 from .outbox import GroupOutbox
 
 if TYPE_CHECKING:
+    from .apply import ChatOutcomes
     from .doors import Membership
     from .present import Presenter
 
@@ -35,6 +36,8 @@ class Deps:
     members: Membership
     clock: Callable[[], datetime]
     """The time of deadlines, lobby expiry and the sweep (the service's clock)."""
+    outcomes: ChatOutcomes = field(init=False)
+    """Applies the service's outcomes in chat (set once the job queue exists)."""
 
 
 class GapleContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

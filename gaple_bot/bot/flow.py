@@ -16,47 +16,16 @@ from telegram.ext import Job, JobQueue
 from ..games.texts import seconds_count
 from ..service.api import GameStatus
 from ..service.errors import ServiceError
+from ..service.outcome import Outcome, Reminded, TimedOut
 from ..service.progress import Progress
-from ..service.session import GameSession
 from ..service.views import SeatInfo, TableView
 from .deps import Deps, GapleContext
-from .held import hold
 from .render.common import Rendered
 from .shown import TurnMessage
 
 log = logging.getLogger(__name__)
 MAX_HANDOVERS = 8
 """Bounds the chain of 'cannot reach this person, hand their seat over' in one update."""
-
-
-async def show_progress(deps: Deps, job_queue: JobQueue[GapleContext], progress: Progress) -> None:
-    """Present `progress`; people the bot cannot reach privately get the computer. The caller
-    holds the game's lock."""
-    if progress.abandoned is not None:
-        cancel_turn_timers(job_queue, progress.game_id)
-        await deps.presenter.show_abandoned(progress.abandoned)
-        return
-    for _ in range(MAX_HANDOVERS):
-        table = progress.table or _last_table(progress)
-        if table is not None:
-            deps.presenter.timeout_notices(progress, table)
-        unreachable = await deps.presenter.progress(progress)
-        arm_turn_timers(deps, job_queue, progress)
-        seat = await _newly_unreachable(deps, progress.game_id, table, unreachable)
-        if seat is not None and table is not None:
-            user_id = seat.user_id
-            assert user_id is not None
-            announce_unreachable(deps, table, seat)
-            progress = await deps.service.hand_over(progress.game_id, user_id)
-            if progress.abandoned is not None:
-                cancel_turn_timers(job_queue, progress.game_id)
-                await deps.presenter.show_abandoned(progress.abandoned)
-                return
-        else:
-            return
-    log.warning(
-        "game %s: stopped handing seats over after %s tries", progress.game_id, MAX_HANDOVERS
-    )
 
 
 def announce_unreachable(deps: Deps, table: TableView[Any], seat: SeatInfo) -> None:
@@ -70,7 +39,7 @@ def progress_table(progress: Progress) -> TableView[Any] | None:
     return progress.table or _last_table(progress)
 
 
-async def _newly_unreachable(
+async def newly_unreachable(
     deps: Deps, game_id: int, table: TableView[Any] | None, unreachable: list[int]
 ) -> SeatInfo | None:
     """Mark everyone the bot could not reach; return the first of them whose seat at this
@@ -101,7 +70,7 @@ class Recovery:
 
 @asynccontextmanager
 async def recovering(
-    deps: Deps, job_queue: JobQueue[GapleContext], game: GameSession
+    deps: Deps, job_queue: JobQueue[GapleContext], game_id: int
 ) -> AsyncIterator[None]:
     """Around a change to a held game: a refusal passes through; anything unexpected (a
     worker died, the database was busy too long) drops this worker's copy and resumes the
@@ -111,9 +80,9 @@ async def recovering(
     except ServiceError:
         raise
     except Exception:
-        log.exception("game %s: an update failed; it will be resumed", game.game_id)
-        game.forget()
-        schedule_recovery(job_queue, Recovery(game.game_id, 0))
+        log.exception("game %s: an update failed; it will be resumed", game_id)
+        deps.service.forget(game_id)
+        schedule_recovery(job_queue, Recovery(game_id, 0))
         raise
 
 
@@ -141,9 +110,8 @@ async def recover(context: GapleContext) -> None:
     recovery = context.job.data
     deps = context.deps
     try:
-        async with hold(deps, recovery.game_id) as game:
-            progress = await game.resume()
-            await show_progress(deps, job_queue(context), progress)
+        async with deps.outcomes.issuing():
+            await deps.service.commands.resume(recovery.game_id)
     except ServiceError:
         return  # the game is over or gone: nothing to resume
     except Exception:
@@ -234,25 +202,24 @@ async def remind(context: GapleContext) -> None:
 
 async def remind_turn(deps: Deps, game_id: int, version: int) -> None:
     """The reminder of the turn the game is at `version`, unless another worker (or an
-    earlier timer of this one) sent it, or the game moved on."""
-    async with hold(deps, game_id) as game:
-        due = await game.take_reminder(version)
-        if due is None:
-            return
-        if due.deadline <= deps.clock():
-            return  # a timer run late, past the turn's end: the turn's end comes instead
-        user_id = due.seat.user_id
-        assert user_id is not None
-        # One table edit; the outbox merges it with others if the group is busy.
-        deps.presenter.edit_table(due.table)
-        if deps.service.pages.is_open(game_id, user_id):
-            return  # the page counts the turn down itself
-        t = deps.presenter.render.private_t(due.seat, due.table.language)
-        left = max(1, round((due.deadline - deps.clock()).total_seconds()))
-        text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
-            chat=html.escape(due.table.chat_title), time=seconds_count(t, left)
-        )
-        await deps.presenter.send_private(user_id, Rendered(text))
+    earlier timer of this one) sent it, or the game moved on. (The table's edit with the time
+    left is shown with the outcome; the private nudge is sent here, the game let go.)"""
+    outcome = await deps.service.commands.remind(game_id, version)
+    due = outcome.first(Reminded)
+    if due is None:
+        return
+    if due.deadline <= deps.clock():
+        return  # a timer run late, past the turn's end: the turn's end comes instead
+    user_id = due.seat.user_id
+    assert user_id is not None
+    if deps.service.pages.is_open(game_id, user_id):
+        return  # the page counts the turn down itself
+    t = deps.presenter.render.private_t(due.seat, due.table.language)
+    left = max(1, round((due.deadline - deps.clock()).total_seconds()))
+    text = t.gettext("⏳ Your move in {chat}: {time} left.").format(
+        chat=html.escape(due.table.chat_title), time=seconds_count(t, left)
+    )
+    await deps.presenter.send_private(user_id, Rendered(text))
 
 
 async def time_up(context: GapleContext) -> None:
@@ -266,18 +233,21 @@ async def turn_ran_out(
 ) -> None:
     """The turn the game was at `version` ran out: the computer moves for the person, unless
     the game moved on since (then nothing happens, so a second timer for one turn is harmless)."""
-    async with hold(deps, game_id) as game, recovering(deps, queue, game):
-        stored = await game.stored_turn(version)
-        if stored is not None:
-            # The worker that sent the turn's message may be another one, or gone: its
-            # buttons go as if this worker had sent it.
-            seat, user_id, message_id = stored
-            deps.presenter.shown.adopt_turn(
-                game_id, TurnMessage(seat, user_id, message_id, version)
-            )
-        progress = await game.timeout(version)
-        if progress is not None:
-            await show_progress(deps, queue, progress)
+    commands = deps.service.commands
+    async with recovering(deps, queue, game_id):
+        stored = await commands.stored_turn(game_id, version)
+
+        def adopt(outcome: Outcome) -> None:
+            if stored is not None and outcome.first(TimedOut) is not None:
+                # The worker that sent the turn's message may be another one, or gone: its
+                # buttons go as if this worker had sent it.
+                seat, user_id, message_id = stored
+                deps.presenter.shown.adopt_turn(
+                    game_id, TurnMessage(seat, user_id, message_id, version)
+                )
+
+        async with deps.outcomes.issuing(before_stage=adopt):
+            await commands.timeout(game_id, version)
 
 
 async def send_owed_hand(
@@ -285,20 +255,17 @@ async def send_owed_hand(
 ) -> None:
     """The person to move at `version` never got their hand (the worker that started the
     turn died, or the send failed): send it now, unless it went out meanwhile."""
-    async with hold(deps, game_id) as game, recovering(deps, queue, game):
-        progress = await game.owed_turn(version)
-        if progress is not None:
+    async with recovering(deps, queue, game_id), deps.outcomes.issuing():
+        outcome = await deps.service.commands.owed_hand(game_id, version)
+        if outcome.progress is not None:
             log.info("game %s: the hand of the turn at version %s is sent again", game_id, version)
-            await show_progress(deps, queue, progress)
 
 
 async def play_on(deps: Deps, queue: JobQueue[GapleContext], game_id: int) -> None:
     """A game found waiting for nobody: the computers move on to the next person's turn,
     unless another worker got there first (the game waits for someone then)."""
-    async with hold(deps, game_id) as game, recovering(deps, queue, game):
-        progress = await game.play_on()
-        if progress is not None:
-            await show_progress(deps, queue, progress)
+    async with recovering(deps, queue, game_id), deps.outcomes.issuing():
+        await deps.service.commands.play_on(game_id)
 
 
 def job_queue(context: GapleContext) -> JobQueue[GapleContext]:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -223,10 +224,12 @@ class Presenter:
 
     async def progress(self, progress: Progress) -> list[int]:
         """Show everything in `progress`; returns the people the bot could not reach privately."""
-        unreachable: list[int] = []
-        placed: set[tuple[int, int]] = set()
-        """The (person, message) pairs whose hand was shown in place here."""
-        retired = self._retire_turn(progress)
+        return await self.deliver(self.stage(progress))
+
+    def stage(self, progress: Progress) -> Staged:
+        """The group's part of `progress` (into the outbox, in order) and this worker's view
+        of the game's messages; what goes to private chats is returned, to be delivered."""
+        staged = Staged(progress.game_id, retired=self._retire_turn(progress))
         final = progress.table
         last_start = max(
             (i for i, s in enumerate(progress.steps) if isinstance(s, RoundStarted)), default=-1
@@ -248,38 +251,54 @@ class Presenter:
                 else:
                     self._send_table(shown)
                 turn_seat = progress.turn.seat if progress.turn and index == last_start else None
-                for hand in step.hands:
-                    if hand.seat != turn_seat:
-                        await self._send_hand(hand, unreachable, placed, live=False)
+                staged.hands.extend(hand for hand in step.hands if hand.seat != turn_seat)
             elif isinstance(step, GameOver):
                 show_game_end(self.outbox, self.render, step)
                 self.pace.flush(step.table.game_id)
                 self.shown.game_over(step.table.game_id)
                 self._tables_shown.pop(step.table.game_id, None)
+                # No next hand is to come: a tap on a held hand is simply out of date.
+                staged.game_over = True
+                staged.done_playing.extend(
+                    seat.user_id for seat in step.table.seats if seat.user_id is not None
+                )
         if final is not None:
             self.edit_table(final)
-        offer_table = any_table(progress)
-        for seat_number in progress.autoplay_started:
-            if offer_table is not None:
-                await self._offer_seat_back(offer_table, seat_number, unreachable)
+        staged.offer_table = any_table(progress)
+        if staged.offer_table is not None:
+            staged.offers.extend(progress.autoplay_started)
         turn = progress.turn
         if turn is not None and self._turn_key(turn) is None:
-            await self._send_hand(turn, unreachable, placed, live=True)
-        if retired is not None and retired[:2] not in placed:
-            # Last and in the background: the next person's hand must not wait on the mover's
-            # private chat (one message a second there), nor the game's lock on this edit.
-            # (A hand shown in the same message since took its place.) Held while the person
-            # plays along and the game goes on: their next hand may take the edit's place.
-            user_id, message_id, rendered = retired
+            staged.turn = turn
+        if staged.retired is not None:
+            user_id, message_id, _rendered = staged.retired
             along = self.along.hand_to_edit(user_id, progress.game_id) == message_id
-            held = along and not any(isinstance(s, GameOver) for s in progress.steps)
-            self._retire_later(user_id, message_id, rendered, held=held)
-        for step in progress.steps:
-            if isinstance(step, GameOver):
-                # No next hand is to come: a tap on a held hand is simply out of date.
-                for seat in step.table.seats:
-                    if seat.user_id is not None:
-                        self.along.forget(seat.user_id)
+            staged.hold_retired = along and not staged.game_over
+        return staged
+
+    async def deliver(self, staged: Staged) -> list[int]:
+        """What `stage` left for private chats, in order: the new round's hands, the seats
+        offered back, the next person's hand, the tapped hand's buttons taken off; returns
+        the people the bot could not reach privately."""
+        unreachable: list[int] = []
+        placed: set[tuple[int, int]] = set()
+        """The (person, message) pairs whose hand was shown in place here."""
+        for hand in staged.hands:
+            await self._send_hand(hand, unreachable, placed, live=False)
+        if staged.offer_table is not None:
+            for seat_number in staged.offers:
+                await self._offer_seat_back(staged.offer_table, seat_number, unreachable)
+        if staged.turn is not None:
+            await self._send_hand(staged.turn, unreachable, placed, live=True)
+        if staged.retired is not None and staged.retired[:2] not in placed:
+            # Last and in the background: the next person's hand must not wait on the mover's
+            # private chat (one message a second there). (A hand shown in the same message
+            # since took its place.) Held while the person plays along and the game goes on:
+            # their next hand may take the edit's place.
+            user_id, message_id, rendered = staged.retired
+            self._retire_later(user_id, message_id, rendered, held=staged.hold_retired)
+        for user_id in staged.done_playing:
+            self.along.forget(user_id)
         return unreachable
 
     async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
@@ -320,14 +339,23 @@ class Presenter:
         """A game that stopped before its end: the table says so (then the group is told
         `notice`) and is not edited again, and the live buttons of the turn go (the note
         that the game stopped takes their place)."""
+        turn = self.stage_end(table, notice)
+        if turn is not None:
+            await self.deliver_end(table, turn)
+
+    def stage_end(self, table: TableView[Any], notice: str | None = None) -> TurnMessage | None:
+        """The group's part of a game that stopped (see `end_game_messages`); the message
+        of the turn's live buttons, if one is to lose them."""
         self.edit_table(table, at_once=True)
         if notice is not None:
             self.group_notice(table, notice)
         self.forget_table(table.game_id, table.chat_id)
-        turn = self.shown.pop_turn(table.game_id)
-        if turn is not None:
-            stopped = self.render.stopped(table.seats[turn.seat], table)
-            await self.private.edit(turn.user_id, turn.message_id, stopped)
+        return self.shown.pop_turn(table.game_id)
+
+    async def deliver_end(self, table: TableView[Any], turn: TurnMessage) -> None:
+        """The note that the game stopped, in place of the turn's live buttons."""
+        stopped = self.render.stopped(table.seats[turn.seat], table)
+        await self.private.edit(turn.user_id, turn.message_id, stopped)
 
     async def show_abandoned(self, table: TableView[Any]) -> None:
         """Nobody is left to play: the table says the game stopped, live buttons go, and the
@@ -513,6 +541,28 @@ class Presenter:
     async def edit_private(self, user_id: int, message_id: int, rendered: Rendered) -> None:
         """Edit a private message, ignoring 'not modified' and unreachable people."""
         await self.private.edit(user_id, message_id, rendered)
+
+
+@dataclass
+class Staged:
+    """What is left to deliver of a game's progress once its group part is in the outbox:
+    the messages to private chats, in the order they go."""
+
+    game_id: int
+    retired: tuple[int, int, Rendered] | None = None
+    """The edit (person, message, text) that takes the live buttons off the last turn's hand."""
+    hold_retired: bool = False
+    """Whether that edit waits for the person's next hand (they play along)."""
+    hands: list[HandView[Any, Any]] = field(default_factory=list)
+    """A new round's hands (each person's but the one to move)."""
+    offer_table: TableView[Any] | None = None
+    offers: list[int] = field(default_factory=list)
+    """Seats the computer took over, each offered back to its person."""
+    turn: HandView[Any, Any] | None = None
+    """The hand of the person to move, with its move buttons (None: shown already)."""
+    game_over: bool = False
+    done_playing: list[int] = field(default_factory=list)
+    """The people of a game that ended (no next hand comes to them)."""
 
 
 def any_table(progress: Progress) -> TableView[Any] | None:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from telegram.ext import JobQueue
 
 from ..service.api import GameStatus, StoreError
 from ..service.errors import ServiceError
-from ..service.session import GameSession
+from ..service.outcome import Outcome
+from ..service.views import HandView
 from .deps import Deps, GapleContext
-from .flow import show_progress
-from .held import hold
+from .shown import TurnMessage
 from .timers import arm_lobby_expiry
 
 log = logging.getLogger(__name__)
@@ -27,36 +28,46 @@ async def resume_games(deps: Deps, job_queue: JobQueue[GapleContext]) -> None:
         return
     for game_id in await deps.service.active_games():
         try:
-            async with hold(deps, game_id) as game:
-                await _resume(deps, job_queue, game)
+            await _resume(deps, job_queue, game_id)
         except (ServiceError, StoreError):
             log.exception("game %s could not be resumed", game_id)
 
 
-async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game: GameSession) -> None:
-    facts = await game.facts()
-    game_id = facts.game_id
+async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -> None:
+    commands = deps.service.commands
     presenter = deps.presenter
+    facts = await commands.facts(game_id)
     if facts.status is GameStatus.LOBBY:
         if facts.message_id is not None:
             presenter.adopt_lobby(game_id, facts.chat_id, facts.message_id, facts.thread_id)
-        lobby = await game.lobby()
-        presenter.show_lobby(lobby, presenter.render.lobby(lobby, deps.bot_username, False))
+        # Shown again with the outcome, in the message it had.
+        await commands.redraw(game_id)
         # The lobby keeps the time it had left before the restart.
         age = (deps.clock() - facts.created_at).total_seconds()
         arm_lobby_expiry(job_queue, game_id, max(1.0, deps.settings.lobby_timeout_seconds - age))
         return
     if facts.message_id is not None:
         presenter.adopt_table(game_id, facts.chat_id, facts.message_id, facts.thread_id)
-    progress = await game.resume()
-    turn = progress.turn
-    if turn is not None:
-        message_id = facts.hand_messages[turn.seat]
-        if message_id is not None:
-            # The turn message sent before the restart gets fresh buttons instead of a twin.
-            await presenter.adopt_turn(turn, message_id)
     if facts.paused:
         # The bot may not write in the group: no table edit, no timer until it may again.
         presenter.forget_table(game_id, facts.chat_id)
         return
-    await show_progress(deps, job_queue, progress)
+    adopted: list[tuple[HandView[Any, Any], int]] = []
+
+    def adopt(outcome: Outcome) -> None:
+        # The turn message sent before the restart gets fresh buttons instead of a twin.
+        turn = outcome.progress.turn if outcome.progress is not None else None
+        message_id = facts.hand_messages[turn.seat] if turn is not None else None
+        if turn is None or message_id is None:
+            return
+        user_id = turn.table.seats[turn.seat].user_id
+        if user_id is not None:
+            presenter.shown.set_turn(
+                game_id, TurnMessage(turn.seat, user_id, message_id, turn.version)
+            )
+            adopted.append((turn, message_id))
+
+    async with deps.outcomes.issuing(before_stage=adopt):
+        await commands.resume(game_id)
+        for turn, message_id in adopted:
+            await presenter.adopt_turn(turn, message_id)

@@ -56,8 +56,11 @@ async def sweep(context: GapleContext) -> None:
     except Exception:
         log.exception("the sweep could not take the updates a worker left")
     now = deps.clock()
-    # First the hands a worker that died owed: the person may still make their move.
+    # First the hands a worker that died owed (or this one failed to send): the person may
+    # still make their move. One still on its way from here is not owed.
     for game_id, version in await deps.service.hands_owed(now - GRACE):
+        if deps.outcomes.delivering(game_id):
+            continue
         try:
             await send_owed_hand(deps, job_queue(context), game_id, version)
         except Exception:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
-from .held import hold
-from .render.lobby import render_lobby_expired
 
 
 def lobby_job_name(game_id: int) -> str:
@@ -37,10 +35,5 @@ async def lobby_expired(context: GapleContext) -> None:
 async def expire_lobby(deps: Deps, game_id: int) -> None:
     """Close the lobby and say so, unless it started or closed meanwhile (then nothing
     happens, so a second timer for one lobby is harmless)."""
-    async with hold(deps, game_id) as game:
-        lobby = await game.expire()
-        if lobby is None:
-            return
-        t = deps.presenter.render.group_t(lobby.language)
-        minutes = max(1, round(deps.settings.lobby_timeout_seconds / 60))
-        deps.presenter.show_lobby(lobby, render_lobby_expired(t, lobby, minutes))
+    # The expired lobby is shown with the outcome.
+    await deps.service.commands.expire(game_id)

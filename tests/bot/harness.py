@@ -81,7 +81,8 @@ async def running_bot(
     def busy() -> bool:
         # An update being handled, or group messages queued, count as work in progress.
         deps = app.bot_data.get(DEPS_KEY)
-        outbox_busy = isinstance(deps, Deps) and deps.outbox.busy
+        # Outcomes still being shown in private chats too (they go once the game is let go).
+        outbox_busy = isinstance(deps, Deps) and (deps.outbox.busy or deps.outcomes.busy)
         return (
             app.update_processor.current_concurrent_updates > 0
             or not app.update_queue.empty()

@@ -11,14 +11,13 @@ from telegram.constants import ParseMode
 from ...games.seam import AnyGameKind, next_config
 from ...games.views import PrivateNote
 from ...service.errors import GameAlreadyOpen, ServiceError
+from ...service.outcome import LobbyChanged
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed
-from ..flow import cancel_turn_timers, job_queue, offer_seats_back
-from ..held import hold
+from ..flow import offer_seats_back
 from ..present import JOIN_PREFIX
 from ..refusals import door_text, refusal_text
 from ..render.info import render_greeting, render_help, render_rules
-from ..timers import cancel_lobby_expiry
 from .common import (
     anonymous_text,
     chat_of,
@@ -104,21 +103,20 @@ async def _join_from_link(update: Update, context: GapleContext, join_token: str
         await reply(deps, update, door_text(t, error))
         return
     game_id = invited.id
-    async with hold(deps, game_id) as game:
-        try:
-            lobby = await game.join(person_of(update))
-        except ServiceError as error:
-            await reply(deps, update, refusal_text(t, error))
-            return
-        rendered = deps.presenter.render.lobby(
-            lobby, deps.bot_username, deps.presenter.shown.needs_join_link(game_id)
-        )
-        deps.presenter.show_lobby(lobby, rendered)
-        chat = html.escape((await game.facts()).chat_title)
+    try:
+        # The lobby is shown with the outcome.
+        outcome = await deps.service.commands.join(game_id, person_of(update))
+        facts = await deps.service.commands.facts(game_id)
+    except ServiceError as error:
+        await reply(deps, update, refusal_text(t, error))
+        return
+    changed = outcome.first(LobbyChanged)
+    assert changed is not None
+    chat = html.escape(facts.chat_title)
     await reply(
         deps,
         update,
-        deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED_BY_LINK, chat),
+        deps.presenter.render.private_note(t, changed.lobby.kind, PrivateNote.JOINED_BY_LINK, chat),
     )
 
 
@@ -184,30 +182,23 @@ async def stop(update: Update, context: GapleContext) -> None:
     if game_id is None:
         await reply(deps, update, t.gettext("There is no game here to stop."))
         return
-    async with hold(deps, game_id) as game:
-        facts = await game.facts()
-        admin = facts.opener_id != user.id and await is_admin(context, chat.id, user.id)
-        try:
-            table = await game.stop(user.id, admin)
-        except ServiceError as error:
-            await reply(deps, update, refusal_text(t, error))
-            return
-        cancel_turn_timers(job_queue(context), game_id)
-        cancel_lobby_expiry(job_queue(context), game_id)
-        group_t = deps.presenter.render.group_t(facts.chat_language)
-        presenter = deps.presenter
-        if table is None:
-            lobby = await game.lobby()
-            presenter.show_lobby(lobby, presenter.render.lobby(lobby, deps.bot_username, False))
-        else:
-            await presenter.end_game_messages(table)
-        reply_in_group(
-            deps,
-            update,
-            group_t.gettext(
-                "The game was stopped. It counts as abandoned: no results, no rating changes."
-            ),
-        )
+    facts = await deps.service.commands.facts(game_id)
+    admin = facts.opener_id != user.id and await is_admin(context, chat.id, user.id)
+    try:
+        # The table (or lobby) says so with the outcome; the live buttons go after.
+        async with deps.outcomes.issuing():
+            await deps.service.commands.stop(game_id, user.id, admin)
+    except ServiceError as error:
+        await reply(deps, update, refusal_text(t, error))
+        return
+    group_t = deps.presenter.render.group_t(facts.chat_language)
+    reply_in_group(
+        deps,
+        update,
+        group_t.gettext(
+            "The game was stopped. It counts as abandoned: no results, no rating changes."
+        ),
+    )
 
 
 async def rules(update: Update, context: GapleContext) -> None:

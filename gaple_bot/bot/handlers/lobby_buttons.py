@@ -9,17 +9,16 @@ from telegram import CallbackQuery, Update
 from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PrivateChatNeeded, ServiceError
-from ...service.session import GameSession
+from ...service.outcome import LobbyChanged, Outcome
 from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
-from ..flow import job_queue, recovering, show_progress
-from ..held import hold
+from ..flow import job_queue, recovering
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..taps import answer_tap
-from ..timers import arm_lobby_expiry, cancel_lobby_expiry
+from ..timers import arm_lobby_expiry
 from .common import is_admin, person_of, user_of, user_t
 
 
@@ -34,56 +33,57 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
     # Taking a seat asks Telegram afresh; the other buttons may trust a recent answer.
     if not await _let_in(deps, query, t, game_id, fresh=callback.action is Action.JOIN):
         return
-    async with (
-        hold(deps, game_id) as game,
-        recovering(deps, job_queue(context), game),
-    ):
+    commands = deps.service.commands
+    # The lobby is shown with each command's outcome (a start's hands once the block ends).
+    async with recovering(deps, job_queue(context), game_id), deps.outcomes.issuing():
         try:
             if callback.action is Action.JOIN:
-                lobby = await game.join(person_of(update))
-                note = deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED)
+                outcome = await commands.join(game_id, person_of(update))
+                note = deps.presenter.render.private_note(t, _kind(outcome), PrivateNote.JOINED)
             elif callback.action is Action.LEAVE:
-                lobby = await game.leave(user.id)
+                await commands.leave(game_id, user.id)
                 note = t.gettext("You left the table.")
             elif callback.action is Action.ADD_COMPUTER:
-                facts = await game.facts()
+                facts = await commands.facts(game_id)
                 seated = facts.seat_of(user.id) is not None
                 admin = not seated and await is_admin(context, facts.chat_id, user.id)
-                lobby = await game.add_computer(user.id, admin)
+                await commands.add_computer(game_id, user.id, admin)
                 note = t.gettext("A computer player sat down.")
             elif callback.action is Action.CANCEL:
-                admin = await _admin_unless_opener(context, game, user.id)
-                lobby = await game.cancel(user.id, admin)
-                cancel_lobby_expiry(job_queue(context), game_id)
+                admin = await _admin_unless_opener(context, game_id, user.id)
+                await commands.cancel(game_id, user.id, admin)
                 note = t.gettext("The table is closed.")
             else:
-                admin = await _admin_unless_opener(context, game, user.id)
-                lobby, progress = await game.start(user.id, admin)
-                cancel_lobby_expiry(job_queue(context), game_id)
-                _show(deps, lobby)
-                await show_progress(deps, job_queue(context), progress)
+                admin = await _admin_unless_opener(context, game_id, user.id)
+                await commands.start(game_id, user.id, admin)
                 await answer_tap(context.deps, query, t.gettext("Let's play!"))
                 return
         except PrivateChatNeeded:
             # Someone who started the bot before it kept records can still be reached: try.
-            facts = await game.facts()
+            facts = await commands.facts(game_id)
             chat = html.escape(facts.chat_title)
             probe = deps.presenter.render.private_note(t, facts.kind, PrivateNote.PROBE, chat)
             if not await deps.presenter.send_private(user.id, Rendered(probe)):
-                await _offer_private_chat(deps, query, t, game)
+                await _offer_private_chat(deps, query, t, game_id)
                 return
             await deps.service.players.private_chat_opened(person_of(update))
             try:
-                lobby = await game.join(person_of(update))
+                outcome = await commands.join(game_id, person_of(update))
             except ServiceError as error:
                 await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
                 return
-            note = deps.presenter.render.private_note(t, lobby.kind, PrivateNote.JOINED)
+            note = deps.presenter.render.private_note(t, _kind(outcome), PrivateNote.JOINED)
         except ServiceError as error:
             await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
             return
-        _show(deps, lobby)
     await answer_tap(context.deps, query, note)
+
+
+def _kind(outcome: Outcome) -> str:
+    """The kind of the game whose lobby the outcome shows."""
+    changed = outcome.first(LobbyChanged)
+    assert changed is not None
+    return changed.lobby.kind
 
 
 async def on_play_again(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -96,12 +96,11 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
     if not await _let_in(deps, query, t, callback.field("game"), fresh=True):
         return
     try:
-        async with hold(deps, callback.field("game")) as game:
-            lobby = await game.play_again(person_of(update))
+        # The new lobby is shown with the outcome, its expiry timer armed.
+        await deps.service.commands.play_again(callback.field("game"), person_of(update))
     except ServiceError as error:
         await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
         return
-    show_new_lobby(deps, context, lobby)
     await answer_tap(context.deps, query, t.gettext("A new table is open."))
 
 
@@ -112,23 +111,18 @@ def show_new_lobby(deps: Deps, context: GapleContext, lobby: LobbyView) -> None:
     arm_lobby_expiry(job_queue(context), lobby.game_id, deps.settings.lobby_timeout_seconds)
 
 
-def _show(deps: Deps, lobby: LobbyView) -> None:
-    link = deps.presenter.shown.needs_join_link(lobby.game_id)
-    deps.presenter.show_lobby(lobby, deps.presenter.render.lobby(lobby, deps.bot_username, link))
-
-
 async def _offer_private_chat(
-    deps: Deps, query: CallbackQuery, t: Translator, game: GameSession
+    deps: Deps, query: CallbackQuery, t: Translator, game_id: int
 ) -> None:
     """Open the private chat in one tap; /start there completes the join."""
-    game_id = game.game_id
-    lobby = await game.lobby()
+    lobby = await deps.service.commands.lobby(game_id)
     link = deps.presenter.render.lobby_link(lobby, deps.bot_username)
     if link is None:
         await answer_tap(deps, query, refusal_text(t, PrivateChatNeeded()), show_alert=True)
         return
     deps.presenter.shown.ask_for_join_link(game_id)
-    _show(deps, lobby)
+    # The lobby shows the button from now on: shown again, in its order with other changes.
+    await deps.service.commands.redraw(game_id)
     await answer_tap(deps, query, url=link)
 
 
@@ -139,8 +133,7 @@ async def _let_in(
     and topic, and the presser belongs to that group. If not, the presser gets a short alert
     and nothing changes."""
     try:
-        async with hold(deps, game_id) as game:
-            facts = await game.facts()
+        facts = await deps.service.commands.facts(game_id)
         check_button_chat(query.message, facts)
         # Telegram is asked outside the game's lock, so a slow answer holds up nobody else.
         await deps.members.admit(facts.chat_id, query.from_user.id, fresh=fresh)
@@ -153,8 +146,8 @@ async def _let_in(
     return True
 
 
-async def _admin_unless_opener(context: GapleContext, game: GameSession, user_id: int) -> bool:
-    facts = await game.facts()
+async def _admin_unless_opener(context: GapleContext, game_id: int, user_id: int) -> bool:
+    facts = await context.deps.service.commands.facts(game_id)
     if facts.opener_id == user_id:
         return False
     return await is_admin(context, facts.chat_id, user_id)

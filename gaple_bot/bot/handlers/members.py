@@ -7,6 +7,7 @@ from telegram import ChatMember, ChatMemberRestricted, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
+from ...service.outcome import Outcome
 from ..chat_changes import chat_migrated, chat_muted, chat_removed, chat_writable
 from ..deps import GapleContext
 from ..flow import (
@@ -15,9 +16,7 @@ from ..flow import (
     offer_seats_back,
     progress_table,
     recovering,
-    show_progress,
 )
-from ..held import hold
 from .common import is_group, person_of
 
 
@@ -41,15 +40,18 @@ async def on_my_chat_member(update: Update, context: GapleContext) -> None:
     if change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
         return
     for seat in await deps.service.players.unreachable(user.id):
+
+        def announce(outcome: Outcome, seat_number: int = seat.seat) -> None:
+            progress = outcome.progress
+            table = progress_table(progress) if progress is not None else None
+            if progress is not None and seat_number in progress.autoplay_started and table:
+                announce_unreachable(deps, table, table.seats[seat_number])
+
         async with (
-            hold(deps, seat.game_id) as game,
-            recovering(deps, job_queue(context), game),
+            recovering(deps, job_queue(context), seat.game_id),
+            deps.outcomes.issuing(before_stage=announce),
         ):
-            progress = await game.set_autoplay(user.id, True)
-            table = progress_table(progress)
-            if seat.seat in progress.autoplay_started and table is not None:
-                announce_unreachable(deps, table, table.seats[seat.seat])
-            await show_progress(deps, job_queue(context), progress)
+            await deps.service.commands.hand_over(seat.game_id, user.id)
 
 
 async def _group_membership(context: GapleContext, chat_id: int, member: ChatMember) -> None:

@@ -9,11 +9,11 @@ from telegram import Update
 from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PickHasNoMove, ServiceError, StaleButton
+from ...service.outcome import Outcome
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
-from ..flow import job_queue, recovering, show_progress
-from ..held import hold
+from ..flow import job_queue, recovering
 from ..played import PlayedMove
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
@@ -38,45 +38,47 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
         )
         return
     game_id, version = callback.field("game"), callback.field("version")
-    async with (
-        hold(deps, game_id) as game,
-        recovering(deps, job_queue(context), game),
-    ):
-        t: Translator | None = None
+    message_id = query.message.message_id
+    commands = deps.service.commands
+    t: Translator | None = None
+    async with recovering(deps, job_queue(context), game_id):
         try:
-            facts = await game.facts()
+            facts = await commands.facts(game_id)
             t = await seated_t(context, user, facts.languages)
             kind = facts.kind
             code: int | None = None
             if callback.action is Action.MOVE:
                 code = callback.field("code")
             elif callback.action is Action.PICK:
-                view, choices = await game.step_view(user.id, version, callback.field("step"))
+                view, choices = await commands.step_view(
+                    game_id, user.id, version, callback.field("step")
+                )
                 code = choices[0] if len(choices) == 1 else None
             if code is not None:
-                progress = await game.move(user.id, version, code)
-                played = PlayedMove(game_id, query.message.message_id, version, kind, code)
-                deps.presenter.played.remember(user.id, played)
-                # Told once the move is stored, before the computers' moves that follow it.
-                await answer_tap(deps, query, deps.presenter.render.you_moved(t, kind, code))
-                progress = await game.advance(progress)
-                # Tapped on this message: the person's next hands may come in it, in place.
-                deps.presenter.along.tapped(user.id, game_id, query.message.message_id)
                 seat = facts.seat_of(user.id)
-                if seat is not None:
-                    # The move was the turn's, so the message tapped is the turn message
-                    # (another worker may have sent it, or this one before a restart): it
-                    # loses its buttons once the move is shown, as one this worker sent would.
-                    deps.presenter.shown.adopt_turn(
-                        game_id,
-                        TurnMessage(seat.number, user.id, query.message.message_id, version),
-                    )
-                await show_progress(deps, job_queue(context), progress)
+
+                def tapped(_outcome: Outcome) -> None:
+                    # Tapped on this message: the person's next hands may come in it, in
+                    # place; and the move was the turn's, so the message is the turn's
+                    # (another worker, or this one before a restart, may have sent it): it
+                    # loses its buttons once the move is shown.
+                    deps.presenter.along.tapped(user.id, game_id, message_id)
+                    if seat is not None:
+                        deps.presenter.shown.adopt_turn(
+                            game_id, TurnMessage(seat.number, user.id, message_id, version)
+                        )
+
+                async with deps.outcomes.issuing(before_stage=tapped):
+                    await commands.move(game_id, user.id, version, code)
+                    played = PlayedMove(game_id, message_id, version, kind, code)
+                    deps.presenter.played.remember(user.id, played)
+                    # The answer first: what the move shows goes out when the block ends.
+                    await answer_tap(deps, query, deps.presenter.render.you_moved(t, kind, code))
                 return
             if callback.action is Action.PICK:
                 picked: int | None = callback.field("step")
             else:
-                view = await game.turn_view(user.id, version)
+                view = await commands.turn_view(game_id, user.id, version)
                 picked = None
         except PickHasNoMove:
             assert t is not None  # the game was found
@@ -87,19 +89,19 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             t = t or await user_t(context, user)
             said = None
             if isinstance(error, StaleButton):
-                said = _played_text(deps, t, user.id, game_id, query.message.message_id, version)
+                said = _played_text(deps, t, user.id, game_id, message_id, version)
             text = said or refusal_text(t, error)
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await answer_tap(deps, query, text, show_alert=not _quiet(error))
             return
-        # The answer first: the edit may wait its turn in the private chat's one a second.
-        await answer_tap(deps, query)
-        rendered = deps.presenter.render.hand(t, view, picked)
-        await deps.presenter.edit_private(user.id, query.message.message_id, rendered)
-        if view.legal:
-            deps.presenter.shown.set_turn(
-                game_id, TurnMessage(view.seat, user.id, query.message.message_id, view.version)
-            )
+    # The answer first: the edit may wait its turn in the private chat's one a second.
+    await answer_tap(deps, query)
+    rendered = deps.presenter.render.hand(t, view, picked)
+    await deps.presenter.edit_private(user.id, message_id, rendered)
+    if view.legal:
+        deps.presenter.shown.set_turn(
+            game_id, TurnMessage(view.seat, user.id, message_id, view.version)
+        )
 
 
 async def on_take_back(update: Update, context: GapleContext, callback: Callback) -> None:
@@ -109,30 +111,29 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
     user = user_of(update)
     deps = context.deps
     t = await user_t(context, user)
+    message_id = query.message.message_id
     if query.message.chat.id != user.id:
         # The seat is offered back only in the person's private chat.
         await answer_tap(deps, query, t.gettext("That button is not valid."), show_alert=True)
         return
     game_id = callback.field("game")
-    async with (
-        hold(deps, game_id) as game,
-        recovering(deps, job_queue(context), game),
-    ):
+    commands = deps.service.commands
+    async with recovering(deps, job_queue(context), game_id), deps.outcomes.issuing():
         try:
-            facts = await game.facts()
+            facts = await commands.facts(game_id)
             # Nothing to take back (a second tap, or a forged button on the hand message)
             # leaves the message as it is.
-            progress = await game.take_back(user.id)
+            await commands.take_back(game_id, user.id)
         except ServiceError as error:
             await answer_tap(deps, query, refusal_text(t, error), show_alert=True)
             return
+        # The answer and the note first: the hand, if it is their turn, when the block ends.
         await answer_tap(deps, query)
         await deps.presenter.edit_private(
             user.id,
-            query.message.message_id,
+            message_id,
             Rendered(deps.presenter.render.private_note(t, facts.kind, PrivateNote.SEAT_BACK)),
         )
-        await show_progress(deps, job_queue(context), progress)
 
 
 async def on_show_hand(update: Update, context: GapleContext, callback: Callback) -> None:

@@ -7,17 +7,14 @@ import logging
 from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 
-from ...service.api import GameStatus
 from ...service.errors import ServiceError
+from ...service.outcome import Outcome
 from ...service.progress import Progress
-from ...service.views import LobbyView
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
-from ..flow import job_queue, recovering, show_progress
-from ..held import hold, hold_all
+from ..flow import job_queue, recovering
 from ..render.privacy import CONFIRM, render_delete_question, render_privacy
 from ..taps import answer_tap
-from ..timers import cancel_lobby_expiry
 from .commands import reply
 from .common import chat_of, is_group, reply_t, user_of, user_t
 
@@ -88,35 +85,22 @@ async def forget_person(deps: Deps, context: GapleContext, user_id: int) -> None
     now play on with a former player in their seat."""
     queue = job_queue(context)
     forgetting = deps.service.forgetting
+    commands = deps.service.commands
     for game_id in await forgetting.open_games(user_id):
-        async with hold(deps, game_id) as game, recovering(deps, queue, game):
-            try:
-                shown = await game.leave_for_good(user_id)
-            except ServiceError:
-                continue  # the game ended in the meantime: nothing to leave
-            if isinstance(shown, LobbyView):
-                if shown.status is not GameStatus.LOBBY:
-                    cancel_lobby_expiry(queue, game_id)
-                link = deps.presenter.shown.needs_join_link(game_id)
-                deps.presenter.show_lobby(
-                    shown, deps.presenter.render.lobby(shown, deps.bot_username, link)
-                )
-            elif shown is not None:
-                _tell_the_table(deps, shown)
-                await show_progress(deps, queue, shown)
-    # The seats the computer now plays change hands while no update of theirs runs.
-    async with hold_all(deps, await forgetting.open_games(user_id)) as games:
-        forgotten = await forgetting.forget(user_id)
-        for game_id in forgotten.running_games:
-            held = games.get(game_id)
-            if held is None:
-                continue
-            try:
-                facts = await held.facts()
-            except ServiceError:
-                continue
-            if facts.status is GameStatus.RUNNING and facts.playing:
-                deps.presenter.edit_table(await held.table())
+
+        def tell(outcome: Outcome) -> None:
+            if outcome.progress is not None:
+                _tell_the_table(deps, outcome.progress)
+
+        try:
+            # A lobby or table is shown with the outcome (the group told first, in order).
+            async with recovering(deps, queue, game_id), deps.outcomes.issuing(before_stage=tell):
+                await commands.leave_for_good(game_id, user_id)
+        except ServiceError:
+            continue  # the game ended in the meantime: nothing to leave
+    # The seats the computer now plays change hands while no update of theirs runs; each
+    # table shows it with its outcome.
+    await commands.forget_person(user_id)
 
 
 def _tell_the_table(deps: Deps, progress: Progress) -> None:

@@ -9,11 +9,10 @@ import re
 from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.constants import ParseMode
 
-from ...service.api import ChatSettings, GameStatus
+from ...service.api import ChatSettings
 from ...service.errors import BadSetting, ServiceError
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
-from ..held import hold
 from ..refusals import refusal_text
 from ..render.common import Rendered
 from ..render.settings import LANGUAGE, choices, menu_options, render_settings
@@ -125,14 +124,8 @@ async def redraw_lobbies(deps: Deps, chat_id: int) -> None:
     """Open lobbies of the chat show the settings they will start with (empty seats filled
     or not) as soon as an admin changes them."""
     for game_id in await deps.service.lobbies.open_in_chat(chat_id):
-        async with hold(deps, game_id) as game:
-            lobby = await game.lobby()
-            if lobby.status is not GameStatus.LOBBY:
-                continue
-            link = deps.presenter.shown.needs_join_link(game_id)
-            deps.presenter.show_lobby(
-                lobby, deps.presenter.render.lobby(lobby, deps.bot_username, link)
-            )
+        # Shown again with the outcome (nothing, if it started or closed meanwhile).
+        await deps.service.commands.redraw(game_id)
 
 
 def _shows(message: MaybeInaccessibleMessage, rendered: Rendered) -> bool:

@@ -1,0 +1,271 @@
+"""The service's outcomes applied in chat: the group's part while the game is held, each private
+chat's part after it is let go, in the game's order.
+
+Every command of the service (the chat's and the page's alike) hands its outcome to `record`
+before it lets its game go. `record` puts what the group is shown into the outbox (beside other
+workers, into its stored queue, so the next holder's messages come after), re-arms the turn's
+timers, and queues the rest (hands, seats offered back, buttons taken off) for delivery once
+the game is let go: no Telegram call is made while a game is held. A handler that sends a
+command within `issuing()` answers its tap first; its deliveries go when the block ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from contextvars import Context, ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.ext import JobQueue
+
+from ..service.outcome import (
+    LobbyChanged,
+    LobbyExpired,
+    NextGame,
+    Outcome,
+    Reminded,
+    Stopped,
+    TableChanged,
+)
+from ..service.progress import Progress
+from ..service.views import GameStatus, TableView
+from .deps import Deps, GapleContext
+from .flow import (
+    MAX_HANDOVERS,
+    Recovery,
+    announce_unreachable,
+    arm_turn_timers,
+    cancel_turn_timers,
+    newly_unreachable,
+    progress_table,
+    schedule_recovery,
+)
+from .present import Staged
+from .render.lobby import render_lobby_expired
+from .shown import TurnMessage
+from .timers import arm_lobby_expiry, cancel_lobby_expiry
+
+log = logging.getLogger(__name__)
+STOP_SECONDS = 30.0
+"""The longest a stop waits for the deliveries still on their way."""
+
+
+@dataclass
+class Issue:
+    """Commands a handler sends within `issuing()`: their deliveries wait for the block's end
+    (the tap is answered first), and `before_stage` runs on each outcome before it is shown."""
+
+    before_stage: Callable[[Outcome], None] | None = None
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    deliveries: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+@dataclass
+class Delivery:
+    """What is left of one outcome to show privately, once its game is let go."""
+
+    game_id: int
+    table: TableView[Any] | None
+    staged: Staged | None = None
+    """A progress's private messages (None: none)."""
+    ended: TurnMessage | None = None
+    """The live buttons of a game that stopped, to be replaced by a note (with `table`)."""
+
+
+_ISSUE: ContextVar[Issue | None] = ContextVar("gaple_issue", default=None)
+_DELIVERING: ContextVar[int | None] = ContextVar("gaple_delivering", default=None)
+"""The game whose delivery is running in this task (its hand-overs are delivered inline)."""
+
+
+class ChatOutcomes:
+    """Applies every outcome of the service in chat, in each game's order."""
+
+    def __init__(self, deps: Deps, job_queue: JobQueue[GapleContext]) -> None:
+        self._deps = deps
+        self._job_queue = job_queue
+        self._tails: dict[int, asyncio.Task[None]] = {}
+        """Each game's last delivery: the next one waits for it."""
+        self._pending: set[asyncio.Task[None]] = set()
+        self._inline: dict[int, Delivery] = {}
+        """Deliveries of hand-overs made by a running delivery, by outcome id: it delivers
+        them itself (waiting for its own tail would never end)."""
+        self._new_lobbies: set[int] = set()
+        """Lobbies Play again opened from the page, not shown in the group yet."""
+
+    def start(self) -> None:
+        """Record every command's outcome from now on."""
+        self._deps.service.recorders.add(self.record)
+
+    async def stop(self) -> None:
+        """Record no more; wait (a while) for the deliveries still on their way."""
+        self._deps.service.recorders.remove(self.record)
+        if self._pending:
+            await asyncio.wait(set(self._pending), timeout=STOP_SECONDS)
+
+    def delivering(self, game_id: int) -> bool:
+        """Whether something of the game is still on its way to a private chat here."""
+        return game_id in self._tails
+
+    @property
+    def busy(self) -> bool:
+        """Whether a delivery is still on its way."""
+        return bool(self._pending)
+
+    @asynccontextmanager
+    async def issuing(
+        self, before_stage: Callable[[Outcome], None] | None = None
+    ) -> AsyncIterator[None]:
+        """Commands sent within the block are delivered when it ends (and waited for)."""
+        issue = Issue(before_stage)
+        token = _ISSUE.set(issue)
+        try:
+            yield
+        finally:
+            _ISSUE.reset(token)
+            issue.go.set()
+            if issue.deliveries:
+                # The handler's update is done when its outcomes are shown, as before.
+                await asyncio.shield(asyncio.wait(set(issue.deliveries)))
+
+    # Under the game's lock ---------------------------------------------------------------
+
+    async def record(self, outcome: Outcome) -> None:
+        """The group's part of `outcome` and the turn's timers, now (the game is held); the
+        private part queued for delivery once it is let go."""
+        issue = _ISSUE.get()
+        if issue is not None and issue.before_stage is not None and outcome.effects:
+            issue.before_stage(outcome)
+        delivery = self._stage(outcome)
+        if self._deps.service.shared:
+            # The next holder of the game, perhaps on another worker, queues after this.
+            await self._deps.outbox.flush()
+        if delivery is None:
+            return
+        if _DELIVERING.get() == outcome.game_id:
+            self._inline[id(outcome)] = delivery
+            return
+        previous = self._tails.get(outcome.game_id)
+        gate = issue.go if issue is not None else None
+        # A context of its own: the handler's issue must not follow into the delivery (a
+        # hand-over it makes is no command of the handler's).
+        task = asyncio.create_task(self._deliver_after(previous, gate, delivery), context=Context())
+        self._tails[outcome.game_id] = task
+        self._pending.add(task)
+        task.add_done_callback(lambda done: self._finished(outcome.game_id, done))
+        if issue is not None:
+            issue.deliveries.append(task)
+
+    def _finished(self, game_id: int, task: asyncio.Task[None]) -> None:
+        self._pending.discard(task)
+        if self._tails.get(game_id) is task:
+            del self._tails[game_id]
+
+    def _stage(self, outcome: Outcome) -> Delivery | None:
+        deps = self._deps
+        presenter = deps.presenter
+        for effect in outcome.effects:
+            if isinstance(effect, NextGame):
+                self._new_lobbies.add(effect.game_id)
+        progress = outcome.progress
+        for effect in outcome.effects:
+            if isinstance(effect, LobbyChanged):
+                self._show_lobby(effect)
+            elif isinstance(effect, Reminded):
+                # One table edit with the time left; the outbox merges it if the group is busy.
+                presenter.edit_table(effect.table)
+            elif isinstance(effect, TableChanged) and progress is None:
+                presenter.edit_table(effect.table)
+            elif isinstance(effect, LobbyExpired):
+                cancel_lobby_expiry(self._job_queue, outcome.game_id)
+                lobby = effect.lobby
+                t = presenter.render.group_t(lobby.language)
+                minutes = max(1, round(self._deps.settings.lobby_timeout_seconds / 60))
+                presenter.show_lobby(lobby, render_lobby_expired(t, lobby, minutes))
+            elif isinstance(effect, Stopped):
+                cancel_turn_timers(self._job_queue, outcome.game_id)
+                cancel_lobby_expiry(self._job_queue, outcome.game_id)
+                if effect.table is not None:
+                    turn = presenter.stage_end(effect.table)
+                    return Delivery(outcome.game_id, effect.table, ended=turn)
+        if progress is None:
+            return None
+        return self._stage_progress(progress)
+
+    def _stage_progress(self, progress: Progress) -> Delivery:
+        deps = self._deps
+        presenter = deps.presenter
+        if progress.abandoned is not None:
+            cancel_turn_timers(self._job_queue, progress.game_id)
+            last = progress.abandoned
+            turn = presenter.stage_end(last, presenter.render.abandoned(last))
+            return Delivery(progress.game_id, last, ended=turn)
+        table = progress_table(progress)
+        if table is not None:
+            presenter.timeout_notices(progress, table)
+        staged = presenter.stage(progress)
+        arm_turn_timers(deps, self._job_queue, progress)
+        return Delivery(progress.game_id, table, staged)
+
+    def _show_lobby(self, effect: LobbyChanged) -> None:
+        deps = self._deps
+        lobby = effect.lobby
+        if lobby.game_id in self._new_lobbies:
+            self._new_lobbies.discard(lobby.game_id)
+            rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
+            deps.presenter.show_lobby(lobby, rendered, new=True)
+            arm_lobby_expiry(self._job_queue, lobby.game_id, deps.settings.lobby_timeout_seconds)
+            return
+        if lobby.status is not GameStatus.LOBBY:
+            cancel_lobby_expiry(self._job_queue, lobby.game_id)
+            if lobby.status is GameStatus.RUNNING and deps.presenter.lobby_becomes_table(lobby):
+                return
+        deps.presenter.show_lobby_as_it_is(lobby, deps.bot_username)
+
+    # After the lock ------------------------------------------------------------------------
+
+    async def _deliver_after(
+        self,
+        previous: asyncio.Task[None] | None,
+        gate: asyncio.Event | None,
+        delivery: Delivery,
+    ) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})
+        if gate is not None:
+            await gate.wait()
+        token = _DELIVERING.set(delivery.game_id)
+        try:
+            await self._deliver(delivery, MAX_HANDOVERS)
+        except Exception:
+            log.exception("game %s: a change was not shown; it will be resumed", delivery.game_id)
+            self._deps.service.forget(delivery.game_id)
+            schedule_recovery(self._job_queue, Recovery(delivery.game_id, 0))
+        finally:
+            _DELIVERING.reset(token)
+
+    async def _deliver(self, delivery: Delivery, handovers_left: int) -> None:
+        """Send `delivery`'s private messages; the computer takes the seat of anyone the bot
+        could not reach (and that is delivered too, up to a bound)."""
+        deps = self._deps
+        presenter = deps.presenter
+        if delivery.table is not None and delivery.ended is not None:
+            await presenter.deliver_end(delivery.table, delivery.ended)
+        if delivery.staged is None:
+            return
+        unreachable = await presenter.deliver(delivery.staged)
+        table = delivery.table
+        seat = await newly_unreachable(deps, delivery.game_id, table, unreachable)
+        if seat is None or table is None:
+            return
+        if handovers_left <= 0:
+            log.warning("game %s: stopped handing seats over", delivery.game_id)
+            return
+        assert seat.user_id is not None
+        announce_unreachable(deps, table, seat)
+        outcome = await deps.service.commands.hand_over(delivery.game_id, seat.user_id)
+        handed = self._inline.pop(id(outcome), None)
+        if handed is not None:
+            await self._deliver(handed, handovers_left - 1)
