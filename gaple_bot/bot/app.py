@@ -186,7 +186,7 @@ def build_application(
             table_edit_seconds=settings.table_edit_seconds,
             backlog=rate_limiter.backlog_seconds,
         )
-        rate_limiter.on_private_message(presenter.along.message_seen)
+        rate_limiter.on_private_message(presenter.hands.along.message_seen)
         members = Membership(app.bot, clock)
         deps = Deps(settings, service, translators, outbox, presenter, username, members, clock)
         app.bot_data[DEPS_KEY] = deps
@@ -301,7 +301,7 @@ async def note_private_message(update: Update, context: GapleContext) -> None:
     message = update.message
     deps = context.application.bot_data.get(DEPS_KEY)
     if message is not None and isinstance(deps, Deps):
-        deps.presenter.along.message_seen(message.chat.id, message.message_id)
+        deps.presenter.hands.along.message_seen(message.chat.id, message.message_id)
 
 
 async def ignore_edit(update: Update, context: GapleContext) -> None:

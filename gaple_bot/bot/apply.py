@@ -33,20 +33,18 @@ from ..service.outcome import (
 from ..service.progress import Progress
 from ..service.views import GameStatus, TableView
 from .deps import Deps, GapleContext
-from .flow import (
-    MAX_HANDOVERS,
-    Recovery,
-    announce_unreachable,
-    arm_turn_timers,
-    cancel_turn_timers,
-    newly_unreachable,
-    progress_table,
-    schedule_recovery,
-)
+from .handover import MAX_HANDOVERS, announce_unreachable, newly_unreachable, progress_table
 from .present import Staged
 from .render.lobby import render_lobby_expired
 from .shown import TurnMessage
-from .timers import arm_lobby_expiry, cancel_lobby_expiry
+from .timers import (
+    Recovery,
+    arm_lobby_expiry,
+    arm_turn_timers,
+    cancel_lobby_expiry,
+    cancel_turn_timers,
+    schedule_recovery,
+)
 
 log = logging.getLogger(__name__)
 STOP_SECONDS = 30.0
@@ -175,20 +173,20 @@ class ChatOutcomes:
                 self._show_lobby(effect)
             elif isinstance(effect, Reminded):
                 # One table edit with the time left; the outbox merges it if the group is busy.
-                presenter.edit_table(effect.table)
+                presenter.group.edit_table(effect.table)
             elif isinstance(effect, TableChanged) and progress is None:
-                presenter.edit_table(effect.table)
+                presenter.group.edit_table(effect.table)
             elif isinstance(effect, LobbyExpired):
                 cancel_lobby_expiry(self._job_queue, outcome.game_id)
                 lobby = effect.lobby
                 t = presenter.render.group_t(lobby.language)
                 minutes = max(1, round(self._deps.settings.lobby_timeout_seconds / 60))
-                presenter.show_lobby(lobby, render_lobby_expired(t, lobby, minutes))
+                presenter.group.show_lobby(lobby, render_lobby_expired(t, lobby, minutes))
             elif isinstance(effect, Stopped):
                 cancel_turn_timers(self._job_queue, outcome.game_id)
                 cancel_lobby_expiry(self._job_queue, outcome.game_id)
                 if effect.table is not None:
-                    turn = presenter.stage_end(effect.table)
+                    turn = presenter.group.stage_end(effect.table)
                     return Delivery(outcome.game_id, effect.table, ended=turn)
         if progress is None:
             return None
@@ -200,11 +198,11 @@ class ChatOutcomes:
         if progress.abandoned is not None:
             cancel_turn_timers(self._job_queue, progress.game_id)
             last = progress.abandoned
-            turn = presenter.stage_end(last, presenter.render.abandoned(last))
+            turn = presenter.group.stage_end(last, presenter.render.abandoned(last))
             return Delivery(progress.game_id, last, ended=turn)
         table = progress_table(progress)
         if table is not None:
-            presenter.timeout_notices(progress, table)
+            presenter.group.timeout_notices(progress, table)
         staged = presenter.stage(progress)
         arm_turn_timers(deps, self._job_queue, progress)
         return Delivery(progress.game_id, table, staged)
@@ -215,14 +213,16 @@ class ChatOutcomes:
         if lobby.game_id in self._new_lobbies:
             self._new_lobbies.discard(lobby.game_id)
             rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
-            deps.presenter.show_lobby(lobby, rendered, new=True)
+            deps.presenter.group.show_lobby(lobby, rendered, new=True)
             arm_lobby_expiry(self._job_queue, lobby.game_id, deps.settings.lobby_timeout_seconds)
             return
         if lobby.status is not GameStatus.LOBBY:
             cancel_lobby_expiry(self._job_queue, lobby.game_id)
-            if lobby.status is GameStatus.RUNNING and deps.presenter.lobby_becomes_table(lobby):
+            if lobby.status is GameStatus.RUNNING and deps.presenter.group.lobby_becomes_table(
+                lobby
+            ):
                 return
-        deps.presenter.show_lobby_as_it_is(lobby, deps.bot_username)
+        deps.presenter.group.show_lobby_as_it_is(lobby, deps.bot_username)
 
     # After the lock ------------------------------------------------------------------------
 
@@ -252,7 +252,7 @@ class ChatOutcomes:
         deps = self._deps
         presenter = deps.presenter
         if delivery.table is not None and delivery.ended is not None:
-            await presenter.deliver_end(delivery.table, delivery.ended)
+            await presenter.hands.deliver_end(delivery.table, delivery.ended)
         if delivery.staged is None:
             return
         unreachable = await presenter.deliver(delivery.staged)

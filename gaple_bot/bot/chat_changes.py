@@ -12,9 +12,8 @@ from ..service.errors import ServiceError
 from ..service.facts import GameFacts
 from ..service.outcome import ClosedWithChat, Outcome, Paused
 from .deps import Deps, GapleContext
-from .flow import cancel_turn_timers, recovery_job_name
 from .render.common import Rendered
-from .timers import cancel_lobby_expiry
+from .timers import cancel_lobby_expiry, cancel_turn_timers, recovery_job_name
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,7 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
     for game_id in await changes.active_in(chat_id):
         cancel_game_jobs(job_queue, game_id)
         outcome = await deps.service.commands.end_with_chat(game_id)
-        deps.presenter.forget_table(game_id, chat_id)
+        deps.presenter.group.forget_table(game_id, chat_id)
         deps.presenter.shown.lobby_closed(game_id)
         turn = deps.presenter.shown.pop_turn(game_id)
         closed = outcome.first(ClosedWithChat)
@@ -55,9 +54,11 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
             ).format(chat=html.escape(ended.chat_title))
             if turn is not None and turn.user_id == seat.user_id:
                 # The live buttons go; the note takes their place.
-                await deps.presenter.edit_private(seat.user_id, turn.message_id, Rendered(text))
+                await deps.presenter.hands.edit_private(
+                    seat.user_id, turn.message_id, Rendered(text)
+                )
             else:
-                await deps.presenter.send_private(seat.user_id, Rendered(text))
+                await deps.presenter.hands.send_private(seat.user_id, Rendered(text))
 
 
 async def chat_muted(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int) -> None:
@@ -72,7 +73,7 @@ async def chat_muted(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int
             continue
         cancel_turn_timers(job_queue, game_id)
         # The table is posted afresh on resuming: the old one may be far up by then.
-        deps.presenter.forget_table(game_id, chat_id)
+        deps.presenter.group.forget_table(game_id, chat_id)
         log.info("game %s paused: the bot may not write in chat %s", game_id, chat_id)
         await _tell_people(deps, paused.facts, paused=True)
 
@@ -84,7 +85,7 @@ async def chat_writable(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: 
     for game_id in await changes.active_in(chat_id):
 
         def fresh_table(_outcome: Outcome, game_id: int = game_id) -> None:
-            deps.presenter.forget_table(game_id, chat_id)
+            deps.presenter.group.forget_table(game_id, chat_id)
 
         try:
             # The table is posted afresh; the notes go first, the hand when the block ends.
@@ -129,7 +130,7 @@ async def chat_migrated(
         for game_id in game_ids:
             # Message ids do not carry over to the new chat: the lobby or table is posted
             # afresh with its outcome.
-            deps.presenter.forget_table(game_id, new_id)
+            deps.presenter.group.forget_table(game_id, new_id)
             deps.presenter.shown.lobby_closed(game_id)
 
     async with deps.outcomes.issuing():
@@ -151,6 +152,6 @@ async def _tell_people(deps: Deps, game: GameFacts, *, paused: bool) -> None:
             )
         else:
             text = t.gettext("▶️ The game in {chat} goes on: I can write in the group again.")
-        await deps.presenter.send_private(
+        await deps.presenter.hands.send_private(
             seat.user_id, Rendered(text.format(chat=html.escape(game.chat_title)))
         )

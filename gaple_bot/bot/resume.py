@@ -39,7 +39,7 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
     facts = await commands.facts(game_id)
     if facts.status is GameStatus.LOBBY:
         if facts.message_id is not None:
-            presenter.adopt_lobby(game_id, facts.chat_id, facts.message_id, facts.thread_id)
+            presenter.group.adopt_lobby(game_id, facts.chat_id, facts.message_id, facts.thread_id)
         # Shown again with the outcome, in the message it had.
         await commands.redraw(game_id)
         # The lobby keeps the time it had left before the restart.
@@ -47,10 +47,10 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
         arm_lobby_expiry(job_queue, game_id, max(1.0, deps.settings.lobby_timeout_seconds - age))
         return
     if facts.message_id is not None:
-        presenter.adopt_table(game_id, facts.chat_id, facts.message_id, facts.thread_id)
+        presenter.group.adopt_table(game_id, facts.chat_id, facts.message_id, facts.thread_id)
     if facts.paused:
         # The bot may not write in the group: no table edit, no timer until it may again.
-        presenter.forget_table(game_id, facts.chat_id)
+        presenter.group.forget_table(game_id, facts.chat_id)
         return
     adopted: list[tuple[HandView[Any, Any], int]] = []
 
@@ -70,4 +70,4 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
     async with deps.outcomes.issuing(before_stage=adopt):
         await commands.resume(game_id)
         for turn, message_id in adopted:
-            await presenter.adopt_turn(turn, message_id)
+            await presenter.hands.adopt_turn(turn, message_id)

@@ -13,9 +13,8 @@ from datetime import timedelta
 from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
-from .flow import job_queue, play_on, remind_turn, send_owed_hand, turn_ran_out
 from .server import take_left_updates
-from .timers import expire_lobby
+from .timers import expire_lobby, job_queue, play_on, remind_turn, send_owed_hand, turn_ran_out
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ end writes a rule of the game's flow again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+import dataclasses
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..store import GameStatus
@@ -32,30 +32,14 @@ from .outcome import (
     TurnSeen,
 )
 from .progress import Progress
-from .seen import hand_view, people_hands, private_view, step_view, table_view, turn_view
+from .seen import hand_view, private_view, step_view, table_view, turn_view
+from .snapshot import GameSnapshot, snapshot_of
 from .views import HandView, LobbyView, Person, TableView
 
 if TYPE_CHECKING:
     from .runtime import GameService
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class GameSnapshot:
-    """A game as it stands, read at once: its facts, its lobby, and while it is played its
-    table and every person's own view (a front end gives each viewer their part only)."""
-
-    facts: GameFacts
-    lobby: LobbyView
-    table: TableView[Any] | None
-    hands: Mapping[int, HandView[Any, Any]] = field(default_factory=dict)
-    """Each person's seat's own view, by seat."""
-
-    def hand_of(self, user_id: int) -> HandView[Any, Any] | None:
-        """The view of the person's seat, if they sit at the table being played."""
-        seat = self.facts.seat_of(user_id)
-        return None if seat is None else self.hands.get(seat.number)
 
 
 Recorder = Callable[[Outcome], Awaitable[None]]
@@ -108,8 +92,20 @@ class GameCommands:
                     # Anything unexpected leaves the copy unknown: read afresh next time.
                     service.cache.drop(game_id)
                 raise
+            outcome = await self._with_snapshot(outcome)
             await self._finish(outcome)
         return outcome
+
+    async def _with_snapshot(self, outcome: Outcome) -> Outcome:
+        """`outcome` with the game as it stands now, while a page of the game is open on
+        this worker (its viewers' states come from it: no second hold, no read per page)."""
+        service = self._service
+        if not service.pages.any_open(outcome.game_id):
+            return outcome
+        if all(isinstance(effect, TurnSeen | Reminded) for effect in outcome.effects):
+            return outcome  # nothing a page shows
+        live = await service.cache.get(outcome.game_id)
+        return dataclasses.replace(outcome, snapshot=snapshot_of(live, service.lobbies))
 
     async def _finish(self, outcome: Outcome) -> None:
         """Let the recorders record `outcome` and publish it (its game still held)."""
@@ -528,13 +524,4 @@ class GameCommands:
     async def snapshot(self, game_id: int) -> GameSnapshot:
         """The game as it stands, with every person's own view (read at once)."""
         lobbies = self._service.lobbies
-
-        def snapshot(live: LiveGame) -> GameSnapshot:
-            facts = facts_of(live)
-            lobby = lobbies.view(live)
-            if live.match is None:
-                return GameSnapshot(facts, lobby, None)
-            table = table_view(live)
-            return GameSnapshot(facts, lobby, table, people_hands(live, table))
-
-        return await self._ask(game_id, snapshot)
+        return await self._ask(game_id, lambda live: snapshot_of(live, lobbies))

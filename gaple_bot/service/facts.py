@@ -12,7 +12,7 @@ from .views import SeatInfo
 
 @dataclass(frozen=True, slots=True)
 class GameFacts:
-    """What a front end may know of a held game: where it is shown, who sits where, where
+    """What a front end may know of a game: where it is shown, who sits where, where
     it stands (nothing hidden: no hand, no deal)."""
 
     game_id: int

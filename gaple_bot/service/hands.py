@@ -16,7 +16,7 @@ from .seen import where_it_stands
 
 class HandMessages:
     """The private and group messages of a game's turns, kept in the database. Callers hold
-    the game (see GameService.hold)."""
+    the game (see GameCommands, which hold it around each)."""
 
     def __init__(
         self, store: Store, cache: LiveCache, clock: Callable[[], datetime] = utc_now
@@ -36,9 +36,16 @@ class HandMessages:
         if seat is None or live.computer_moves(seat):
             return None
         record = live.seats[seat]
-        if record.user_id is None or record.hand_message_id is None:
+        message_id = record.hand_message_id
+        if self.store.game_locks.shared:
+            # Recorded without the game's lock, perhaps by another worker (see migration
+            # 0020): read from the database.
+            async with self.store.read() as tx:
+                stored = await tx.seats.of_game(game_id)
+            message_id = stored[seat].hand_message_id if seat < len(stored) else None
+        if record.user_id is None or message_id is None:
             return None
-        return seat, record.user_id, record.hand_message_id
+        return seat, record.user_id, message_id
 
     async def take_reminder(self, game_id: int, version: int) -> tuple[LiveGame, int] | None:
         """The game and the seat of the person whose turn the game is at `version`, once they

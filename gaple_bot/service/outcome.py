@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from .facts import GameFacts
 from .progress import GameOver, Progress, RoundOver, RoundStarted
+from .snapshot import GameSnapshot
 from .views import HandView, LobbyView, RoundReveal, SeatInfo, TableView
 
 
@@ -192,6 +193,9 @@ class Outcome:
     progress: Progress | None = field(default=None, compare=False, repr=False)
     """The use case's own result, for a front end in the same process that shows progress
     as the one that made it would (never sent elsewhere: it holds every seat's hand)."""
+    snapshot: GameSnapshot | None = field(default=None, compare=False, repr=False)
+    """The game as the command left it, while a page of it is open on this worker (each
+    viewer is given their part only; never sent elsewhere: it holds every seat's hand)."""
 
     def first(self, kind: type[E]) -> E | None:
         """The outcome's first effect of this type, if it has one."""

@@ -91,7 +91,7 @@ class Tables:
         record = live.seats[seat]
         # A turn whose hand never went out (its worker died, the send failed) is not the
         # person's fault: the computer moves, and the turn is not counted against them.
-        timeouts = record.timeouts + (1 if live.hand_due is None else 0)
+        timeouts = record.timeouts + (0 if await self._hand_owed(live) else 1)
         autoplay = timeouts >= 2
         progress = Progress(game_id, timed_out=[seat])
         if autoplay and self._everyone_else_away(live, seat):
@@ -175,6 +175,15 @@ class Tables:
             "hand_due": self.clock() if owed else None,
             "hand_owner": self.store.game_locks.worker_id if owed else None,
         }
+
+    async def _hand_owed(self, live: LiveGame) -> bool:
+        """Whether the person to move is still owed their hand. Beside other workers it is
+        read from the database: the worker that sent the hand recorded it without the game's
+        lock (it changes nothing a copy plays by, so a copy is not read again for it)."""
+        if not self.store.game_locks.shared:
+            return live.hand_due is not None
+        async with self.store.read() as tx:
+            return (await tx.games.get(live.game_id)).hand_due is not None
 
     def _in_page(self, live: LiveGame) -> bool:
         """Whether the person to move has the game's page open on this worker."""

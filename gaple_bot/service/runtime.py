@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from concurrent.futures import Executor
-from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 
 from ..games.registry import Registry, default_registry
@@ -29,8 +28,6 @@ from .outcome import CHAT, PAGE
 from .pages import OpenPages
 from .play import Tables
 from .players import Players
-from .progress import Progress
-from .session import GameSession
 from .tally import Tally, Uncounted
 
 log = logging.getLogger(__name__)
@@ -148,27 +145,6 @@ class GameService:
         """Drop the private chats' paces nobody needs any more (beside other workers)."""
         if self.store.private_paces is not None:
             await self.store.private_paces.forget_old()
-
-    @asynccontextmanager
-    async def hold(self, game_id: int, *, by: str = CHAT) -> AsyncIterator[GameSession]:
-        """Hold the game for the block: its updates one at a time, on this worker and beside
-        the others; the session runs its use cases (the results are shown within the block,
-        so they go out in the order they happened). `by`: the front end asking (CHAT or
-        PAGE), named in the outcomes published."""
-        async with self.cache.lock(game_id):
-            yield GameSession(self, game_id, by)
-
-    @asynccontextmanager
-    async def hold_all(self, game_ids: Iterable[int]) -> AsyncIterator[dict[int, GameSession]]:
-        """Hold several games at once (taken in one order, so two holders never deadlock)."""
-        ids = sorted(set(game_ids))
-        async with self.cache.lock_all(ids):
-            yield {game_id: GameSession(self, game_id) for game_id in ids}
-
-    async def hand_over(self, game_id: int, user_id: int) -> Progress:
-        """The computer plays the person's seat from now on (nobody can reach them), within a
-        block that holds the game."""
-        return await self.tables.set_autoplay(game_id, user_id, True)
 
     def forget(self, game_id: int) -> None:
         """Drop this worker's copy of the game (after an unexpected failure)."""

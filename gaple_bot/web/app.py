@@ -9,12 +9,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from http import HTTPStatus
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,8 +20,6 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from ..games.registry import Registry
 from ..i18n import Translator, Translators
 from ..service.errors import (
-    BadInvite,
-    GameNotRunning,
     NoSuchGame,
     ServiceError,
     StaleButton,
@@ -33,36 +28,21 @@ from ..service.refusals import refusal_text
 from ..service.runtime import GameService
 from ..service.views import Person
 from ..settings import Settings
+from .files import PageFiles
 from .frames import MAX_FRAME, BadFrame, Hello, LobbyAction, MoveFrame, Sync, parse_frame
 from .hub import PageHub, PageSocket
-from .initdata import InitDataRefused, check_init_data
 from .limits import FrameBucket
 from .sessions import PageSession, SessionRefused, SessionSigner
+from .sign_in import SignIn
 from .state import Viewer, state_of
 from .texts import page_refusal, shell_texts
 
 log = logging.getLogger(__name__)
 
-CSP = (
-    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors *; base-uri 'none'; "
-    "form-action 'none'"
-)
-"""The page runs only its own files and Telegram's script, and talks only to this server."""
-TELEGRAM_SCRIPT = b'  <script src="https://telegram.org/js/telegram-web-app.js"></script>\n'
-"""Telegram's script in the page's head, as Telegram asks of a Mini App."""
-STATIC_NAME = re.compile(r"[a-z][a-z0-9_-]*\.(js|css|html|svg)")
-CONTENT_TYPES = {
-    "js": "text/javascript",
-    "css": "text/css",
-    "html": "text/html",
-    "svg": "image/svg+xml",
-}
 HELLO_SECONDS = 15.0
 """A socket that shows no session this soon is closed."""
 SOCKETS_CLOSE_SECONDS = 5.0
 """How long the pages' sockets are given to close as the server stops (then they are dropped)."""
-MAX_BODY = 8192
 IsMember = Callable[[int, int], Awaitable[bool]]
 """Whether a person (second) belongs to a group (first), as Telegram says now."""
 
@@ -100,6 +80,8 @@ class PageFrontEnd:
         self._buckets: dict[int, FrameBucket] = {}
         self._sockets: set[web.WebSocketResponse] = set()
         """The page sockets open now (closed at once when the server stops)."""
+        self._sign_in = SignIn(signer, bot_token, login_age, self._ready)
+        self._files = PageFiles(local=bot_token is None, registry=lambda: self._ready().registry)
         self.extra_routes: list[web.RouteDef] = []
         """Routes another part adds (local play's sign-in)."""
 
@@ -118,11 +100,8 @@ class PageFrontEnd:
     def routes(self) -> list[web.RouteDef]:
         """Every route of the page, under /app."""
         return [
-            web.get("/app", self._index),
-            web.get("/app/", self._index),
-            web.get("/app/static/{name}", self._static),
-            web.get("/app/games/{kind}.js", self._game_script),
-            web.post("/app/api/session", self._sign_in),
+            *self._files.routes(),
+            web.post("/app/api/session", self._sign_in.sign_in),
             web.get("/app/ws", self._socket),
             *self.extra_routes,
         ]
@@ -166,118 +145,16 @@ class PageFrontEnd:
         """The services, once started."""
         return self._deps
 
-    # The page's files ----------------------------------------------------------------------
-
-    async def _index(self, request: web.Request) -> web.Response:
-        body = _static_file("index.html")
-        assert body is not None
-        if self._bot_token is None:
-            # Local play: no Telegram, whose script would only be a request to the internet.
-            body = body.replace(TELEGRAM_SCRIPT, b"")
-        return web.Response(
-            body=body,
-            content_type="text/html",
-            charset="utf-8",
-            headers={
-                "Content-Security-Policy": CSP,
-                "Cache-Control": "no-cache",
-                "Referrer-Policy": "no-referrer",
-                "X-Content-Type-Options": "nosniff",
-            },
-        )
-
-    async def _static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        body = _static_file(name) if STATIC_NAME.fullmatch(name) else None
-        if body is None:
-            raise web.HTTPNotFound()
-        return web.Response(
-            body=body,
-            headers={
-                "Content-Type": CONTENT_TYPES[name.rsplit(".", 1)[1]] + "; charset=utf-8",
-                "Cache-Control": "no-cache",
-                "X-Content-Type-Options": "nosniff",
-            },
-        )
-
-    async def _game_script(self, request: web.Request) -> web.Response:
-        deps = self._ready()
-        try:
-            kind = deps.registry.get(request.match_info["kind"])
-        except KeyError:
-            raise web.HTTPNotFound() from None
-        return web.Response(
-            text=kind.presentation.page_script(),
-            headers={
-                "Content-Type": "text/javascript; charset=utf-8",
-                "Cache-Control": "no-cache",
-                "X-Content-Type-Options": "nosniff",
-            },
-        )
-
     def _ready(self) -> PageDeps:
         if self._deps is None:
             raise web.HTTPServiceUnavailable(text="starting\n")
         return self._deps
 
-    # Signing in ----------------------------------------------------------------------------
-
-    async def _sign_in(self, request: web.Request) -> web.Response:
-        """initData and a table's token → a session for the table's socket."""
-        deps = self._ready()
-        body = await _json_body(request)
-        init_data, token = body.get("init_data"), body.get("table")
-        t = deps.translators.get(None)
-        if self._bot_token is None or not isinstance(init_data, str):
-            return refused(t, "init_data", HTTPStatus.FORBIDDEN)
-        try:
-            user = check_init_data(
-                init_data, self._bot_token, now=deps.clock(), max_age=self._login_age
-            )
-        except InitDataRefused as error:
-            log.info("a page's sign-in was refused: %s", error)
-            return refused(t, "init_data", HTTPStatus.FORBIDDEN)
-        t = deps.translators.get(user.language)
-        token = await self._table_vouched(token, user.start_param)
-        if token is None:
-            log.info("a page's sign-in named a table its signed start parameter does not vouch for")
-            return refused(t, "other_table", HTTPStatus.FORBIDDEN)
-        try:
-            record = await deps.service.lobbies.opened_by(token)
-        except (BadInvite, GameNotRunning):
-            return refused(t, "no_table", HTTPStatus.NOT_FOUND)
-        if not await deps.is_member(record.chat_id, user.user_id):
-            return refused(t, "not_member", HTTPStatus.FORBIDDEN)
-        return self.session_answer(user.user_id, user.name, user.language, record.id, record.kind)
-
-    async def _table_vouched(self, asked: object, start_param: str) -> str | None:
-        """The token of the table a sign-in opens (None: refused, the page asked for another
-        group's table than the one Telegram signed, or the signed table is unknown)."""
-        named = asked if isinstance(asked, str) else ""
-        if not start_param:
-            # A private chat's web_app button: Telegram signs no start parameter, the page's
-            # address names the table and the membership check guards it.
-            return named
-        if named in ("", start_param):
-            return start_param
-        # The direct link's start parameter is what Telegram vouches for. A page that followed
-        # its table to the next one (Play again) keeps that link's initData: a table of the
-        # same group (and topic) opens, another group's does not.
-        lobbies = self._ready().service.lobbies
-        signed_place = await lobbies.place_of(start_param)
-        if signed_place is None or signed_place != await lobbies.place_of(named):
-            return None
-        return named
-
     def session_answer(
         self, user_id: int, name: str, language: str | None, game_id: int, kind: str
     ) -> web.Response:
         """The answer to a sign-in: a new session for the game."""
-        deps = self._ready()
-        session = self.signer.issue(user_id, name, language, game_id, deps.clock())
-        return web.json_response(
-            {"session": session, "game_id": game_id, "kind": kind, "language": language}
-        )
+        return self._sign_in.answer(user_id, name, language, game_id, kind)
 
     # The socket ----------------------------------------------------------------------------
 
@@ -452,13 +329,6 @@ def refusal_frame(t: Translator, reason: str, error: ServiceError | None = None)
     return {"t": "refused", "reason": reason, "text": page_refusal(t, reason)}
 
 
-def refused(t: Translator, reason: str, status: HTTPStatus) -> web.Response:
-    """A refused sign-in, with a reason a page can show."""
-    return web.json_response(
-        {"reason": reason, "text": page_refusal(t, reason)}, status=status.value
-    )
-
-
 async def _write(ws: web.WebSocketResponse, page: PageSocket) -> None:
     """Send the page its frames, in order, as they come."""
     while not ws.closed:
@@ -469,27 +339,9 @@ async def _write(ws: web.WebSocketResponse, page: PageSocket) -> None:
             return
 
 
-async def _json_body(request: web.Request) -> dict[str, Any]:
-    raw = await request.content.read(MAX_BODY + 1)
-    if len(raw) > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
-    try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        raise web.HTTPBadRequest(text="not JSON\n") from None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="not an object\n")
-    return body
-
-
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
-
-
-def _static_file(name: str) -> bytes | None:
-    path = resources.files(__package__).joinpath("static", name)
-    return path.read_bytes() if path.is_file() else None
 
 
 def _monotonic() -> float:

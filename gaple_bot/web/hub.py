@@ -16,6 +16,7 @@ from ..i18n import Translator, Translators
 from ..service.errors import ServiceError
 from ..service.outcome import NextGame, Outcome, Played, Reminded, RoundEnded, TurnSeen
 from ..service.runtime import GameService
+from ..service.snapshot import GameSnapshot
 from .sessions import SessionSigner
 from .state import JSON, Viewer, state_of
 
@@ -157,22 +158,29 @@ class PageHub:
                             "reveal": presentation.page_reveal(page.t, reveal),
                         }
                     )
-        await self.refresh(outcome.game_id, _played(outcome))
+        await self.refresh(outcome.game_id, _played(outcome), snapshot=outcome.snapshot)
 
     async def refresh(
-        self, game_id: int, played: list[Played] | None = None, *, elsewhere: bool = False
+        self,
+        game_id: int,
+        played: list[Played] | None = None,
+        *,
+        elsewhere: bool = False,
+        snapshot: GameSnapshot | None = None,
     ) -> None:
         """Every page of the game gets its viewer's state (after the moves just made), all
-        from one snapshot. `elsewhere`: the change was made where this worker's pages were
-        unknown (another worker), so a turn a page shows is told to the service here; a
-        command of this worker knew the page was open when the turn began."""
+        from one snapshot: the outcome's (taken while the command held the game), else one
+        read now. `elsewhere`: the change was made where this worker's pages were unknown
+        (another worker), so a turn a page shows is told to the service here; a command of
+        this worker knew the page was open when the turn began."""
         if not self.pages_of(game_id):
             return
-        try:
-            snapshot = await self.service.page_commands.snapshot(game_id)
-        except ServiceError as error:
-            log.info("game %s: no state for its pages: %s", game_id, error)
-            return
+        if snapshot is None:
+            try:
+                snapshot = await self.service.page_commands.snapshot(game_id)
+            except ServiceError as error:
+                log.info("game %s: no state for its pages: %s", game_id, error)
+                return
         now = self.service.clock()
         seen: int | None = None
         for page in list(self.pages_of(game_id)):

@@ -24,8 +24,9 @@ from ..service.chats import ChatDefaults
 from ..service.errors import ServiceError
 from ..service.runtime import GameService
 from ..service.views import Person
-from .app import PageFrontEnd, _json_body, refused
+from .app import PageFrontEnd
 from .sessions import SessionSigner
+from .sign_in import json_body, refused
 
 log = logging.getLogger(__name__)
 LOCAL_HOST = "127.0.0.1"
@@ -58,7 +59,7 @@ class LocalTables:
         deps = self.pages.deps
         if deps is None:
             raise web.HTTPServiceUnavailable(text="starting\n")
-        body = await _json_body(request)
+        body = await json_body(request)
         t = deps.translators.get(self.language)
         try:
             kind = deps.registry.get(str(body.get("kind") or "gaple"))

@@ -13,8 +13,8 @@ from ..games.registry import Registry
 from ..games.texts import seat_name
 from ..i18n import Translator
 from ..service.api import GameStatus
-from ..service.commands import GameSnapshot
 from ..service.facts import GameFacts
+from ..service.snapshot import GameSnapshot
 from ..service.views import HandView, LobbyView, SeatInfo, TableView
 
 JSON = dict[str, Any]

@@ -8,9 +8,8 @@ import asyncio
 
 import pytest
 
-from gaple_bot.bot import flow
-from gaple_bot.bot.flow import cancel_turn_timers, remind_turn
-from gaple_bot.bot.timers import cancel_lobby_expiry
+from gaple_bot.bot import timers
+from gaple_bot.bot.timers import cancel_lobby_expiry, cancel_turn_timers, remind_turn
 from tests.bot.driver import Player, seat_and_start, turn_message
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
@@ -138,7 +137,7 @@ async def test_the_sweep_plays_on_a_game_left_in_the_computers_moves(
 
             tables._computer_move = dies  # type: ignore[method-assign]
             # A dead worker schedules no retry of its own.
-            monkeypatch.setattr(flow, "schedule_recovery", lambda queue, recovery: None)
+            monkeypatch.setattr(timers, "schedule_recovery", lambda queue, recovery: None)
             first = turn_message(fake, ANA)
             assert first is not None
             await Player(fake, ANA).tap_first_move(first)

@@ -17,8 +17,8 @@ from sqlalchemy import func, select
 
 from gaple_bot.bot.callback_data import decode
 from gaple_bot.bot.deps import GapleApplication
-from gaple_bot.bot.flow import recovery_job_name
 from gaple_bot.bot.server import TrackingApplication
+from gaple_bot.bot.timers import recovery_job_name
 from gaple_bot.settings import Settings
 from gaple_bot.store import Store
 from gaple_bot.store.models import ReceivedUpdate
@@ -95,7 +95,7 @@ async def tapped_too_late(
     """Tap while the game is held elsewhere (the bot is too busy to get to it) until Telegram
     no longer takes the answer; returns the query id once the bot tried to answer and is
     quiet."""
-    async with deps_of(app).service.hold(await game_of(app)):
+    async with deps_of(app).service.cache.lock(await game_of(app)):
         query = await tap()
         await fake.wait_for(lambda: not fake.waiting_updates(), message="tap not taken")
         fake_time.ahead += ANSWER_WINDOW_SECONDS + 1

@@ -63,8 +63,8 @@ def move_code(kind: str, text: str) -> int:
 
 @asynccontextmanager
 async def held(service: GameService, game_id: int) -> AsyncIterator[None]:
-    """Hold the game as a front end does around each use case (`GameService.hold`)."""
-    async with service.hold(game_id):
+    """Hold the game as the service's commands do around each use case (its lock)."""
+    async with service.cache.lock(game_id):
         yield
 
 
@@ -153,14 +153,13 @@ class Table:
 
     async def take_back(self, person: Person) -> Progress:
         """'Take my seat back' in the person's private chat (or in the page)."""
-        async with self.service.hold(self.game_id) as game:
-            progress = await game.take_back(person.user_id)
-        return await self._seen(progress)
+        outcome = await self.service.commands.take_back(self.game_id, person.user_id)
+        assert outcome.progress is not None
+        return await self._seen(outcome.progress)
 
     async def can_take_back(self, person: Person) -> bool:
         """Whether the person is offered their seat back."""
-        async with self.service.hold(self.game_id) as game:
-            return await game.can_take_back(person.user_id)
+        return await self.service.commands.can_take_back(self.game_id, person.user_id)
 
     async def stop(self, person: Person) -> TableView[Any] | None:
         """/stop in the group, by someone who is not a chat admin."""

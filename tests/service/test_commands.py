@@ -399,8 +399,8 @@ async def test_take_back_is_offered_and_done_only_for_a_seat_the_computer_plays(
 async def test_play_on_moves_the_computers_of_a_game_that_waits_for_nobody(alone: Game) -> None:
     gid, service = alone.game_id, alone.service
     # Ana's move is stored, then its worker dies before the computer answers.
-    async with service.hold(gid) as held:
-        await held.move(ANA.user_id, alone.version, alone.opening())
+    async with service.cache.lock(gid):
+        await service.tables.move(gid, ANA.user_id, alone.version, alone.opening())
     service.forget(gid)
     assert await service.stalled() == [gid]
     outcome = await alone.sent(alone.commands.play_on(gid))

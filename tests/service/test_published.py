@@ -32,10 +32,11 @@ async def test_a_move_is_published_with_the_table_and_the_next_turn(
 ) -> None:
     gaple = await two_people(table)
     feed = service.feed.subscribe()
-    async with service.hold(gaple.game_id) as game:
-        progress = await game.move(ANA.user_id, gaple.version, gaple.code("R66"))
-        await game.advance(progress)
+    returned = await service.commands.move(
+        gaple.game_id, ANA.user_id, gaple.version, gaple.code("R66")
+    )
     [outcome] = feed.waiting()
+    assert outcome is returned
     assert outcome.game_id == gaple.game_id
     # Budi must choose his move himself: only Ana's is played, with the rules' own event.
     [played] = [e for e in outcome.effects if isinstance(e, Played)]
@@ -57,8 +58,7 @@ async def test_each_seat_sees_only_its_own_hand_and_everyone_the_table(
 ) -> None:
     gaple = await two_people(table)
     feed = service.feed.subscribe()
-    async with service.hold(gaple.game_id) as game:
-        await game.advance(await game.move(ANA.user_id, gaple.version, gaple.code("R66")))
+    await service.commands.move(gaple.game_id, ANA.user_id, gaple.version, gaple.code("R66"))
     [outcome] = feed.waiting()
     assert HandChanged not in _kinds(outcome.public())
     assert TurnStarted not in _kinds(outcome.public())
@@ -75,9 +75,10 @@ async def test_a_join_is_published_as_the_lobby_now(table: Tables, service: Game
     lobby = await gaple.open(ANA)
     feed = service.feed.subscribe()
     await service.players.private_chat_opened(BUDI)
-    async with service.hold(lobby.game_id) as game:
-        joined = await game.join(BUDI)
+    returned = await service.commands.join(lobby.game_id, BUDI)
     [outcome] = feed.waiting()
+    assert outcome is returned
+    joined = (await service.commands.snapshot(lobby.game_id)).lobby
     assert outcome.effects == (LobbyChanged(joined),)
     assert [seat.user_id for seat in joined.seats] == [ANA.user_id, BUDI.user_id]
 
@@ -90,14 +91,12 @@ async def test_a_subscriber_that_fell_behind_is_told_how_much_it_missed(
     feed = service.feed.subscribe(length=1)
     for person in (BUDI, ANA):
         await service.players.private_chat_opened(person)
-    async with service.hold(lobby.game_id) as game:
-        await game.join(BUDI)
-        await game.leave(BUDI.user_id)
+    await service.commands.join(lobby.game_id, BUDI)
+    await service.commands.leave(lobby.game_id, BUDI.user_id)
     assert feed.missed == 1
     [last] = feed.waiting()
     assert isinstance(last.effects[0], LobbyChanged)
     assert [seat.user_id for seat in last.effects[0].lobby.seats] == [ANA.user_id]
     feed.close()
-    async with service.hold(lobby.game_id) as game:
-        await game.join(BUDI)
+    await service.commands.join(lobby.game_id, BUDI)
     assert feed.waiting() == []

@@ -8,6 +8,7 @@ import pytest
 
 from gaple_bot.store import Hold, LockLost, Store
 from gaple_bot.store.game_locks import GAME_LOCK_SPACE, AdvisoryLocks
+from gaple_bot.store.types import utc_now
 from tests.postgres import advisory_lock_holder, end_session
 
 pytestmark = pytest.mark.asyncio
@@ -157,6 +158,41 @@ async def test_the_revision_follows_every_change_of_a_game(postgres_url: str):
             await tx.users.upsert(1, "Ana B.", telegram_language="id")
         assert await changed()
         assert await locks.revision(game.id + 1000) is None
+    finally:
+        await store.close()
+
+
+async def test_which_message_shows_a_hand_and_whether_it_is_owed_bump_no_revision(
+    postgres_url: str,
+):
+    """A hand goes out once its game is let go: the worker records its message, and that it
+    went out, without the lock. Those writes change nothing a copy plays by (migration 0020),
+    so they leave the revision as it was; any other change beside them still bumps it."""
+    store = Store.open(postgres_url)
+    locks = store.game_locks
+    try:
+        async with store.transaction() as tx:
+            await tx.users.upsert(1, "Ana", telegram_language="id")
+            await tx.chats.ensure(-100, "Group")
+            game = await tx.games.create(-100, None, "gaple", {"seats": 2}, 1)
+            await tx.seats.add(game.id, 0, user_id=1)
+            await tx.games.start(game.id)
+        async with store.transaction() as tx:
+            version = await tx.games.bump_version(
+                game.id, game.version, turn_deadline=None, hand_due=utc_now(), hand_owner=7
+            )
+        before = await locks.revision(game.id)
+        async with store.transaction() as tx:
+            await tx.seats.set_hand_message(game.id, 0, 99)
+            assert await tx.games.claim_owed_hand(game.id, version, 8, utc_now())
+            assert await tx.games.hand_shown(game.id, version)
+        assert await locks.revision(game.id) == before
+        async with store.transaction() as tx:
+            assert (await tx.seats.of_game(game.id))[0].hand_message_id == 99
+            assert (await tx.games.get(game.id)).hand_due is None
+            await tx.seats.set_hand_message(game.id, 0, 100)
+            await tx.seats.set_autoplay(game.id, 0, True)
+        assert await locks.revision(game.id) != before
     finally:
         await store.close()
 

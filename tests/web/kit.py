@@ -245,9 +245,7 @@ async def chat_move(
     service: GameService, game_id: int, user_id: int, version: int, code: int
 ) -> None:
     """A move button tapped in the private chat, as the chat front end runs it."""
-    async with service.hold(game_id) as game:
-        progress = await game.move(user_id, version, code)
-        await game.advance(progress)
+    await service.commands.move(game_id, user_id, version, code)
 
 
 def first_move(state: JSON) -> tuple[int, int] | None:

@@ -49,7 +49,7 @@ async def scan(service: GameService, game_id: int, frame: JSON) -> None:
     """Fail if a state frame shows its viewer anything of another seat's hidden items."""
     if frame.get("t") != "state" or frame.get("phase") != "playing":
         return
-    async with service.hold(game_id):
+    async with service.cache.lock(game_id):
         live = await service.cache.get(game_id)
         match = live.match
         assert match is not None

@@ -40,16 +40,14 @@ async def test_a_member_joins_from_the_page_and_plays_a_whole_game_beside_chat_p
     cid = await page_of(server, CID, token, clock)
     await cid.next("state")
     # Ana, in chat, starts; the computers fill the other seats.
-    async with server.service.hold(game_id) as game:
-        await game.start(ANA.user_id, False)
+    await server.service.commands.start(game_id, ANA.user_id, False)
     state = await bea.next("state", lambda f: f["phase"] == "playing")
     for _ in range(MAX_TURNS):
         if state["phase"] != "playing":
             break
         await scan(server.service, game_id, state)
-        async with server.service.hold(game_id) as game:
-            facts = await game.facts()
-            table = await game.table()
+        facts = await server.service.commands.facts(game_id)
+        table = await server.service.commands.table(game_id)
         mover = facts.seats[table.to_move].user_id if table.to_move is not None else None
         if mover == BEA.user_id:
             move = first_move(state)
@@ -57,8 +55,7 @@ async def test_a_member_joins_from_the_page_and_plays_a_whole_game_beside_chat_p
             await bea.send({"t": "move", "version": move[0], "code": move[1]})
         else:
             assert mover == ANA.user_id, "only people are waited for"
-            async with server.service.hold(game_id) as game:
-                hand = await game.hand(ANA.user_id)
+            hand = await server.service.commands.hand(game_id, ANA.user_id)
             await chat_move(server.service, game_id, ANA.user_id, hand.version, hand.legal[0])
         version = table.version
         state = await bea.next("state", lambda f, v=version: f["revision"] > v)

@@ -390,8 +390,7 @@ async def test_a_page_player_who_closed_the_page_keeps_their_seat_and_plays_on_w
                 await ana.play_turn(rng)
             await asyncio.sleep(0.02)
         await fake.wait_idle()
-        async with service.hold(game_id) as game:
-            seat = (await game.facts()).seat_of(BEA)
+        seat = (await service.commands.facts(game_id)).seat_of(BEA)
         assert seat is not None and not seat.autoplay, "Bea's seat went to the computer"
         assert not any("computer" in text for text in fake.all_texts_sent_to(GROUP)[-3:])
         # Back in the page: her turn is there, with her moves.

@@ -52,8 +52,7 @@ async def test_a_sign_in_to_no_table_or_a_finished_one_is_refused(
     server.members.of_group.add(ANA.user_id)
     status, answer = await server.sign_in(init_data(ANA.user_id, "Ana", signed_at=clock()), "nope")
     assert (status, answer["reason"]) == (404, "no_table")
-    async with server.service.hold(game_id) as game:
-        await game.cancel(ANA.user_id, False)
+    await server.service.commands.cancel(game_id, ANA.user_id, False)
     status, answer = await server.sign_in(init_data(ANA.user_id, "Ana", signed_at=clock()), token)
     assert (status, answer["reason"]) == (404, "no_table")
 
@@ -159,8 +158,7 @@ async def test_a_move_at_a_stale_version_is_refused_with_the_current_state(
 async def test_a_spectators_seat_actions_are_refused(server: PageServer, clock: TestClock) -> None:
     game_id, token = await open_group_table(server.service, "gaple", ANA)
     server.members.of_group |= {ANA.user_id, CID.user_id}
-    async with server.service.hold(game_id) as game:
-        await game.start(ANA.user_id, False)
+    await server.service.commands.start(game_id, ANA.user_id, False)
     cid = await server.page(await signed_in(server, CID, token, clock))
     state = await cid.next("state")
     assert state["you"] == {"user": CID.user_id, "seat": None, "spectator": True}

@@ -37,9 +37,8 @@ async def test_a_page_player_takes_their_seat_back_and_no_one_else_can(
     bea = await page_of(server, BEA, token, clock)
     await bea.send({"t": "join"})
     await bea.next("state", lambda f: len(f["seats"]) == 2)
-    async with server.service.hold(game_id) as game:
-        await game.start(ANA.user_id, False)
-        await game.set_autoplay(BEA.user_id, True)
+    await server.service.commands.start(game_id, ANA.user_id, False)
+    await server.service.commands.hand_over(game_id, BEA.user_id)
     await bea.next("state", lambda f: f["phase"] == "playing" and own_seat(f)["autoplay"])
     cid = await page_of(server, CID, token, clock)
 
@@ -48,8 +47,7 @@ async def test_a_page_player_takes_their_seat_back_and_no_one_else_can(
     assert (await cid.next("refused"))["reason"] == "NotSeated"
     await bea.send({"t": "back"})
     await bea.next("state", lambda f: not own_seat(f)["autoplay"])
-    async with server.service.hold(game_id) as game:
-        seat = (await game.facts()).seat_of(BEA.user_id)
+    seat = (await server.service.commands.facts(game_id)).seat_of(BEA.user_id)
     assert seat is not None and not seat.autoplay
     await bea.send({"t": "back"})
     assert (await bea.next("refused"))["reason"] == "StaleButton"

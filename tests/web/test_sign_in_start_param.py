@@ -64,8 +64,7 @@ async def test_the_next_table_of_the_signed_ones_group_opens(
     """A page that followed its table to the group's next one (Play again) keeps the initData
     of the link it was opened with: that table opens, as the group's table it is."""
     first_id, signed = await open_group_table(server.service, "gaple", ANA)
-    async with server.service.hold(first_id) as first:
-        await first.cancel(ANA.user_id, is_admin=False)
+    await server.service.commands.cancel(first_id, ANA.user_id, False)
     next_id, next_token = await open_group_table(server.service, "gap", ANA)
     server.members.of_group.add(ANA.user_id)
     init = init_data(ANA.user_id, "Ana", start=signed, signed_at=clock())

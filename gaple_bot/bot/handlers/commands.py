@@ -14,7 +14,7 @@ from ...service.errors import GameAlreadyOpen, ServiceError
 from ...service.outcome import LobbyChanged
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed
-from ..flow import offer_seats_back
+from ..handover import offer_seats_back
 from ..present import JOIN_PREFIX
 from ..refusals import door_text, refusal_text
 from ..render.info import render_greeting, render_help, render_rules

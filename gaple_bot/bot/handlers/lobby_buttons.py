@@ -14,11 +14,10 @@ from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
-from ..flow import job_queue, recovering
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..taps import answer_tap
-from ..timers import arm_lobby_expiry
+from ..timers import arm_lobby_expiry, job_queue, recovering
 from .common import is_admin, person_of, user_of, user_t
 
 
@@ -63,7 +62,7 @@ async def on_lobby_button(update: Update, context: GapleContext, callback: Callb
             facts = await commands.facts(game_id)
             chat = html.escape(facts.chat_title)
             probe = deps.presenter.render.private_note(t, facts.kind, PrivateNote.PROBE, chat)
-            if not await deps.presenter.send_private(user.id, Rendered(probe)):
+            if not await deps.presenter.hands.send_private(user.id, Rendered(probe)):
                 await _offer_private_chat(deps, query, t, game_id)
                 return
             await deps.service.players.private_chat_opened(person_of(update))
@@ -107,7 +106,7 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
 def show_new_lobby(deps: Deps, context: GapleContext, lobby: LobbyView) -> None:
     """Send a freshly opened lobby and start its expiry timer."""
     rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
-    deps.presenter.show_lobby(lobby, rendered, new=True)
+    deps.presenter.group.show_lobby(lobby, rendered, new=True)
     arm_lobby_expiry(job_queue(context), lobby.game_id, deps.settings.lobby_timeout_seconds)
 
 

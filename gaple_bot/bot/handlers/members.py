@@ -10,13 +10,8 @@ from telegram.error import TelegramError
 from ...service.outcome import Outcome
 from ..chat_changes import chat_migrated, chat_muted, chat_removed, chat_writable
 from ..deps import GapleContext
-from ..flow import (
-    announce_unreachable,
-    job_queue,
-    offer_seats_back,
-    progress_table,
-    recovering,
-)
+from ..handover import announce_unreachable, offer_seats_back, progress_table
+from ..timers import job_queue, recovering
 from .common import is_group, person_of
 
 

@@ -13,12 +13,12 @@ from ...service.outcome import Outcome
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
-from ..flow import job_queue, recovering
 from ..played import PlayedMove
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..shown import TurnMessage
 from ..taps import answer_tap
+from ..timers import job_queue, recovering
 from .common import seated_t, user_of, user_t
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                     # place; and the move was the turn's, so the message is the turn's
                     # (another worker, or this one before a restart, may have sent it): it
                     # loses its buttons once the move is shown.
-                    deps.presenter.along.tapped(user.id, game_id, message_id)
+                    deps.presenter.hands.along.tapped(user.id, game_id, message_id)
                     if seat is not None:
                         deps.presenter.shown.adopt_turn(
                             game_id, TurnMessage(seat.number, user.id, message_id, version)
@@ -71,7 +71,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
                 async with deps.outcomes.issuing(before_stage=tapped):
                     await commands.move(game_id, user.id, version, code)
                     played = PlayedMove(game_id, message_id, version, kind, code)
-                    deps.presenter.played.remember(user.id, played)
+                    deps.presenter.hands.played.remember(user.id, played)
                     # The answer first: what the move shows goes out when the block ends.
                     await answer_tap(deps, query, deps.presenter.render.you_moved(t, kind, code))
                 return
@@ -97,7 +97,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     # The answer first: the edit may wait its turn in the private chat's one a second.
     await answer_tap(deps, query)
     rendered = deps.presenter.render.hand(t, view, picked)
-    await deps.presenter.edit_private(user.id, message_id, rendered)
+    await deps.presenter.hands.edit_private(user.id, message_id, rendered)
     if view.legal:
         deps.presenter.shown.set_turn(
             game_id, TurnMessage(view.seat, user.id, message_id, view.version)
@@ -129,7 +129,7 @@ async def on_take_back(update: Update, context: GapleContext, callback: Callback
             return
         # The answer and the note first: the hand, if it is their turn, when the block ends.
         await answer_tap(deps, query)
-        await deps.presenter.edit_private(
+        await deps.presenter.hands.edit_private(
             user.id,
             message_id,
             Rendered(deps.presenter.render.private_note(t, facts.kind, PrivateNote.SEAT_BACK)),
@@ -165,9 +165,9 @@ def _played_text(
 ) -> str | None:
     """What a tap on a hand already played is told, if it is one (its buttons not gone yet):
     where the person's next hand comes, or else the move they made."""
-    if deps.presenter.next_hand_here(user_id, game_id, message_id):
+    if deps.presenter.hands.next_hand_here(user_id, game_id, message_id):
         return t.gettext("You have played: your next hand comes in this message.")
-    played = deps.presenter.played_here(user_id, game_id, message_id, version)
+    played = deps.presenter.hands.played_here(user_id, game_id, message_id, version)
     if played is None:
         return None
     return deps.presenter.render.you_moved(t, played.kind, played.code)

@@ -12,9 +12,9 @@ from ...service.outcome import Outcome
 from ...service.progress import Progress
 from ..callback_data import Callback
 from ..deps import Deps, GapleContext
-from ..flow import job_queue, recovering
 from ..render.privacy import CONFIRM, render_delete_question, render_privacy
 from ..taps import answer_tap
+from ..timers import job_queue, recovering
 from .commands import reply
 from .common import chat_of, is_group, reply_t, user_of, user_t
 
@@ -109,6 +109,6 @@ def _tell_the_table(deps: Deps, progress: Progress) -> None:
     if table is None or progress.abandoned is not None:
         return
     t = deps.presenter.render.group_t(table.language)
-    deps.presenter.group_notice(
+    deps.presenter.group.group_notice(
         table, t.gettext("🤖 A player left the table: the computer plays their seat from now on.")
     )

@@ -20,7 +20,7 @@ CID = Person(23, "Cid", "en")
 
 @dataclass(frozen=True)
 class Turn:
-    """Where the game stands, as the service holds it."""
+    """Where the game stands, as the service tells it."""
 
     version: int
     mover: int | None
@@ -59,22 +59,19 @@ async def open_as(
 
 async def start_in_chat(server: PageServer, game_id: int) -> None:
     """Ana, the opener, taps Start in the chat; computers fill the empty seats."""
-    async with server.service.hold(game_id) as game:
-        await game.start(ANA.user_id, False)
+    await server.service.commands.start(game_id, ANA.user_id, False)
 
 
 async def turn(server: PageServer, game_id: int) -> Turn:
-    async with server.service.hold(game_id) as game:
-        facts = await game.facts()
-        table = await game.table()
+    facts = await server.service.commands.facts(game_id)
+    table = await server.service.commands.table(game_id)
     over = table.winner is not None or table.aborted
     mover = None if over or table.to_move is None else facts.seats[table.to_move].user_id
     return Turn(table.version, mover, over)
 
 
 async def ana_moves_in_chat(server: PageServer, game_id: int) -> None:
-    async with server.service.hold(game_id) as game:
-        hand = await game.hand(ANA.user_id)
+    hand = await server.service.commands.hand(game_id, ANA.user_id)
     await chat_move(server.service, game_id, ANA.user_id, hand.version, hand.legal[0])
 
 

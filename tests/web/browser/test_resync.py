@@ -55,8 +55,7 @@ async def waiting_on_ana(
 ) -> tuple[int, Table]:
     """A started group game shown in Bea's page, which waits on Ana (in the chat)."""
     game_id, token = await open_group(server)
-    async with server.service.hold(game_id) as game:
-        await game.join(BEA, private_chat=False)
+    await server.service.commands.join(game_id, BEA, private_chat=False)
     bea = await open_as(
         open_table, server, BEA, token, clock, sockets=asleep.route if asleep else None
     )

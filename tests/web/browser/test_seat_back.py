@@ -23,14 +23,12 @@ async def test_a_page_player_takes_their_seat_back_with_one_tap(
     await bea.wait_for_phase("playing")
     back = bea.page.locator('button[data-act="seat_back"]')
     assert await back.count() == 0, "offered while she plays her seat"
-    async with server.service.hold(game_id) as game:
-        await game.set_autoplay(BEA.user_id, True)
+    await server.service.commands.hand_over(game_id, BEA.user_id)
     await back.wait_for(timeout=DEADLINE_MS)
     # Bea reads Indonesian.
     assert await back.inner_text() == "🙋 Ambil alih kursiku"
     await back.tap(timeout=DEADLINE_MS)
     await back.wait_for(state="detached", timeout=DEADLINE_MS)
-    async with server.service.hold(game_id) as game:
-        seat = (await game.facts()).seat_of(BEA.user_id)
+    seat = (await server.service.commands.facts(game_id)).seat_of(BEA.user_id)
     assert seat is not None and not seat.autoplay
     bea.assert_clean()
