@@ -21,17 +21,19 @@ from typing import Any
 
 from telegram.ext import JobQueue
 
+from ..service.errors import ServiceError
 from ..service.outcome import (
     LobbyChanged,
     LobbyExpired,
     NextGame,
     Outcome,
     Reminded,
+    SeatHandedOver,
     Stopped,
     TableChanged,
 )
 from ..service.progress import Progress
-from ..service.views import GameStatus, TableView
+from ..service.views import GameStatus, SeatInfo, TableView
 from .deps import Deps, GapleContext
 from .handover import MAX_HANDOVERS, announce_unreachable, newly_unreachable, progress_table
 from .present import Staged
@@ -54,11 +56,29 @@ STOP_SECONDS = 30.0
 @dataclass
 class Issue:
     """Commands a handler sends within `issuing()`: their deliveries wait for the block's end
-    (the tap is answered first), and `before_stage` runs on each outcome before it is shown."""
+    (the tap is answered first), and `before_stage` runs on each outcome before it is shown.
+    Only the handler's own task issues them: a task it started (an outbox's worker) inherits
+    the context variable, not the issue."""
 
+    task: asyncio.Task[Any] | None
     before_stage: Callable[[Outcome], None] | None = None
     go: asyncio.Event = field(default_factory=asyncio.Event)
     deliveries: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def current(self) -> bool:
+        """Whether the command being recorded is this issue's (its task's, its block open)."""
+        return not self.go.is_set() and asyncio.current_task() is self.task
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """A delivery's hand-over of a seat whose person the bot cannot reach: the group is told
+    with the outcome, and the chain of hand-overs is bounded."""
+
+    task: asyncio.Task[Any] | None
+    table: TableView[Any]
+    seat: SeatInfo
+    left: int
 
 
 @dataclass
@@ -71,11 +91,13 @@ class Delivery:
     """A progress's private messages (None: none)."""
     ended: TurnMessage | None = None
     """The live buttons of a game that stopped, to be replaced by a note (with `table`)."""
+    handovers_left: int = MAX_HANDOVERS
+    """How many more seats a chain of deliveries may hand over (each may find another person
+    the bot cannot reach)."""
 
 
 _ISSUE: ContextVar[Issue | None] = ContextVar("gaple_issue", default=None)
-_DELIVERING: ContextVar[int | None] = ContextVar("gaple_delivering", default=None)
-"""The game whose delivery is running in this task (its hand-overs are delivered inline)."""
+_HAND_OVER: ContextVar[HandOver | None] = ContextVar("gaple_hand_over", default=None)
 
 
 class ChatOutcomes:
@@ -87,9 +109,6 @@ class ChatOutcomes:
         self._tails: dict[int, asyncio.Task[None]] = {}
         """Each game's last delivery: the next one waits for it."""
         self._pending: set[asyncio.Task[None]] = set()
-        self._inline: dict[int, Delivery] = {}
-        """Deliveries of hand-overs made by a running delivery, by outcome id: it delivers
-        them itself (waiting for its own tail would never end)."""
         self._new_lobbies: set[int] = set()
         """Lobbies Play again opened from the page, not shown in the group yet."""
 
@@ -107,6 +126,12 @@ class ChatOutcomes:
         """Whether something of the game is still on its way to a private chat here."""
         return game_id in self._tails
 
+    async def delivered(self, game_id: int) -> None:
+        """Wait until what was queued for the game's private chats so far has gone."""
+        tail = self._tails.get(game_id)
+        if tail is not None and tail is not asyncio.current_task():
+            await asyncio.wait({tail})
+
     @property
     def busy(self) -> bool:
         """Whether a delivery is still on its way."""
@@ -117,7 +142,7 @@ class ChatOutcomes:
         self, before_stage: Callable[[Outcome], None] | None = None
     ) -> AsyncIterator[None]:
         """Commands sent within the block are delivered when it ends (and waited for)."""
-        issue = Issue(before_stage)
+        issue = Issue(asyncio.current_task(), before_stage)
         token = _ISSUE.set(issue)
         try:
             yield
@@ -134,17 +159,24 @@ class ChatOutcomes:
         """The group's part of `outcome` and the turn's timers, now (the game is held); the
         private part queued for delivery once it is let go."""
         issue = _ISSUE.get()
+        if issue is not None and not issue.current():
+            issue = None
         if issue is not None and issue.before_stage is not None and outcome.effects:
             issue.before_stage(outcome)
+        hand_over = _HAND_OVER.get()
+        if hand_over is not None and hand_over.task is not asyncio.current_task():
+            hand_over = None
+        if hand_over is not None and outcome.first(SeatHandedOver) is not None:
+            # Told with the hand-over itself, in the game's order.
+            announce_unreachable(self._deps, hand_over.table, hand_over.seat)
         delivery = self._stage(outcome)
         if self._deps.service.shared:
             # The next holder of the game, perhaps on another worker, queues after this.
             await self._deps.outbox.flush()
         if delivery is None:
             return
-        if _DELIVERING.get() == outcome.game_id:
-            self._inline[id(outcome)] = delivery
-            return
+        if hand_over is not None:
+            delivery.handovers_left = hand_over.left
         previous = self._tails.get(outcome.game_id)
         gate = issue.go if issue is not None else None
         # A context of its own: the handler's issue must not follow into the delivery (a
@@ -236,19 +268,17 @@ class ChatOutcomes:
             await asyncio.wait({previous})
         if gate is not None:
             await gate.wait()
-        token = _DELIVERING.set(delivery.game_id)
         try:
-            await self._deliver(delivery, MAX_HANDOVERS)
+            await self._deliver(delivery)
         except Exception:
             log.exception("game %s: a change was not shown; it will be resumed", delivery.game_id)
             self._deps.service.forget(delivery.game_id)
             schedule_recovery(self._job_queue, Recovery(delivery.game_id, 0))
-        finally:
-            _DELIVERING.reset(token)
 
-    async def _deliver(self, delivery: Delivery, handovers_left: int) -> None:
+    async def _deliver(self, delivery: Delivery) -> None:
         """Send `delivery`'s private messages; the computer takes the seat of anyone the bot
-        could not reach (and that is delivered too, up to a bound)."""
+        could not reach (its outcome is delivered after this one, like any other, up to a
+        bound on the chain)."""
         deps = self._deps
         presenter = deps.presenter
         if delivery.table is not None and delivery.ended is not None:
@@ -260,12 +290,16 @@ class ChatOutcomes:
         seat = await newly_unreachable(deps, delivery.game_id, table, unreachable)
         if seat is None or table is None:
             return
-        if handovers_left <= 0:
+        if delivery.handovers_left <= 0:
             log.warning("game %s: stopped handing seats over", delivery.game_id)
             return
         assert seat.user_id is not None
-        announce_unreachable(deps, table, seat)
-        outcome = await deps.service.commands.hand_over(delivery.game_id, seat.user_id)
-        handed = self._inline.pop(id(outcome), None)
-        if handed is not None:
-            await self._deliver(handed, handovers_left - 1)
+        left = delivery.handovers_left - 1
+        token = _HAND_OVER.set(HandOver(asyncio.current_task(), table, seat, left))
+        try:
+            await deps.service.commands.hand_over(delivery.game_id, seat.user_id)
+        except ServiceError as error:
+            # The game ended, or the seat changed hands, meanwhile: nothing to hand over.
+            log.info("game %s: no seat handed over: %s", delivery.game_id, error)
+        finally:
+            _HAND_OVER.reset(token)

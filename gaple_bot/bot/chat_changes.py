@@ -36,6 +36,8 @@ async def chat_removed(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: i
     for game_id in await changes.active_in(chat_id):
         cancel_game_jobs(job_queue, game_id)
         outcome = await deps.service.commands.end_with_chat(game_id)
+        # What was on its way to private chats goes first: the note replaces its buttons.
+        await deps.outcomes.delivered(game_id)
         deps.presenter.group.forget_table(game_id, chat_id)
         deps.presenter.shown.lobby_closed(game_id)
         turn = deps.presenter.shown.pop_turn(game_id)
@@ -75,6 +77,7 @@ async def chat_muted(deps: Deps, job_queue: JobQueue[GapleContext], chat_id: int
         # The table is posted afresh on resuming: the old one may be far up by then.
         deps.presenter.group.forget_table(game_id, chat_id)
         log.info("game %s paused: the bot may not write in chat %s", game_id, chat_id)
+        await deps.outcomes.delivered(game_id)  # what was on its way goes before the note
         await _tell_people(deps, paused.facts, paused=True)
 
 

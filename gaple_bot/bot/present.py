@@ -132,7 +132,8 @@ class Presenter:
         if staged.offer_table is not None:
             for seat_number in staged.offers:
                 await self.hands.offer_seat_back_to(staged.offer_table, seat_number, unreachable)
-        if staged.turn is not None:
+        if staged.turn is not None and not self.hands.turn_shown(staged.turn):
+            # (A delivery before this one may have shown it, or a later turn, meanwhile.)
             await self.hands.send_hand(staged.turn, unreachable, placed, live=True)
         if staged.retired is not None and staged.retired[:2] not in placed:
             # Last and in the background: the next person's hand must not wait on the mover's

@@ -84,6 +84,11 @@ class PrivateHands:
             return old
         return None
 
+    def turn_shown(self, turn: HandView[Any, Any]) -> bool:
+        """Whether this turn, or a later one of its game, holds the live buttons already."""
+        shown = self.shown.turn(turn.game_id)
+        return shown is not None and shown.version >= turn.version
+
     async def adopt_turn(self, turn: HandView[Any, Any], message_id: int) -> None:
         """After a restart: give the stored hand message of the person to move live buttons."""
         seat = turn.table.seats[turn.seat]
@@ -213,7 +218,10 @@ class PrivateHands:
         if user_id is None or user_id in unreachable:
             return
         if self.service.pages.is_open(hand.game_id, user_id):
-            # The page shows the hand (and the turn): a private message would only ring.
+            # The page shows the hand (and the turn): a private message would only ring. A
+            # turn is no longer owed to the private chat (the page opened since it began).
+            if live and hand.legal:
+                await self.service.hands.turn_shown(hand.game_id, hand.version)
             return
         t = self.render.private_t(seat, hand.table.language)
         message_id = await self._show_hand(

@@ -55,7 +55,8 @@ class HandMessages:
         if live.status is not GameStatus.RUNNING or live.version != version or live.paused:
             return None
         match = live.match
-        if match is None or live.deadline is None:
+        if match is None or live.deadline is None or live.deadline <= self.clock():
+            # Past the turn's end (a timer run late): the turn's end comes instead.
             return None
         seat = match.to_move
         if seat is None or live.computer_moves(seat) or live.seats[seat].user_id is None:
@@ -115,6 +116,15 @@ class HandMessages:
             return None
         locks = self.store.game_locks
         me, owner = locks.worker_id, live.hand_owner
+        if locks.shared:
+            # Whether it is owed, and by whom, is recorded without the game's lock (it does
+            # not make a copy out of date, migration 0020): read it as stored.
+            async with self.store.read() as tx:
+                stored = await tx.games.get(game_id)
+            if stored.hand_due is None:
+                live.hand_due = None
+                return None
+            owner = stored.hand_owner
         if owner is not None and owner != me and owner in await locks.live_workers():
             return None
         now = self.clock()

@@ -39,9 +39,17 @@ class PageSocket:
         """Frames were dropped: the next state sent is all it needs."""
         self.shown_turn: int | None = None
         """The version of the viewer's own turn the page has shown (told to the service once)."""
+        self.revision = 0
+        """The newest version of the game a state pushed to the page showed."""
 
     def push(self, frame: JSON) -> None:
-        """Queue `frame`; a page too far behind loses its queue and gets the state afresh."""
+        """Queue `frame`; a page too far behind loses its queue and gets the state afresh. A
+        state older than one already pushed is dropped (an outcome's, read before a resync's
+        fresher one went out)."""
+        if frame.get("t") == "state":
+            if frame["revision"] < self.revision:
+                return
+            self.revision = frame["revision"]
         try:
             self.frames.put_nowait(frame)
         except asyncio.QueueFull:
