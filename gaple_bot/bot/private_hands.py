@@ -84,10 +84,13 @@ class PrivateHands:
             return old
         return None
 
-    def turn_shown(self, turn: HandView[Any, Any]) -> bool:
-        """Whether this turn, or a later one of its game, holds the live buttons already."""
+    def turn_shown(self, turn: HandView[Any, Any], *, later_only: bool = False) -> bool:
+        """Whether this turn, or a later one of its game, holds the live buttons already
+        (`later_only`: a later one)."""
         shown = self.shown.turn(turn.game_id)
-        return shown is not None and shown.version >= turn.version
+        if shown is None:
+            return False
+        return shown.version > turn.version if later_only else shown.version >= turn.version
 
     async def adopt_turn(self, turn: HandView[Any, Any], message_id: int) -> None:
         """After a restart: give the stored hand message of the person to move live buttons."""

@@ -98,7 +98,8 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     await answer_tap(deps, query)
     rendered = deps.presenter.render.hand(t, view, picked)
     await deps.presenter.hands.edit_private(user.id, message_id, rendered)
-    if view.legal:
+    if view.legal and not deps.presenter.hands.turn_shown(view, later_only=True):
+        # (Unless a later turn holds the live buttons: the game moved on meanwhile.)
         deps.presenter.shown.set_turn(
             game_id, TurnMessage(view.seat, user.id, message_id, view.version)
         )
