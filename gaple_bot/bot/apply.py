@@ -33,7 +33,7 @@ from ..service.outcome import (
     TableChanged,
 )
 from ..service.progress import Progress
-from ..service.views import GameStatus, SeatInfo, TableView
+from ..service.views import GameStatus, LobbyView, SeatInfo, TableView
 from .deps import Deps, GapleContext
 from .handover import MAX_HANDOVERS, announce_unreachable, newly_unreachable, progress_table
 from .present import Staged
@@ -109,8 +109,6 @@ class ChatOutcomes:
         self._tails: dict[int, asyncio.Task[None]] = {}
         """Each game's last delivery: the next one waits for it."""
         self._pending: set[asyncio.Task[None]] = set()
-        self._new_lobbies: set[int] = set()
-        """Lobbies Play again opened from the page, not shown in the group yet."""
 
     def start(self) -> None:
         """Record every command's outcome from now on."""
@@ -196,13 +194,15 @@ class ChatOutcomes:
     def _stage(self, outcome: Outcome) -> Delivery | None:
         deps = self._deps
         presenter = deps.presenter
-        for effect in outcome.effects:
-            if isinstance(effect, NextGame):
-                self._new_lobbies.add(effect.game_id)
+        # Play again: the new lobby comes in the same outcome as the game that names it.
+        new_lobbies = {e.game_id for e in outcome.effects if isinstance(e, NextGame)}
         progress = outcome.progress
         for effect in outcome.effects:
             if isinstance(effect, LobbyChanged):
-                self._show_lobby(effect)
+                if effect.lobby.game_id in new_lobbies:
+                    self.show_new_lobby(effect.lobby)
+                else:
+                    self._show_lobby(effect.lobby)
             elif isinstance(effect, Reminded):
                 # One table edit with the time left; the outbox merges it if the group is busy.
                 presenter.group.edit_table(effect.table)
@@ -239,15 +239,15 @@ class ChatOutcomes:
         arm_turn_timers(deps, self._job_queue, progress)
         return Delivery(progress.game_id, table, staged)
 
-    def _show_lobby(self, effect: LobbyChanged) -> None:
+    def show_new_lobby(self, lobby: LobbyView) -> None:
+        """Send a freshly opened lobby to its group and start its expiry timer."""
         deps = self._deps
-        lobby = effect.lobby
-        if lobby.game_id in self._new_lobbies:
-            self._new_lobbies.discard(lobby.game_id)
-            rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
-            deps.presenter.group.show_lobby(lobby, rendered, new=True)
-            arm_lobby_expiry(self._job_queue, lobby.game_id, deps.settings.lobby_timeout_seconds)
-            return
+        rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
+        deps.presenter.group.show_lobby(lobby, rendered, new=True)
+        arm_lobby_expiry(self._job_queue, lobby.game_id, deps.settings.lobby_timeout_seconds)
+
+    def _show_lobby(self, lobby: LobbyView) -> None:
+        deps = self._deps
         if lobby.status is not GameStatus.LOBBY:
             cancel_lobby_expiry(self._job_queue, lobby.game_id)
             if lobby.status is GameStatus.RUNNING and deps.presenter.group.lobby_becomes_table(

@@ -180,8 +180,9 @@ class GroupMessages:
             self.group_notice(table, self.render.timed_out(table, seat, handed_over))
 
     def stage_end(self, table: TableView[Any], notice: str | None = None) -> TurnMessage | None:
-        """The group's part of a game that stopped (see `end_game_messages`); the message
-        of the turn's live buttons, if one is to lose them."""
+        """A game that stopped before its end: the table says so (then the group is told
+        `notice`) and is not edited again; the message of the turn's live buttons, if one is
+        to lose them (`PrivateHands.deliver_end` puts the note in their place)."""
         self.edit_table(table, at_once=True)
         if notice is not None:
             self.group_notice(table, notice)

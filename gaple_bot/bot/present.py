@@ -68,10 +68,6 @@ class Presenter:
             hold_seconds=hold_seconds,
         )
 
-    async def progress(self, progress: Progress) -> list[int]:
-        """Show everything in `progress`; returns the people the bot could not reach privately."""
-        return await self.deliver(self.stage(progress))
-
     def stage(self, progress: Progress) -> Staged:
         """The group's part of `progress` (into the outbox, in order) and this worker's view
         of the game's messages; what goes to private chats is returned, to be delivered."""
@@ -145,19 +141,6 @@ class Presenter:
         for user_id in staged.done_playing:
             self.hands.along.forget(user_id)
         return unreachable
-
-    async def end_game_messages(self, table: TableView[Any], notice: str | None = None) -> None:
-        """A game that stopped before its end: the table says so (then the group is told
-        `notice`) and is not edited again, and the live buttons of the turn go (the note
-        that the game stopped takes their place)."""
-        turn = self.group.stage_end(table, notice)
-        if turn is not None:
-            await self.hands.deliver_end(table, turn)
-
-    async def show_abandoned(self, table: TableView[Any]) -> None:
-        """Nobody is left to play: the table says the game stopped, live buttons go, and the
-        group is told why."""
-        await self.end_game_messages(table, self.render.abandoned(table))
 
     async def settle(self) -> None:
         """Wait for the private edits still on their way, held ones sent now, and send the

@@ -125,11 +125,6 @@ class GameCommands:
             return self._outcome(game_id)
         return Outcome.of_progress(progress, self.by)
 
-    def _lobby_changed(self, lobby: LobbyView | None, game_id: int) -> Outcome:
-        if lobby is None:
-            return self._outcome(game_id)
-        return Outcome.of_lobby(lobby, self.by)
-
     # The lobby -----------------------------------------------------------------------------
 
     async def join(self, game_id: int, person: Person, *, private_chat: bool = True) -> Outcome:
@@ -354,8 +349,10 @@ class GameCommands:
         async def run() -> Outcome:
             seat = facts_of(await service.cache.get(game_id)).seat_of(user_id)
             shown = await forgetting.leave(game_id, user_id)
+            if shown is None:
+                return self._outcome(game_id)
             if not isinstance(shown, Progress):
-                return self._lobby_changed(shown, game_id)
+                return Outcome.of_lobby(shown, self.by)
             outcome = Outcome.of_progress(shown, self.by)
             if seat is None:
                 return outcome
@@ -421,12 +418,11 @@ class GameCommands:
 
         async def run() -> Outcome:
             facts = await chat_changes.end(game_id)
-            return self._outcome(game_id) if facts is None else self._closed(facts)
+            if facts is None:
+                return self._outcome(game_id)
+            return self._outcome(game_id, ClosedWithChat(facts))
 
         return await self._run(game_id, run)
-
-    def _closed(self, facts: GameFacts) -> Outcome:
-        return self._outcome(facts.game_id, ClosedWithChat(facts))
 
     async def pause(self, game_id: int) -> Outcome:
         """The bot may not write in the chat: the game waits (no effect: it was not
@@ -480,24 +476,12 @@ class GameCommands:
     async def hand(self, game_id: int, user_id: int) -> HandView[Any, Any]:
         """The person's own view, with their legal moves on their turn (raises NotSeated)."""
 
-        def hand(live: LiveGame) -> HandView[Any, Any]:
-            seat = live.seat_of(user_id)
-            if seat is None or live.match is None:
-                raise NotSeated(f"user {user_id} is not at game {game_id}")
-            return hand_view(live, seat.seat)
-
-        return await self._ask(game_id, hand)
+        return await self._ask(game_id, lambda live: hand_view(live, _seated(live, user_id)))
 
     async def private(self, game_id: int, user_id: int) -> object:
         """What the person's own seat alone may see now (raises NotSeated)."""
 
-        def private(live: LiveGame) -> object:
-            seat = live.seat_of(user_id)
-            if seat is None or live.match is None:
-                raise NotSeated(f"user {user_id} is not at game {game_id}")
-            return private_view(live, seat.seat)
-
-        return await self._ask(game_id, private)
+        return await self._ask(game_id, lambda live: private_view(live, _seated(live, user_id)))
 
     async def turn_view(self, game_id: int, user_id: int, version: int) -> HandView[Any, Any]:
         """The person's view on their own turn (raises unless the button is current)."""
@@ -525,3 +509,11 @@ class GameCommands:
         """The game as it stands, with every person's own view (read at once)."""
         lobbies = self._service.lobbies
         return await self._ask(game_id, lambda live: snapshot_of(live, lobbies))
+
+
+def _seated(live: LiveGame, user_id: int) -> int:
+    """The person's seat at the game being played (raises NotSeated)."""
+    seat = live.seat_of(user_id)
+    if seat is None or live.match is None:
+        raise NotSeated(f"user {user_id} is not at game {live.game_id}")
+    return seat.seat

@@ -30,7 +30,6 @@ from .common import (
     user_of,
     user_t,
 )
-from .lobby_buttons import show_new_lobby
 
 
 def reply_in_group(deps: Deps, update: Update, text: str, **kwargs: Any) -> None:
@@ -165,7 +164,7 @@ async def open_table(update: Update, context: GapleContext) -> None:
             ),
         )
         return
-    show_new_lobby(deps, context, lobby)
+    deps.outcomes.show_new_lobby(lobby)
 
 
 async def stop(update: Update, context: GapleContext) -> None:

@@ -10,14 +10,13 @@ from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PrivateChatNeeded, ServiceError
 from ...service.outcome import LobbyChanged, Outcome
-from ...service.views import LobbyView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
 from ..taps import answer_tap
-from ..timers import arm_lobby_expiry, job_queue, recovering
+from ..timers import job_queue, recovering
 from .common import is_admin, person_of, user_of, user_t
 
 
@@ -101,13 +100,6 @@ async def on_play_again(update: Update, context: GapleContext, callback: Callbac
         await answer_tap(context.deps, query, refusal_text(t, error), show_alert=True)
         return
     await answer_tap(context.deps, query, t.gettext("A new table is open."))
-
-
-def show_new_lobby(deps: Deps, context: GapleContext, lobby: LobbyView) -> None:
-    """Send a freshly opened lobby and start its expiry timer."""
-    rendered = deps.presenter.render.lobby(lobby, deps.bot_username, link=False)
-    deps.presenter.group.show_lobby(lobby, rendered, new=True)
-    arm_lobby_expiry(job_queue(context), lobby.game_id, deps.settings.lobby_timeout_seconds)
 
 
 async def _offer_private_chat(
