@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from telegram import Update
 
 from ...games.views import PrivateNote
 from ...i18n import Translator
 from ...service.errors import PickHasNoMove, ServiceError, StaleButton
-from ...service.outcome import Outcome
+from ...service.outcome import Outcome, Played
+from ...service.views import TableView
 from ..callback_data import Action, Callback
 from ..deps import Deps, GapleContext
 from ..doors import DoorClosed, check_button_chat
+from ..handover import progress_table
 from ..played import PlayedMove
 from ..refusals import door_text, refusal_text
 from ..render.common import Rendered
@@ -43,33 +46,39 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
     t: Translator | None = None
     async with recovering(deps, job_queue(context), game_id):
         try:
-            facts = await commands.facts(game_id)
-            t = await seated_t(context, user, facts.languages)
-            kind = facts.kind
-            code: int | None = None
-            if callback.action is Action.MOVE:
-                code = callback.field("code")
-            elif callback.action is Action.PICK:
-                view, choices = await commands.step_view(
-                    game_id, user.id, version, callback.field("step")
-                )
-                code = choices[0] if len(choices) == 1 else None
+            # A move is sent at once (the game held once a tap); a pick or a hand asks first.
+            code: int | None = callback.field("code") if callback.action is Action.MOVE else None
+            if code is None:
+                facts = await commands.facts(game_id)
+                t = await seated_t(context, user, facts.languages)
+                kind = facts.kind
+                if callback.action is Action.PICK:
+                    view, choices = await commands.step_view(
+                        game_id, user.id, version, callback.field("step")
+                    )
+                    code = choices[0] if len(choices) == 1 else None
             if code is not None:
-                seat = facts.seat_of(user.id)
 
-                def tapped(_outcome: Outcome) -> None:
+                def tapped(outcome: Outcome) -> None:
                     # Tapped on this message: the person's next hands may come in it, in
-                    # place; and the move was the turn's, so the message is the turn's
-                    # (another worker, or this one before a restart, may have sent it): it
-                    # loses its buttons once the move is shown.
+                    # place; and the move was the turn's (the outcome's first play), so the
+                    # message is the turn's (another worker, or this one before a restart,
+                    # may have sent it): it loses its buttons once the move is shown.
                     deps.presenter.hands.along.tapped(user.id, game_id, message_id)
-                    if seat is not None:
+                    moved = outcome.first(Played)
+                    if moved is not None:
                         deps.presenter.shown.adopt_turn(
-                            game_id, TurnMessage(seat.number, user.id, message_id, version)
+                            game_id, TurnMessage(moved.seat, user.id, message_id, version)
                         )
 
                 async with deps.outcomes.issuing(before_stage=tapped):
-                    await commands.move(game_id, user.id, version, code)
+                    outcome = await commands.move(game_id, user.id, version, code)
+                    # The move's table tells the game and the language the person reads.
+                    assert outcome.progress is not None
+                    table = progress_table(outcome.progress)
+                    assert table is not None
+                    kind = table.kind
+                    t = await seated_t(context, user, _languages(table))
                     played = PlayedMove(game_id, message_id, version, kind, code)
                     deps.presenter.hands.played.remember(user.id, played)
                     # The answer first: what the move shows goes out when the block ends.
@@ -94,6 +103,7 @@ async def on_move_button(update: Update, context: GapleContext, callback: Callba
             # A double tap finds the version moved on: a toast, not an alarming alert.
             await answer_tap(deps, query, text, show_alert=not _quiet(error))
             return
+    assert t is not None  # asked with the game's facts (no move was sent)
     # The answer first: the edit may wait its turn in the private chat's one a second.
     await answer_tap(deps, query)
     rendered = deps.presenter.render.hand(t, view, picked)
@@ -176,3 +186,8 @@ def _played_text(
 
 def _quiet(error: ServiceError) -> bool:
     return isinstance(error, StaleButton)
+
+
+def _languages(table: TableView[Any]) -> dict[int, str | None]:
+    """Each seated person's own language, by user id (as the game's facts say it)."""
+    return {seat.user_id: seat.language for seat in table.seats if seat.user_id is not None}
