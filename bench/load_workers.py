@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gaple_bot.bot.token_window import PACE_FILE_VARIABLE  # noqa: E402
+from gaple_bot.bot.pacing.token_window import PACE_FILE_VARIABLE  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 from tests.postgres import free_port  # noqa: E402
 from tests.workers.processes import start_worker  # noqa: E402

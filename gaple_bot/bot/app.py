@@ -50,7 +50,8 @@ from .handlers.privacy import delete_my_data, privacy
 from .handlers.settings import settings_command
 from .http import AiohttpRequest
 from .metrics import Metrics
-from .pacing import Pacer
+from .pacing.pacer import Pacer
+from .pacing.token_window import PACE_FILE_VARIABLE, SharedTokenWindow, TokenWindow
 from .painter import Painter
 from .present import Presenter
 from .render.page_links import PageLinks
@@ -59,7 +60,6 @@ from .server import BotServer, MountedPages, TrackingApplication, take_left_upda
 from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
 from .taps import answer_tap
-from .token_window import PACE_FILE_VARIABLE, SharedTokenWindow, TokenWindow
 
 log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0

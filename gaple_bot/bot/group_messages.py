@@ -12,11 +12,11 @@ from ..service.progress import Progress
 from ..service.runtime import GameService
 from ..service.views import GameStatus, LobbyView, TableView
 from .outbox import GroupOutbox, MessageHandle
+from .pacing.table_pace import TablePace
 from .private import message_kwargs
 from .render.common import Rendered
 from .render.game_messages import GameMessages
 from .shown import ShownMessages, TurnMessage
-from .table_pace import TablePace
 
 
 class GroupMessages:

@@ -15,7 +15,7 @@ from ..service.runtime import GameService
 from ..service.views import HandView, TableView
 from .group_messages import GroupMessages
 from .outbox import GroupOutbox
-from .pacing import Withdrawable
+from .pacing.withdrawable import Withdrawable
 from .private import PrivateSender
 from .private_hands import PrivateHands, any_table
 from .render.common import Rendered

@@ -11,7 +11,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
-from .pacing import Withdrawable, Withdrawn
+from .pacing.withdrawable import Withdrawable, Withdrawn
 from .render.common import Rendered
 
 log = logging.getLogger(__name__)

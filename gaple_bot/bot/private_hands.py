@@ -14,7 +14,7 @@ from ..service.progress import Progress
 from ..service.runtime import GameService
 from ..service.views import HandView, TableView
 from .outbox import GroupOutbox
-from .pacing import Withdrawable
+from .pacing.withdrawable import Withdrawable
 from .played import PlayedMove, PlayedMoves
 from .playing_along import PlayingAlong
 from .private import PrivateSender

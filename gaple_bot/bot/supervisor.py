@@ -18,7 +18,7 @@ from prometheus_client.multiprocess import mark_process_dead
 
 from ..settings import Settings
 from .metrics import MULTIPROCESS_DIRECTORY
-from .token_window import PACE_FILE_VARIABLE
+from .pacing.token_window import PACE_FILE_VARIABLE
 
 log = logging.getLogger(__name__)
 

@@ -13,15 +13,14 @@ import pytest
 from telegram.error import RetryAfter
 
 from gaple_bot.bot.outbox import OutboxClock
-from gaple_bot.bot.pacing import (
+from gaple_bot.bot.pacing.limits import (
     AGED_SECONDS,
     MARGIN_SECONDS,
     WINDOW_SECONDS,
     WITHDRAWABLE_AGED_SECONDS,
-    Pacer,
-    Withdrawable,
-    Withdrawn,
 )
+from gaple_bot.bot.pacing.pacer import Pacer
+from gaple_bot.bot.pacing.withdrawable import Withdrawable, Withdrawn
 from tests.fakes.clock import ManualClock
 
 WINDOW = WINDOW_SECONDS + MARGIN_SECONDS

@@ -13,12 +13,12 @@ from telegram.warnings import PTBDeprecationWarning
 
 from gaple_bot.bot.delivery.answers import RETRIES, Outcome
 from gaple_bot.bot.delivery.base import send_job
-from gaple_bot.bot.delivery.budget import Budgets
 from gaple_bot.bot.delivery.job import Job
 from gaple_bot.bot.delivery.runtime import Hooks, Pauses
 from gaple_bot.bot.delivery.sending import Sender
 from gaple_bot.bot.outbox import OutboxClock
-from gaple_bot.bot.pacing import Pacer
+from gaple_bot.bot.pacing.budget import Budgets
+from gaple_bot.bot.pacing.pacer import Pacer
 
 GROUP = -1001
 TELEGRAM_SAYS = 3

@@ -8,7 +8,7 @@ import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
-from gaple_bot.bot.table_pace import TablePace
+from gaple_bot.bot.pacing.table_pace import TablePace
 from gaple_bot.games.gaple.present.tiles import line_text
 from gaple_bot.service.views import SeatInfo
 from tests.bot.driver import seat_and_start

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 
 from gaple_bot.bot.deps import GapleApplication
-from gaple_bot.bot.table_pace import PAGE_TABLE_EDIT_SECONDS
+from gaple_bot.bot.pacing.table_pace import PAGE_TABLE_EDIT_SECONDS
 from gaple_bot.service.runtime import GameService
 from gaple_bot.settings import settings_from
 from gaple_bot.store import GameStatus

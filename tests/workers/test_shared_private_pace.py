@@ -8,7 +8,7 @@ import itertools
 
 from telegram.ext import ExtBot
 
-from gaple_bot.bot.pacing import Pacer
+from gaple_bot.bot.pacing.pacer import Pacer
 from gaple_bot.store import Store
 from gaple_bot.store.private_paces import POLL_SECONDS
 from tests.fakes.telegram_server import FakeTelegram, running_fake

@@ -17,7 +17,7 @@ import pytest
 
 from gaple_bot.bot.callback_data import Action, decode, encode
 from gaple_bot.bot.metrics import MULTIPROCESS_DIRECTORY
-from gaple_bot.bot.token_window import PACE_FILE_VARIABLE
+from gaple_bot.bot.pacing.token_window import PACE_FILE_VARIABLE
 from gaple_bot.store import GameStatus, Store
 from tests.bot.driver import Players, legal_buttons, play_one_turn, turn_message, turn_version
 from tests.bot.exposition import samples, value

@@ -1,7 +1,6 @@
 """Group message delivery: a pure core (order, merging, budgets, answers) and two drivers."""
 
 from .answers import Outcome
-from .budget import WINDOW
 from .factory import open_outbox
 from .handle import MessageHandle, OutboxClock, Painter
 from .local import LocalOutbox
@@ -12,7 +11,6 @@ from .shared import SharedOutbox
 
 __all__ = [
     "CAPTION_LIMIT",
-    "WINDOW",
     "GroupMessage",
     "GroupOutbox",
     "Kind",

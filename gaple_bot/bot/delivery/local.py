@@ -8,8 +8,8 @@ from telegram import Bot
 
 from ...games.pictures import Picture
 from ...service.outbox import GroupLedger
+from ..pacing.budget import Budgets
 from .base import DriverBase, edit_job, photo_params, send_job
-from .budget import Budgets
 from .handle import MessageHandle, OnSent, OutboxClock, Painter
 from .job import Job
 from .records import Kind

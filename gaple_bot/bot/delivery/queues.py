@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from .budget import Budgets
+from ..pacing.budget import Budgets
 from .records import GroupMessage, Kind
 
 

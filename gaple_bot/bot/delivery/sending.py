@@ -17,8 +17,8 @@ from telegram.error import (
 )
 
 from ...games.pictures import Picture, plain
+from ..pacing.budget import Budgets
 from .answers import Answer, Groups, Outcome, Reply
-from .budget import Budgets
 from .handle import Painter
 from .job import Job
 from .records import Kind

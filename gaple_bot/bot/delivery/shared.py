@@ -12,9 +12,9 @@ from telegram import Bot, Message
 
 from ...games.pictures import Picture
 from ...service.outbox import GroupLedger
+from ..pacing.budget import Budgets
 from .answers import Outcome
 from .base import DriverBase, edit_job, photo_params, send_job
-from .budget import Budgets
 from .handle import MessageHandle, OnSent, OutboxClock, Painter, settled_handle
 from .job import Job
 from .records import GroupMessage, Kind

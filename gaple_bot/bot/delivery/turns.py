@@ -8,7 +8,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from typing import Protocol
 
 from ...service.outbox import GroupLedger
-from .budget import Budgets
+from ..pacing.budget import Budgets
 from .runtime import Pauses
 
 log = logging.getLogger(__name__)

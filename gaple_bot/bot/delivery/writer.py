@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from ...service.outbox import GroupLedger, GroupRequest
-from .budget import WINDOW
+from ..pacing.budget import WINDOW
 from .job import Job
 from .stored_json import stored_json
 

@@ -17,12 +17,12 @@ from gaple_bot.bot.delivery.answers import (
     Outcome,
     Reply,
 )
-from gaple_bot.bot.delivery.budget import WINDOW, Budgets
 from gaple_bot.bot.delivery.queues import Item, Queues, Wait
 from gaple_bot.bot.delivery.records import GroupMessage, Kind
 from gaple_bot.bot.delivery.stored import Forget, Request, head_request
 from gaple_bot.bot.delivery.stored_json import stored_json, stored_message
 from gaple_bot.bot.outbox_json import params_to_json
+from gaple_bot.bot.pacing.budget import WINDOW, Budgets
 from gaple_bot.games.pictures import Picture
 from gaple_bot.service.api import QueuedSend
 

@@ -9,96 +9,35 @@ import heapq
 import itertools
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from .outbox import OutboxClock, retry_seconds
+from ..outbox import OutboxClock, retry_seconds
+from .limits import (
+    AGED_SECONDS,
+    GROUP_EDIT,
+    GROUP_SEND,
+    MARGIN_SECONDS,
+    MESSAGES_PER_SECOND,
+    PACED_PREFIXES,
+    PRIVATE,
+    PRIVATE_PER_SECOND,
+    RETRIES,
+    WINDOW_SECONDS,
+    WITHDRAWABLE,
+    WITHDRAWABLE_AGED_SECONDS,
+)
+from .shared_turn import SharedPace, shared_turn
 from .token_window import POLL_SECONDS, TokenWindow, expire
+from .withdrawable import Withdrawable, Withdrawn, was_granted
 
 log = logging.getLogger(__name__)
 JSONDict = dict[str, Any]
 Result = bool | JSONDict | list[JSONDict]
-
-MESSAGES_PER_SECOND = 30
-"""Telegram's limit for one bot: about 30 messages a second over all chats."""
-PRIVATE_PER_SECOND = 1
-"""Telegram's limit in one private chat: about one message a second."""
-WINDOW_SECONDS = 1.0
-MARGIN_SECONDS = 0.05
-"""Added to the window: Telegram's clock and ours need not agree to the millisecond."""
-RETRIES = 3
-PACED_PREFIXES = ("send", "edit", "copy", "forward")
-"""Methods that count as messages: sends and edits (answering a button press does not)."""
-
-PRIVATE, GROUP_SEND, GROUP_EDIT, WITHDRAWABLE = 0, 1, 2, 3
-"""Priorities: a private message (a hand, a player's own move), then a new group message (a
-lobby, a round's table, a notice), then a group edit (a table edit the group outbox merges
-with the next one while it waits), then a request a newer one may take the place of while it
-waits (the edit that takes a tapped hand's buttons off, which the person's next hand merges
-with when the bot is busy)."""
-AGED_SECONDS = 3.0
-"""A request that has waited this long goes before every newer one, whatever its kind: under
-more demand than the limits allow, nothing starves (a new group's lobby behind the hands of
-running games), and the queue turns first come, first served."""
-WITHDRAWABLE_AGED_SECONDS = 60.0
-"""The same for a withdrawable request, later: it is worth most when it waits (the next edit
-of its message, usually the person's next hand, then takes its place), but nothing waits for
-ever behind a queue that never empties."""
-
-
-class Withdrawn(Exception):
-    """The request was taken back before its turn came: it was never made."""
-
-
-class Withdrawable:
-    """A paced request that may be taken back while it waits for its turn (pass it as the
-    request's `rate_limit_args`); it goes after every other kind of request."""
-
-    def __init__(self) -> None:
-        self.withdrawn = False
-        self._granted: asyncio.Future[None] | None = None
-
-    def withdraw(self) -> bool:
-        """Take the request back; False if its turn came already (it is made, or being made;
-        it is not tried again after a 429 all the same)."""
-        self.withdrawn = True
-        granted = self._granted
-        if _was_granted(granted):
-            return False
-        if granted is not None and not granted.done():
-            granted.set_exception(Withdrawn())
-        return True
-
-    def _waits_on(self, granted: asyncio.Future[None]) -> None:
-        self._granted = granted
-
-
-class SharedPace(Protocol):
-    """Each private chat's pace as every worker sees it (a database they share)."""
-
-    async def take(self, chat_id: int) -> tuple[float | None, float]:
-        """(the chat's lease, 0) if its next message may go now (one at a time), else (None,
-        the seconds to wait before asking again)."""
-        ...
-
-    async def answered(self, chat_id: int, lease: float, spacing: float) -> None:
-        """That message's answer came now: the lease goes, the next one waits `spacing`."""
-        ...
-
-
-@dataclass
-class _NextAfter:
-    """How long after a message's answer the chat's next one may start."""
-
-    seconds: float
-
-    def hold(self, seconds: float) -> None:
-        """Telegram asked to wait this long: every worker waits it out."""
-        self.seconds = max(self.seconds, seconds)
 
 
 @dataclass(order=True)
@@ -181,7 +120,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
         priority = WITHDRAWABLE if ticket is not None else _priority(chat_id, endpoint)
         for attempt in range(self._retries + 1):
             # The chat's shared turn first: waiting for it holds none of this worker's places.
-            async with self._shared_turn(chat_id) as turn:
+            async with shared_turn(self._shared, chat_id, self._private_per_second) as turn:
                 if ticket is not None and ticket.withdrawn:
                     raise Withdrawn
                 await self._acquire(chat_id, priority, ticket)
@@ -219,39 +158,6 @@ class Pacer(BaseRateLimiter[Withdrawable]):
             for listener in self._private_listeners:
                 listener(chat_id, message_id)
 
-    @contextlib.asynccontextmanager
-    async def _shared_turn(self, chat_id: int) -> AsyncIterator[_NextAfter]:
-        """Beside other workers, a private chat's message waits until no other worker's is in
-        flight there and the last one's answer is its spacing ago; its own answer moves the
-        chat's pace on by its spacing, or by what Telegram asked to wait (this worker's own
-        pace is kept already)."""
-        after = _NextAfter(WINDOW_SECONDS / self._private_per_second + MARGIN_SECONDS)
-        shared = self._shared
-        if shared is None or chat_id <= 0:
-            yield after
-            return
-        lease: float | None = None
-        try:
-            # Polled: another worker's answer reaches this one only through the database.
-            while True:
-                lease, wait = await shared.take(chat_id)
-                if lease is not None:
-                    break
-                await asyncio.sleep(wait)  # on the database's clock, which is real time
-        except Exception:
-            # The database does not answer: the message goes on this worker's pace alone.
-            log.exception("private chat %s: its shared pace could not be read", chat_id)
-        if lease is None:
-            yield after
-            return
-        try:
-            yield after
-        finally:
-            try:
-                await shared.answered(chat_id, lease, after.seconds)
-            except Exception:
-                log.exception("private chat %s: its shared pace could not be stored", chat_id)
-
     # The queue -------------------------------------------------------------------------------
 
     async def _acquire(self, chat_id: int, priority: int, ticket: Withdrawable | None) -> None:
@@ -268,7 +174,7 @@ class Pacer(BaseRateLimiter[Withdrawable]):
             await waiter.granted
         except (asyncio.CancelledError, Withdrawn):
             granted = waiter.granted
-            if _was_granted(granted):
+            if was_granted(granted):
                 self._release(chat_id)  # granted, then cancelled before it ran
             else:
                 if not granted.done():
@@ -425,16 +331,6 @@ def _aged(arrivals: deque[_Waiter], since: float) -> Iterator[_Waiter]:
         if waiter.since > since:
             return
         yield waiter
-
-
-def _was_granted(granted: asyncio.Future[None] | None) -> bool:
-    """Whether a waiter's turn came (its future holds a result, not a cancel or Withdrawn)."""
-    return (
-        granted is not None
-        and granted.done()
-        and not granted.cancelled()
-        and granted.exception() is None
-    )
 
 
 def _priority(chat_id: int, endpoint: str) -> int:

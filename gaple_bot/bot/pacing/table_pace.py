@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..service.pages import OpenPages
-from ..service.views import SeatInfo, TableView
+from ...service.pages import OpenPages
+from ...service.views import SeatInfo, TableView
 
 PAGE_TABLE_EDIT_SECONDS = 30.0
 """Least time between two edits of a table whose every player is in the page (a round's end
