@@ -23,7 +23,7 @@ What it measures, per run (N groups, Telegram's limits on or off, think time, co
   deals and move codes).
 
 How: each run is a process of its own (so peak RSS and CPU belong to that run alone) holding
-the real application (`build_application` + `start_application`, SQLite in a temporary
+the real application (`build_bot` + `start_application`, SQLite in a temporary
 directory, COMPUTER_PROCESSES=1, GROUP_MESSAGES_PER_MINUTE=20, turns long enough that nobody
 times out). The fake Bot API (tests/fakes/telegram_server.py, which checks every request
 against the Bot API description) and the simulated people run in a spawned child, so their CPU
@@ -155,9 +155,10 @@ if str(ROOT) not in sys.path:
 
 from bench.load_pages import OPEN_TABLE, PagePeople, Seated, table_token  # noqa: E402
 from bench.load_workers import Poster, WorkerBots, postmaster_pid, tree_cpu  # noqa: E402
-from gaple_bot.bot.app import build_application, start_application, stop_application  # noqa: E402
+from gaple_bot.app import build_bot  # noqa: E402
 from gaple_bot.bot.callback_data import Action, decode, encode  # noqa: E402
 from gaple_bot.bot.render.settings import choices, menu_options  # noqa: E402
+from gaple_bot.bot.running import start_application, stop_application  # noqa: E402
 from gaple_bot.bot.server import CannotListen  # noqa: E402
 from gaple_bot.games.registry import default_registry  # noqa: E402
 from gaple_bot.settings import settings_from  # noqa: E402
@@ -1036,7 +1037,7 @@ async def in_process(
                 login_age=timedelta(seconds=settings.webapp_login_seconds),
                 public_url=settings.webapp_url,
             )
-        app = build_application(settings, rng=random.Random(config.seed), pages=pages)
+        app = build_bot(settings, rng=random.Random(config.seed), pages=pages)
         try:
             await start_application(app)
             break

@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     opt_into_timedelta_periods(os.environ)
     from telegram.error import InvalidToken, NetworkError
 
-    from .bot.app import run, setup_logging
+    from .app import run, setup_logging
     from .bot.server import CannotListen
     from .logs import redacted, token_secrets
     from .store import DatabaseTaken, DatabaseUnavailable
@@ -136,14 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         if how.workers > 1:
             setup_logging(settings, settings.webhook_secret)
             return Supervisor(how.workers).run()
-    worker = how.worker
-    pages = None
-    if settings.webapp:
-        from .web.app import PageFrontEnd
-
-        pages = PageFrontEnd.for_bot(settings)
     try:
-        run(settings, worker, pages)
+        run(settings, how.worker)
     except InvalidToken:
         print(
             f"gaple-bot: the Bot API at {settings.telegram_api_base_url} rejected "

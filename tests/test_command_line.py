@@ -16,8 +16,8 @@ import pytest
 from telegram.error import NetworkError, RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
+from gaple_bot import app
 from gaple_bot.__main__ import main
-from gaple_bot.bot import app
 from tests.fakes.telegram_server import running_fake
 
 
@@ -189,7 +189,7 @@ def test_a_mistyped_setting_in_env_is_one_line_on_stderr_and_the_bot_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ran: list[object] = []
-    monkeypatch.setattr(app, "run", lambda settings, worker=None, pages=None: ran.append(settings))
+    monkeypatch.setattr(app, "run", lambda settings, worker=None: ran.append(settings))
     monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
     monkeypatch.delenv("DEFAULT_TURN_SECONDS", raising=False)
     monkeypatch.chdir(tmp_path)
@@ -207,7 +207,7 @@ def test_the_bot_runs_with_the_library_s_time_periods_as_timedeltas(
 ) -> None:
     """Without it each 429 warns, as python-telegram-bot builds its RetryAfter, that
     `retry_after` will become a timedelta (PTBDeprecationWarning)."""
-    monkeypatch.setattr(app, "run", lambda settings, worker=None, pages=None: None)
+    monkeypatch.setattr(app, "run", lambda settings, worker=None: None)
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:TEST-token")
     monkeypatch.delenv("PTB_TIMEDELTA", raising=False)
     monkeypatch.chdir(tmp_path)

@@ -1,4 +1,5 @@
-"""The application: wiring of handlers, services created in post_init and closed at shutdown."""
+"""The chat front end: its handlers wired, its parts created in post_init and closed at
+shutdown."""
 
 from __future__ import annotations
 
@@ -6,13 +7,10 @@ import asyncio
 import contextlib
 import logging
 import os
-import random
-import secrets
 import signal
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, TextIO, cast
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
@@ -29,17 +27,15 @@ from telegram.ext import (
     filters,
 )
 
-from ..games.registry import Registry, default_registry
+from ..games.registry import Registry
 from ..i18n import SUPPORTED_LANGUAGES, Translator, Translators
-from ..logs import configure_logging, token_secrets
-from ..service.api import DatabaseTaken, GameService, utc_now
-from ..service.chats import ChatDefaults
+from ..service.api import GameService, utc_now
 from ..service.computer import process_pool
 from ..settings import Settings
 from .apply import ChatOutcomes
 from .chat_changes import chat_migrated, chat_unwritable
 from .delivery import OutboxClock, open_outbox
-from .deps import DEPS_KEY, Deps, GapleApplication, GapleContext
+from .deps import DEPS_KEY, SERVER_KEY, TENANCY_LOST_KEY, Deps, GapleApplication, GapleContext
 from .doors import Membership
 from .handlers.boards import stats, top
 from .handlers.buttons import on_button
@@ -51,24 +47,17 @@ from .handlers.settings import settings_command
 from .http import AiohttpRequest
 from .metrics import Metrics
 from .pacing.pacer import Pacer
-from .pacing.token_window import PACE_FILE_VARIABLE, SharedTokenWindow, TokenWindow
+from .pacing.token_window import TokenWindow
 from .painter import Painter
 from .present import Presenter
 from .render.page_links import PageLinks
 from .resume import resume_games
 from .server import BotServer, MountedPages, TrackingApplication, take_left_updates
-from .supervisor import Worker, worker_share
 from .sweep import arm_sweep
 from .taps import answer_tap
 
 log = logging.getLogger(__name__)
 OUTBOX_DRAIN_SECONDS = 10.0
-PARENT_CHECK_SECONDS = 2.0
-"""How often a supervised worker looks whether its supervisor is still there."""
-SERVER_KEY = "server"
-"""bot_data key of the BotServer, once the services are up."""
-TENANCY_LOST_KEY = "tenancy_lost"
-"""bot_data key set when the process lost its hold on the database (it stops, then fails)."""
 
 
 def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
@@ -102,50 +91,39 @@ async def register_commands(bot: Bot, translators: Translators, registry: Regist
         await bot.set_my_commands(menu, language_code=language)
 
 
+ServiceOpener = Callable[[], Awaitable[GameService]]
+"""Opens the game service (its store, its computer players) when the bot starts."""
+
+
 def build_application(
     settings: Settings,
+    open_service: ServiceOpener,
     *,
-    rng: random.Random | None = None,
+    registry: Registry,
+    metrics: Metrics,
     clock: Callable[[], datetime] = utc_now,
     outbox_clock: OutboxClock | None = None,
     webhook_secret: str | None = None,
     pages: MountedPages | None = None,
-    alone_if_possible: bool = True,
     on_tenancy_lost: Callable[[], None] | None = None,
     token_window: TokenWindow | None = None,
 ) -> GapleApplication:
-    """The bot for `settings`; services start in post_init. `rng` fixes deals and `clock` sets
-    the time of deadlines, lobby expiry and the group budget, for tests; `outbox_clock` (by
-    default `clock` in seconds, sleeping in real time) is the group budget's own.
-    `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must carry;
-    `pages`: the table page, served on the same web server. `alone_if_possible`: nothing
-    started this process as one of several workers, so on PostgreSQL it works alone unless
-    workers are there; `on_tenancy_lost` (by default: stop as SIGTERM stops, then `run`
-    raises DatabaseTaken) is called if it loses its hold on the database to another kind of
+    """The chat front end for `settings`, its handlers wired; in post_init it opens the service
+    (`open_service`, which plays `registry`'s games) and its own parts. `clock` sets the time
+    of deadlines, lobby expiry and the group budget; `outbox_clock` (by default `clock` in
+    seconds, sleeping in real time) is the group budget's own. `metrics`: this worker's
+    counts. `webhook_secret` (by default WEBHOOK_SECRET) is what the webhook's posts must
+    carry; `pages`: the table page, served on the same web server and started with the
+    service. `on_tenancy_lost` (by default: stop as SIGTERM stops, then the run raises
+    DatabaseTaken) is called if it loses its hold on the database to another kind of
     process. `token_window`: the token's window of messages shared with other workers (by
     default this process's own, of BOT_MESSAGES_PER_SECOND)."""
-    registry = default_registry()
-    # This worker's counts, gathered with the other workers' under --workers.
-    metrics = Metrics.from_environment()
     requests = AiohttpRequest(failed=metrics.telegram_failed)
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        executor: Executor | None = (
-            process_pool(settings.computer_processes) if settings.computer_processes else None
-        )
         # Pictures get a process of their own: a computer's decision never waits behind one.
         painter = Painter(process_pool(1) if settings.computer_processes else None)
-        defaults = ChatDefaults(turn_seconds=settings.default_turn_seconds)
-        service = await GameService.open(
-            settings.database_url,
-            rng=rng,
-            executor=executor,
-            clock=clock,
-            defaults=defaults,
-            registry=registry,
-            tally=metrics,
-            alone_if_possible=alone_if_possible,
-        )
+        service = await open_service()
         service.watch_tenancy(on_tenancy_lost or tenancy_lost)
         if service.private_paces is not None:
             rate_limiter.share_private_pace(service.private_paces)
@@ -336,93 +314,6 @@ async def on_error(update: object, context: GapleContext) -> None:
         await answer_tap(deps, update.callback_query, text)
 
 
-async def start_application(
-    app: GapleApplication, *, poll_timeout: float = 10, poll: bool = True
-) -> None:
-    """Start like run_polling does (initialize, post_init, polling, start), inside a running
-    loop: for tests and embedding. Without `poll`, updates come only as webhook posts would
-    (one poller per token: Telegram refuses a second)."""
-    await app.initialize()
-    if app.post_init is not None:
-        await app.post_init(app)
-    assert app.updater is not None
-    if poll:
-        await app.updater.start_polling(
-            timeout=int(poll_timeout), allowed_updates=Update.ALL_TYPES, poll_interval=0
-        )
-    await app.start()
-
-
-async def stop_application(app: GapleApplication) -> None:
-    """Stop like run_polling does on a signal (the reverse of start_application)."""
-    server = app.bot_data.get(SERVER_KEY)
-    if isinstance(server, BotServer):
-        # First: an update recorded as received must reach the queue before it stops.
-        await server.stop()
-    assert app.updater is not None
-    if app.updater.running:
-        await app.updater.stop()
-    if app.running:
-        await app.stop()
-        if app.post_stop is not None:
-            await app.post_stop(app)
-    await app.shutdown()
-    if app.post_shutdown is not None:
-        await app.post_shutdown(app)
-
-
-def setup_logging(
-    settings: Settings, webhook_secret: str = "", stream: TextIO | None = None
-) -> logging.Handler:
-    """The log as `run()` sets it up: LOG_LEVEL, the token and webhook secret blanked, the
-    libraries that print payloads held above them (see logs.py)."""
-    return configure_logging(
-        settings.log_level,
-        secrets=[*token_secrets(settings.telegram_bot_token), webhook_secret],
-        stream=stream,
-    )
-
-
-def run(
-    settings: Settings, worker: Worker | None = None, pages: MountedPages | None = None
-) -> None:
-    """Run the bot until it is stopped: webhook mode if WEBHOOK_URL is set, else polling; as
-    one of several workers on one port when `worker` says so (the supervisor checked that
-    the settings allow it); with the table page (`pages`) on its web server."""
-    # Only Telegram knows the webhook secret, so nobody else can post updates to the port.
-    secret = settings.webhook_secret or secrets.token_urlsafe(32)
-    setup_logging(settings, secret)
-    window = None
-    if worker is not None:
-        window = shared_window(settings, worker)
-        if window is None:
-            settings = worker_share(settings, worker)
-    app = build_application(
-        settings,
-        webhook_secret=secret,
-        pages=pages,
-        alone_if_possible=worker is None and not settings.shared_database,
-        token_window=window,
-    )
-    try:
-        if worker is not None:
-            asyncio.run(_serve_as_worker(app, settings, secret, worker))
-        elif settings.webhook_url:
-            asyncio.run(serve_webhook(app, settings, secret))
-        else:
-            app.run_polling(allowed_updates=Update.ALL_TYPES)
-    finally:
-        # A start that failed (Telegram unreachable) leaves the HTTP sessions open: the
-        # application shuts the bot down only once it has started.
-        asyncio.run(app.bot.shutdown())
-    if app.bot_data.get(TENANCY_LOST_KEY):
-        raise DatabaseTaken(
-            "this process lost its hold on the database (its connection broke) and another"
-            " kind of process took it meanwhile; started again, it joins the workers there,"
-            " or waits for a process working alone to stop"
-        )
-
-
 def run_late_timers(app: GapleApplication) -> None:
     """A timer the event loop was too busy to run on time runs late, once, rather than never
     (APScheduler drops one more than a second late by default: a turn would wait for ever)."""
@@ -432,73 +323,3 @@ def run_late_timers(app: GapleApplication) -> None:
         job_defaults={"misfire_grace_time": None, "coalesce": True},
         **job_queue.scheduler_configuration,
     )
-
-
-def shared_window(settings: Settings, worker: Worker) -> SharedTokenWindow | None:
-    """The token's window the supervisor shares among its workers (None: it gave none, so
-    each worker keeps to its share of the pace)."""
-    path = os.environ.get(PACE_FILE_VARIABLE)
-    if not path:
-        return None
-    return SharedTokenWindow(path, worker.index, worker.count, settings.messages_per_second)
-
-
-async def _serve_as_worker(
-    app: GapleApplication, settings: Settings, secret: str, worker: Worker
-) -> None:
-    """Webhook mode as one of the supervisor's workers, until it stops them or goes away."""
-    stopped = asyncio.Event()
-    parent = os.getppid()
-
-    async def watch_parent() -> None:
-        # Polled: no event tells a process that its parent went.
-        while os.getppid() == parent:  # noqa: ASYNC110
-            await asyncio.sleep(PARENT_CHECK_SECONDS)
-        log.warning("worker %s: its supervisor is gone; stopping", worker)
-        stopped.set()
-
-    watching = asyncio.create_task(watch_parent())
-    try:
-        await serve_webhook(
-            app,
-            settings,
-            secret,
-            register=worker.index == 0,
-            reuse_port=worker.count > 1,
-            stopped=stopped,
-        )
-    finally:
-        watching.cancel()
-
-
-async def serve_webhook(
-    app: GapleApplication,
-    settings: Settings,
-    secret: str,
-    *,
-    register: bool = True,
-    reuse_port: bool = False,
-    stopped: asyncio.Event | None = None,
-) -> None:
-    """Webhook mode until SIGTERM or SIGINT (or `stopped` is set): start, register the
-    webhook (unless another worker does: `register`), serve WEBHOOK_PORT (beside other
-    workers on it: `reuse_port`), then stop as polling does."""
-    stopped = stopped or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopped.set)
-    await app.initialize()
-    try:
-        if app.post_init is not None:
-            await app.post_init(app)
-        if register:
-            await app.bot.set_webhook(
-                settings.webhook_url, secret_token=secret, allowed_updates=Update.ALL_TYPES
-            )
-        await app.start()
-        server = app.bot_data[SERVER_KEY]
-        assert isinstance(server, BotServer)
-        await server.start(settings.webhook_listen, settings.webhook_port, reuse_port=reuse_port)
-        await stopped.wait()
-    finally:
-        await stop_application(app)

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from .present import Presenter
 
 DEPS_KEY = "deps"
+SERVER_KEY = "server"
+"""bot_data key of the BotServer, once the services are up."""
+TENANCY_LOST_KEY = "tenancy_lost"
+"""bot_data key set when the process lost its hold on the database (it stops, then fails)."""
 
 
 @dataclass

@@ -12,10 +12,11 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
-from gaple_bot.bot.app import build_application, start_application, stop_application
+from gaple_bot.app import build_bot
 from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.deps import DEPS_KEY, Deps, GapleApplication
 from gaple_bot.bot.outbox import OutboxClock
+from gaple_bot.bot.running import start_application, stop_application
 from gaple_bot.bot.server import MountedPages
 from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.gaple.rules import Game
@@ -66,7 +67,7 @@ async def running_bot(
         **settings,
     }
     lost = asyncio.Event()
-    app = build_application(
+    app = build_bot(
         settings_from(values),
         rng=random.Random(seed),
         clock=clock,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gaple_bot.bot.app import setup_logging
+from gaple_bot.app import setup_logging
 from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.logs import LOGGER_FLOORS
 from gaple_bot.settings import settings_from

@@ -10,7 +10,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from gaple_bot.bot.app import build_application
+from gaple_bot.app import build_bot
 from gaple_bot.bot.metrics import Metrics
 from gaple_bot.bot.server import SECRET_HEADER, BotServer
 from gaple_bot.settings import settings_from
@@ -38,7 +38,7 @@ async def not_ready(tmp_path: Path) -> AsyncIterator[str]:
             "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'gaple.sqlite3'}",
         }
     )
-    app = build_application(settings)
+    app = build_bot(settings)
     server = BotServer(app, Metrics(), webhook_path="telegram", secret=SECRET)
     port = free_port()
     await server.start("127.0.0.1", port)

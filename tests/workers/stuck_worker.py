@@ -16,8 +16,9 @@ import sys
 from telegram import Update
 from telegram.ext import TypeHandler
 
-from gaple_bot.bot.app import build_application, serve_webhook, setup_logging
+from gaple_bot.app import build_bot, setup_logging
 from gaple_bot.bot.deps import GapleContext
+from gaple_bot.bot.running import serve_webhook
 from gaple_bot.settings import settings_from
 
 
@@ -30,7 +31,7 @@ async def stuck(update: Update, context: GapleContext) -> None:
 def main() -> None:
     settings = settings_from(os.environ)
     setup_logging(settings, settings.webhook_secret, stream=sys.stderr)
-    app = build_application(settings)
+    app = build_bot(settings)
     app.add_handler(TypeHandler(Update, stuck), group=-100)
     asyncio.run(serve_webhook(app, settings, settings.webhook_secret))
 
