@@ -15,7 +15,8 @@ from ..store.private_paces import PrivatePaces
 from ..store.types import utc_now
 from .chat_changes import ChatChanges
 from .chats import ChatDefaults
-from .commands import GameCommands, Recorders
+from .command_base import Recorders
+from .commands import GameCommands
 from .computer import ComputerPlayers
 from .dealer import Dealer
 from .feed import OutcomeFeed
