@@ -11,8 +11,7 @@ from typing import Any
 from gaple_bot.bot.callback_data import Action, encode
 from gaple_bot.bot.deps import GapleApplication
 from gaple_bot.bot.doors import Membership
-from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, running_bot
-from tests.bot.test_lobby import (
+from tests.bot.handlers.test_lobby import (
     ANA,
     BUDI,
     CITRA,
@@ -25,6 +24,7 @@ from tests.bot.test_lobby import (
     say,
     tap,
 )
+from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 OSKAR = 201

@@ -13,7 +13,7 @@ from gaple_bot.bot.render.info import render_help
 from gaple_bot.games.registry import default_registry
 from gaple_bot.i18n import SUPPORTED_LANGUAGES, Translators
 
-README = (Path(__file__).parents[2] / "README.md").read_text()
+README = (Path(__file__).parents[3] / "README.md").read_text()
 
 
 def _help_line(text: str, command: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from gaple_bot.bot.pacing.limits import MARGIN_SECONDS, WINDOW_SECONDS
 from gaple_bot.bot.pacing.token_window import POLL_SECONDS, SharedTokenWindow
-from tests.bot.test_pacing import Telegram, assert_windows_hold, pacer_on, request, settle
+from tests.bot.pacing.test_pacing import Telegram, assert_windows_hold, pacer_on, request, settle
 from tests.fakes.clock import ManualClock
 
 WINDOW = WINDOW_SECONDS + MARGIN_SECONDS
