@@ -115,10 +115,13 @@ class ChatOutcomes:
         self._deps.service.recorders.add(self.record)
 
     async def stop(self) -> None:
-        """Record no more; wait (a while) for the deliveries still on their way."""
+        """Wait (a while) for the deliveries still on their way and those they lead to (a seat
+        handed over to the computer is shown like any other change), then record no more."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_SECONDS
+        while self._pending and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(set(self._pending), timeout=left)
         self._deps.service.recorders.remove(self.record)
-        if self._pending:
-            await asyncio.wait(set(self._pending), timeout=STOP_SECONDS)
 
     def delivering(self, game_id: int) -> bool:
         """Whether something of the game is still on its way to a private chat here."""

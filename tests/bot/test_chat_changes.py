@@ -15,7 +15,7 @@ from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.chat_changes import chat_unwritable
 from gaple_bot.bot.deps import Deps, GapleApplication, GapleContext
 from gaple_bot.store import GameRecord, GameStatus
-from tests.bot.driver import legal_buttons, play_until, seat_and_start, turn_message
+from tests.bot.driver import legal_buttons, play_until, seat_and_start, turn_message, turn_version
 from tests.bot.harness import (
     GROUP,
     GROUP_TITLE,
@@ -313,6 +313,15 @@ async def _assert_paused(
     assert await _moves(deps, game_id) == moves
 
 
+def _live_turns(fake: FakeTelegram, user_id: int) -> list[int | None]:
+    """The versions of the person's private messages that still carry move buttons."""
+    return [
+        turn_version(message)
+        for message in fake.bot_messages(user_id)
+        if turn_version(message) is not None
+    ]
+
+
 async def _resume_and_finish(
     fake: FakeTelegram, deps: Deps, game_id: int, rng: random.Random
 ) -> None:
@@ -326,6 +335,13 @@ async def _resume_and_finish(
     assert resumed.turn_deadline is not None
     assert len(_tables(fake, GROUP)) == tables + 1  # a fresh table message
     assert any("goes on" in text for text in _texts(fake, ANA))
+    # The hand shown before the pause keeps no stale buttons beside the new turn's (after a
+    # restart too: the stored turn message is the new worker's to retire).
+    await fake.wait_for(
+        lambda: _live_turns(fake, ANA) == [resumed.version],
+        timeout=WAIT,
+        message=f"Ana's live turn messages: {_live_turns(fake, ANA)}, not [{resumed.version}]",
+    )
     await play_until(fake, (ANA, BUDI), lambda: _finished(deps, game_id), rng, seconds=120)
     game = await load_engine_game(deps.service.store, game_id)
     async with deps.service.store.read() as tx:
