@@ -117,10 +117,6 @@ class RulesMatch(ABC, Generic[Board, Private, View]):
         """The rules' deal stored as JSON (raises the rules' error if it is not one)."""
 
     @abstractmethod
-    def step_codes(self, step: int) -> tuple[int, ...]:
-        """The legal codes a first pick (`step`: a tile, a card) leads to; empty if none."""
-
-    @abstractmethod
     def round_result(self) -> JSON | None:
         """The current round's public result as JSON, once it is over."""
 
@@ -210,6 +206,11 @@ class RulesMatch(ABC, Generic[Board, Private, View]):
     def automatic_code(self) -> int | None:
         """None by default: a person always chooses their move."""
         return None
+
+    def step_codes(self, step: int) -> tuple[int, ...]:
+        """The legal codes a first pick (`step`: a tile, a card) leads to: by default none,
+        as every move is one press (a kind whose hand offers picks says which)."""
+        return ()
 
     def apply(self, seat: int, code: int) -> tuple[object, ...]:
         """Make the move with this code; raises ValueError if it is not allowed. Returns the

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from importlib import resources
 from typing import Any, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from ..i18n import Translator
@@ -199,14 +201,31 @@ class Presentation(ABC, Generic[Board, Private]):
         (for leak checks: any of them shown elsewhere is a leak; the seat's own hand shows
         each item in one of them)."""
 
-    @abstractmethod
     def private_note(self, t: Translator, note: PrivateNote, chat: str) -> str:
         """A short private note about where and when the hand comes (`chat`: the group's
-        title, HTML-escaped, for the notes that name it)."""
+        title, HTML-escaped, for the notes that name it); by default it says "your hand"."""
+        if note is PrivateNote.JOINED:
+            return t.gettext("You joined. Your hand will come in our private chat.")
+        if note is PrivateNote.JOINED_BY_LINK:
+            text = t.gettext("You joined the table in {chat}. Your hand will come here.")
+            return text.format(chat=chat)
+        if note is PrivateNote.PROBE:
+            text = t.gettext("👋 Your hand for the game in {chat} will come here.")
+            return text.format(chat=chat)
+        return t.gettext("🙋 Your seat is yours again. Your hand comes on your turn.")
 
-    @abstractmethod
     def lobby_invite(self, t: Translator, computers_fill: bool) -> str:
-        """The open lobby's invitation: tap Join, where the hand comes, who fills empty seats."""
+        """The open lobby's invitation: tap Join, where the hand comes, who fills empty seats
+        (by default it says "your hand")."""
+        if computers_fill:
+            return t.gettext(
+                "Tap Join to play. Your hand comes in a private chat with me. "
+                "Empty seats get computer players at the start."
+            )
+        return t.gettext(
+            "Tap Join to play. Your hand comes in a private chat with me. "
+            "The game starts with whoever joined: computers do not fill seats in this chat."
+        )
 
     def no_move_for_pick(self, t: Translator) -> str:
         """The alert when a first pick leads to no legal move ("That tile fits neither open
@@ -234,9 +253,14 @@ class Presentation(ABC, Generic[Board, Private]):
     def page_reveal(self, t: Translator, reveal: RoundReveal[Board, Private]) -> JSON:
         """A round's end for the page: every hand revealed, and `summary` lines in words."""
 
-    @abstractmethod
     def page_script(self) -> str:
-        """The kind's page drawing, an ES module (see docs/PAGE.md for what it exports)."""
+        """The kind's page drawing, an ES module (see docs/PAGE.md for what it exports): by
+        default `page.js` in the package of the module that defines the presentation's class
+        (`present/page.js`)."""
+        package = sys.modules[type(self).__module__].__package__
+        if not package:
+            raise FileNotFoundError(f"{type(self).__module__} is in no package: no page.js")
+        return resources.files(package).joinpath("page.js").read_text(encoding="utf-8")
 
     @abstractmethod
     def command_help(self, t: Translator) -> str:
@@ -330,7 +354,13 @@ class GameKind(Protocol[Board, Private, View]):
         return self.seat_limits({})
 
     def with_seats(self, config: JSON, seats: int) -> JSON:
-        """The stored config with another seat count (within its limits)."""
+        """The stored config with another seat count: by default its "seats" replaced
+        (GameDataError if it has none, or if `seats` is outside its config_limits)."""
+        self.config_seats(config)  # a config without a seat count has none to replace
+        limits = self.config_limits(config)
+        if not limits.least <= seats <= limits.most:
+            raise GameDataError(f"{seats} seats, outside {limits.least} to {limits.most}")
+        return {**config, "seats": seats}
 
     def new_match(
         self, config: JSON, rng: random.Random

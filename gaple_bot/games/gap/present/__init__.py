@@ -153,7 +153,3 @@ class GapPresentation(Presentation[GapBoard, GapHand]):
     def page_reveal(self, t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> dict[str, Any]:
         """Every hand at the round's end, for the page."""
         return page.page_reveal(t.domain(DOMAIN), reveal)
-
-    def page_script(self) -> str:
-        """The page's drawing of the game."""
-        return page.page_script()

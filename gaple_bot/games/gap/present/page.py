@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-from importlib import resources
 from typing import Any
 
 from ....i18n import Translator
@@ -106,8 +105,3 @@ def page_reveal(t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> JSON:
         "collections": [_collection(cards) for cards in result.collections],
         "summary": [html.unescape(TAG.sub("", line)) for line in text.split("\n") if line],
     }
-
-
-def page_script() -> str:
-    """The page's drawing of Gap (an ES module)."""
-    return resources.files(__package__).joinpath("page.js").read_text(encoding="utf-8")

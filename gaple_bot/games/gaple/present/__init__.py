@@ -172,7 +172,3 @@ class GaplePresentation(Presentation[GapleBoard, GapleHand]):
     ) -> dict[str, Any]:
         """Every hand at the round's end, for the page."""
         return page.page_reveal(t.domain(DOMAIN), reveal)
-
-    def page_script(self) -> str:
-        """The page's drawing of the game."""
-        return page.page_script()

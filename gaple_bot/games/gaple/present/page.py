@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import re
-from importlib import resources
 from typing import Any
 
 from ....i18n import Translator
@@ -108,8 +107,3 @@ def page_reveal(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) -> JS
         "discarded": [[_face(tile) for tile in by_weight(seat.discards)] for seat in reveal.seats],
         "summary": [html.unescape(TAG.sub("", line)) for line in text.split("\n") if line],
     }
-
-
-def page_script() -> str:
-    """The page's drawing of Gaple (an ES module)."""
-    return resources.files(__package__).joinpath("page.js").read_text(encoding="utf-8")
