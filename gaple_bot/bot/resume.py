@@ -54,10 +54,9 @@ async def _resume(deps: Deps, job_queue: JobQueue[GapleContext], game_id: int) -
         # Its stored turn message is this worker's to retire when the game goes on, as if
         # it had sent it: no hand is left behind with stale buttons.
         table = await commands.table(game_id)
-        seat = table.to_move
-        message_id = facts.hand_messages[seat] if seat is not None else None
-        user_id = table.seats[seat].user_id if seat is not None else None
-        if seat is not None and message_id is not None and user_id is not None:
+        stored = await commands.stored_turn(game_id, table.version)
+        if stored is not None:
+            seat, user_id, message_id = stored
             presenter.shown.set_turn(game_id, TurnMessage(seat, user_id, message_id, table.version))
         return
     adopted: list[tuple[HandView[Any, Any], int]] = []
