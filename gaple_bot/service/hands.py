@@ -79,11 +79,14 @@ class HandMessages:
     ) -> None:
         """Store which private message shows a seat its hand; `turn_version`: it holds the
         move buttons of the seat's turn at that version, so its hand is no longer owed."""
+        live = self.cache.games.get(game_id)
+        unchanged = live is not None and live.seats[seat].hand_message_id == message_id
+        if unchanged and live is not None and self._known_alone(live, turn_version):
+            return  # a hand edited in place: stored already, and owed to nobody
         async with self.store.transaction() as tx:
             await tx.seats.set_hand_message(game_id, seat, message_id)
             if turn_version is not None:
                 await tx.games.hand_shown(game_id, turn_version)
-        live = self.cache.games.get(game_id)
         if live is not None:
             live.seats[seat] = dataclasses.replace(live.seats[seat], hand_message_id=message_id)
             if turn_version is not None and live.version == turn_version:
@@ -93,12 +96,23 @@ class HandMessages:
         """The turn at `version` is shown to its person by a message stored already (edited
         with its buttons after a restart), or in the page: its hand is no longer owed. False
         if it was not owed (it went out, or the game is at another version)."""
+        live = self.cache.games.get(game_id)
+        if live is not None and self._known_alone(live, version):
+            return False  # owed to nobody: a turn the page showed as it began
         async with self.store.transaction() as tx:
             owed = await tx.games.hand_shown(game_id, version)
-        live = self.cache.games.get(game_id)
         if live is not None and live.version == version:
             live.hand_due = None
         return owed
+
+    def _known_alone(self, live: LiveGame, version: int | None) -> bool:
+        """Whether the cached copy tells, with no read, that nobody is owed the hand of the
+        turn at `version` (None: no turn named): only a process working alone writes which
+        message shows a hand and whether it is owed, so its copy has them as stored (beside
+        other workers they are written without the game's lock, migration 0020)."""
+        if self.store.game_locks.shared:
+            return False
+        return version is None or version != live.version or live.hand_due is None
 
     async def owed_turn(self, game_id: int, version: int) -> Progress | None:
         """Where the game stands, if the person whose turn it is at `version` is still owed

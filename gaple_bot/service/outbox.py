@@ -33,6 +33,8 @@ class GroupLedger:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._pruned_at: float | None = None
+        """When (on the answers' clock) old request times were last forgotten."""
 
     async def queue(self, sends: Sequence[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
         """Store sends (chat, topic, JSON parameters) in this order, as this worker's; returns
@@ -113,15 +115,22 @@ class GroupLedger:
         self, answers: list[tuple[int, float]], *, window: float, done: list[int]
     ) -> None:
         """Telegram answered requests (chat, time): count them in their chats' budgets, forget
-        times older than `window` before the newest, and drop the stored sends in `done`
-        (delivered, or refused for good)."""
+        times older than `window` before the newest (at most once a window: a budget reads
+        only the times within it, so older ones cost nothing but room meanwhile), and drop the
+        stored sends in `done` (delivered, or refused for good)."""
+        newest = max((at for _, at in answers), default=None)
+        prune = newest is not None and (
+            self._pruned_at is None or newest - self._pruned_at >= window
+        )
         async with self.store.transaction() as tx:
             for chat_id, at in answers:
                 await tx.outbox.stamp(chat_id, at)
-            if answers:
-                await tx.outbox.prune_stamps(max(at for _, at in answers) - window)
+            if prune and newest is not None:
+                await tx.outbox.prune_stamps(newest - window)
             for send_id in done:
                 await tx.outbox.remove(send_id)
+        if prune:
+            self._pruned_at = newest
 
     @property
     def shared(self) -> bool:

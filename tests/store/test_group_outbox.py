@@ -34,6 +34,22 @@ async def test_request_times_are_kept_for_one_window_only(store: Store) -> None:
         assert await tx.outbox.stamps(OTHER, 0.0) == [40.0, 85.0]
 
 
+async def test_old_request_times_are_forgotten_once_a_window_not_at_every_answer(
+    store: Store,
+) -> None:
+    ledger = GroupLedger(store)
+    await ledger.answered([(CHAT, 91.0), (CHAT, 100.0)], window=10.0, done=[])
+    await ledger.answered([(CHAT, 105.0)], window=10.0, done=[])
+    async with store.read() as tx:
+        # 91 is out of the window at 105 but kept until a window after the last forgetting,
+        # and the budget does not count it.
+        assert await tx.outbox.stamps(CHAT, 0.0) == [91.0, 100.0, 105.0]
+    assert await ledger.recent(CHAT, 105.0 - 10.0) == [100.0, 105.0]
+    await ledger.answered([(CHAT, 110.0)], window=10.0, done=[])
+    async with store.read() as tx:
+        assert await tx.outbox.stamps(CHAT, 0.0) == [100.0, 105.0, 110.0]
+
+
 async def test_a_chat_that_moves_or_goes_takes_its_queue_and_budget_along(store: Store) -> None:
     ledger = GroupLedger(store)
     await ledger.queue([(CHAT, None, {"text": "one"}), (OTHER, None, {"text": "two"})])
