@@ -156,6 +156,28 @@ class GroupLedger:
                 # The lock went with the connection that failed.
                 log.warning("group %s: its turn could not be given back", chat_id, exc_info=True)
 
+    @asynccontextmanager
+    async def group_turn_if_free(self, chat_id: int) -> AsyncIterator[bool]:
+        """The group's turn for the block if no other worker holds it now (True), else no
+        wait (False): the worker that holds it sends what waits, and looks again once it lets
+        the turn go (see SharedOutbox)."""
+        locks = self.store.game_locks
+        if not locks.shared:
+            yield True
+            return
+        key = group_key(chat_id)
+        hold = await locks.try_acquire(key, GROUP_SPACE)
+        if hold is None:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            try:
+                await locks.release(key, hold, GROUP_SPACE)
+            except Exception:
+                log.warning("group %s: its turn could not be given back", chat_id, exc_info=True)
+
     async def recent(self, chat_id: int, since: float) -> list[float]:
         """The chat's request times from `since` on, oldest first."""
         async with self.store.read() as tx:

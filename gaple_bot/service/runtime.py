@@ -94,6 +94,8 @@ class GameService:
         """The page front end's commands and questions."""
         self._pruned_at: datetime | None = None
         self._announcing: set[asyncio.Task[None]] = set()
+        self._pages_listen = False
+        """Whether a page front end hears other workers' changes here (see announce)."""
 
     @classmethod
     async def open(
@@ -153,8 +155,10 @@ class GameService:
 
     def announce(self, game_id: int) -> None:
         """Beside other workers, tell them the game changed (their pages show it); soon, not
-        awaited: the change is stored, and whoever hears it reads it under the game's lock."""
-        if not self.store.changes.shared:
+        awaited: the change is stored, and whoever hears it reads it under the game's lock.
+        Only pages listen, and every worker runs the same front ends: a worker with no page
+        of its own (none listening here) has nobody to tell."""
+        if not self.store.changes.shared or not self._pages_listen:
             return
         task = asyncio.create_task(self._announce(game_id))
         self._announcing.add(task)
@@ -175,6 +179,7 @@ class GameService:
                 heard(game_id)
 
         await self.store.changes.listen(from_another)
+        self._pages_listen = True
 
     async def active_games(self) -> list[int]:
         """The ids of every lobby and running game (to resume them after a restart)."""

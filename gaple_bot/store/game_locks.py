@@ -115,6 +115,10 @@ class GameLocks:
         own tasks queue on an asyncio lock first)."""
         return 0
 
+    async def try_acquire(self, game_id: int, space: int = GAME_LOCK_SPACE) -> Hold | None:
+        """Take the lock if no other process holds it now (None: one does; never waits)."""
+        return 0
+
     def holds(self, hold: Hold) -> bool:
         """Whether a lock taken with `hold` is still held (its connection did not go)."""
         return True
@@ -189,6 +193,15 @@ class AdvisoryLocks(GameLocks):
                 return int(hold)
             await asyncio.sleep(wait)
             wait = min(wait * 2, LONGEST_WAIT)
+
+    async def try_acquire(self, game_id: int, space: int = GAME_LOCK_SPACE) -> Hold | None:
+        asking = self._start(_TRY, space=space, game=game_id)
+        try:
+            taken, hold = await asyncio.shield(asking)
+        except asyncio.CancelledError:
+            asking.add_done_callback(partial(self._give_back, space, game_id))
+            raise
+        return int(hold) if taken else None
 
     def holds(self, hold: Hold) -> bool:
         return hold == self._generation

@@ -38,6 +38,19 @@ async def test_a_worker_waits_while_another_holds_the_game(two_workers: tuple[St
     await asyncio.wait_for(third, DEADLINE)
 
 
+async def test_a_try_takes_a_free_lock_and_never_waits_for_a_held_one(
+    two_workers: tuple[Store, Store],
+):
+    first, second = two_workers
+    held = await first.game_locks.try_acquire(9)
+    assert held is not None and first.game_locks.holds(held)
+    assert await asyncio.wait_for(second.game_locks.try_acquire(9), DEADLINE) is None
+    await first.game_locks.release(9, held)
+    again = await second.game_locks.try_acquire(9)
+    assert again is not None
+    await second.game_locks.release(9, again)
+
+
 async def _waiting_behind(
     holder: Store, waiter: Store, game_id: int
 ) -> tuple[Hold, asyncio.Task[Hold]]:

@@ -5,7 +5,8 @@ game as stored when its turn comes, and a worker that stops leaves its part to t
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -144,6 +145,53 @@ async def test_what_a_stopped_worker_left_waiting_is_sent_by_another(
         assert [m.text for m in fake.bot_messages(GROUP)] == [f"result {n}" for n in range(4)]
         assert_window_holds(fake, GROUP, per_minute)
         await second.close(10)
+
+
+class LettingGoLedger(GroupLedger):
+    """A ledger that runs `before_letting_go` once, at the end of a group turn it held, before
+    the turn is let go."""
+
+    before_letting_go: Callable[[], Awaitable[None]] | None = None
+
+    @asynccontextmanager
+    async def group_turn_if_free(self, chat_id: int) -> AsyncIterator[bool]:
+        async with super().group_turn_if_free(chat_id) as ours:
+            yield ours
+            hook, self.before_letting_go = self.before_letting_go, None
+            if ours and hook is not None:
+                await hook()
+
+
+async def test_a_worker_never_waits_for_a_turn_another_holds_and_the_holder_sends_its_part(
+    two_workers: tuple[Store, Store],
+) -> None:
+    clock = ManualClock()
+    async with (
+        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_group(GROUP, "Shared")
+        holder_ledger = LettingGoLedger(two_workers[1])
+        other = open_outbox(bot, 100, ledger=GroupLedger(two_workers[0]), clock=outbox_clock(clock))
+        holder = open_outbox(bot, 100, ledger=holder_ledger, clock=outbox_clock(clock))
+
+        async def queued_meanwhile() -> None:
+            # The holder found nothing more to send and is about to let the turn go: the other
+            # worker stores a message now and, finding the turn held, does not wait for it.
+            other.send(GROUP, text="two")
+            await other.flush()
+            await fake.wait_for(lambda: not other.busy, timeout=30, message="it waited")
+
+        holder_ledger.before_letting_go = queued_meanwhile
+        holder.send(GROUP, text="one")
+        await holder.flush()
+        # Nobody kicks the group again (no sweep here): the holder looks once it let go.
+        await _settle(fake, clock, other, holder)
+        assert [m.text for m in fake.bot_messages(GROUP)] == ["one", "two"]
+        assert holder_ledger.before_letting_go is None
+        for outbox in (other, holder):
+            await outbox.close(10)
+        fake.assert_no_violations()
 
 
 async def test_a_forgotten_table_is_not_edited_again_by_any_worker(

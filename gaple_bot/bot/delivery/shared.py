@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from enum import Enum
 from typing import Any
 
 from telegram import Bot, Message
@@ -26,6 +27,17 @@ from .workers import Workers
 from .writer import LedgerWriter
 
 log = logging.getLogger(__name__)
+
+
+class Drained(Enum):
+    """How a drainer's turn at a group's stored queue ended."""
+
+    EMPTY = "empty"
+    """Nothing waited any more."""
+    STOPPED = "stopped"
+    """The outbox closes, or a request got no answer: the next kick goes on."""
+    ELSEWHERE = "elsewhere"
+    """Another worker held the group's turn: it sends what waits."""
 
 
 class SharedOutbox(DriverBase):
@@ -174,31 +186,41 @@ class SharedOutbox(DriverBase):
         try:
             while True:
                 self._again.discard(chat_id)
-                await self._drain_turn(chat_id)
-                if chat_id not in self._again or self._sender.pauses.closed.is_set():
+                ended = await self._drain_turn(chat_id)
+                if ended is Drained.ELSEWHERE or self._sender.pauses.closed.is_set():
                     return
+                if chat_id in self._again:
+                    continue
+                # What another worker stored while this one held the turn, when it could not
+                # take the turn, is this one's to send: it looks once it has let go.
+                if ended is Drained.EMPTY and await self._ledger.waiting(chat_id):
+                    continue
+                return
         except Exception:
             # What waits stays stored: the sweep kicks the group again.
             log.exception("group %s: its waiting messages could not be sent", chat_id)
         finally:
             del self._drainers[chat_id]
 
-    async def _drain_turn(self, chat_id: int) -> None:
+    async def _drain_turn(self, chat_id: int) -> Drained:
         """Hold the group's turn and send what waits for it, every worker's, in order, until
         nothing does (or the outbox closes, or a request gets no answer: then it waits for
-        the next kick)."""
+        the next kick). A turn another worker holds is not waited for: that worker sends
+        what waits, this one's too."""
         ledger, sender = self._ledger, self._sender
-        async with ledger.group_turn(chat_id):
+        async with ledger.group_turn_if_free(chat_id) as ours:
+            if not ours:
+                return Drained.ELSEWHERE
             await self._turns.reload(chat_id)
             while not sender.pauses.closed.is_set():
                 if not await ledger.waiting(chat_id):
-                    return
+                    return Drained.EMPTY
                 if not await sender.wait_for_budget(chat_id):
-                    return
+                    return Drained.STOPPED
                 # Read again once the budget allows: edits queued meanwhile merge in.
                 head = head_request(await ledger.waiting(chat_id))
                 if head is None:
-                    return
+                    return Drained.EMPTY
                 if isinstance(head, Forget):
                     await ledger.game_message_sent(head.game_id, None)
                     await ledger.finish([head.row_id])
@@ -208,13 +230,14 @@ class SharedOutbox(DriverBase):
                 if outcome is Outcome.GONE:
                     # The message is gone: the change goes out as a fresh message.
                     if not await sender.wait_for_budget(chat_id):
-                        return
+                        return Drained.STOPPED
                     outcome = await sender.run(job)
                 # Request times stored before the next worker's turn reads them.
                 await self.flush()
                 if outcome not in (Outcome.DELIVERED, Outcome.REFUSED):
-                    return
+                    return Drained.STOPPED
                 await ledger.finish(list(head.covered))
+        return Drained.STOPPED
 
     async def _job(self, head: Request) -> Job:
         """The job of the stored queue's head: an edit of a game's message goes to the
