@@ -1094,6 +1094,9 @@ async def as_workers(
     """The bot as `config.workers` webhook worker processes on one database: their CPU (and
     their computer players' pools'), their memory, their logs' warnings."""
     environ = {**environ, "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    if "PYTHONPATH" in os.environ:
+        # The workers run the code this run measures (a worktree's, for a before-and-after).
+        environ["PYTHONPATH"] = os.environ["PYTHONPATH"]
     workers = WorkerBots(config.workers, folder, environ)
     try:
         await workers.start(SETUP_SECONDS)
