@@ -191,8 +191,10 @@ class PageHub:
                 return
         now = self.service.clock()
         seen: int | None = None
+        # The public board is drawn once per language, not once per page.
+        boards: dict[str, JSON] = {}
         for page in list(self.pages_of(game_id)):
-            state = state_of(snapshot, page.t, self.registry, page.viewer, now)
+            state = state_of(snapshot, page.t, self.registry, page.viewer, now, boards)
             if played:
                 recent = (state.get("board") or {}).get("recent") or []
                 texts = recent[-len(played) :] if len(recent) >= len(played) else []

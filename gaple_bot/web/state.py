@@ -92,10 +92,17 @@ def table_state(
     hand: HandView[Any, Any] | None,
     viewer: Viewer,
     now: datetime,
+    boards: dict[str, JSON] | None = None,
 ) -> JSON:
-    """The running (or finished) table, and the viewer's own hand if they sit at it."""
+    """The running (or finished) table, and the viewer's own hand if they sit at it.
+    `boards`: the public board already drawn for this table, by language (shared by every
+    viewer who reads it; added to)."""
     presentation = registry.get(table.kind).presentation
-    board = presentation.page_board(t, table)
+    board = boards.get(t.language) if boards is not None else None
+    if board is None:
+        board = presentation.page_board(t, table)
+        if boards is not None:
+            boards[t.language] = board
     seats = []
     for seat in table.seats:
         shown = _seat(t, seat, viewer)
@@ -128,9 +135,15 @@ def table_state(
 
 
 def state_of(
-    snapshot: GameSnapshot, t: Translator, registry: Registry, viewer: Viewer, now: datetime
+    snapshot: GameSnapshot,
+    t: Translator,
+    registry: Registry,
+    viewer: Viewer,
+    now: datetime,
+    boards: dict[str, JSON] | None = None,
 ) -> JSON:
-    """The viewer's state frame of the game as `snapshot` read it (their own hand only)."""
+    """The viewer's state frame of the game as `snapshot` read it (their own hand only);
+    `boards` shares the public board among the viewers of one snapshot (see table_state)."""
     facts = snapshot.facts
     if facts.status is GameStatus.LOBBY or not facts.playing or snapshot.table is None:
         state = lobby_state(t, registry, snapshot.lobby, viewer)
@@ -139,4 +152,4 @@ def state_of(
             state["phase"], state["lobby"] = "aborted", None
         return state
     hand = snapshot.hand_of(viewer.user_id)
-    return table_state(t, registry, facts, snapshot.table, hand, viewer, now)
+    return table_state(t, registry, facts, snapshot.table, hand, viewer, now, boards)
