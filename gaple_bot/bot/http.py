@@ -3,6 +3,7 @@ which spends a fraction of httpx's CPU per call (every move makes several)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
@@ -19,6 +20,7 @@ POOL_TIMEOUT = 1.0
 WRITE_TIMEOUT = 5.0
 MEDIA_WRITE_TIMEOUT = 20.0
 """Seconds for a request that uploads a file (a picture)."""
+JSON_BODY = {"Content-Type": "application/json"}
 
 
 class AiohttpRequest(BaseRequest):
@@ -86,15 +88,20 @@ class AiohttpRequest(BaseRequest):
         if uploads:
             total = _add(_given(write_timeout, MEDIA_WRITE_TIMEOUT), read)
         timeout = aiohttp.ClientTimeout(total=total, connect=connect, sock_read=read)
-        data: aiohttp.FormData | dict[str, str] | None = None
+        data: aiohttp.FormData | bytes | None = None
+        headers: dict[str, str] | None = None
         if request_data is not None:
-            data = (
-                _form(request_data.json_parameters, uploads)
-                if uploads
-                else request_data.json_parameters
-            )
+            if uploads:
+                data = _form(request_data.json_parameters, uploads)
+            else:
+                # One JSON body, as the Bot API takes it: a fraction of the CPU of a form
+                # with each parameter encoded apart.
+                data = json.dumps(request_data.parameters).encode()
+                headers = JSON_BODY
         try:
-            async with session.request(method, url, data=data, timeout=timeout) as response:
+            async with session.request(
+                method, url, data=data, headers=headers, timeout=timeout
+            ) as response:
                 answer = response.status, await response.read()
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
             self._count_failure("timed_out")
