@@ -137,7 +137,7 @@ class Presenter:
             # since took its place.) Held while the person plays along and the game goes on:
             # their next hand may take the edit's place.
             user_id, message_id, rendered = staged.retired
-            self.hands.retire_later(user_id, message_id, rendered, held=staged.hold_retired)
+            self.hands.retired.later(user_id, message_id, rendered, held=staged.hold_retired)
         for user_id in staged.done_playing:
             self.hands.along.forget(user_id)
         return unreachable
@@ -146,7 +146,7 @@ class Presenter:
         """Wait for the private edits still on their way, held ones sent now, and send the
         table edits held back (the caller bounds the wait)."""
         self.group.pace.flush_all()
-        await self.hands.settle()
+        await self.hands.retired.settle()
 
 
 @dataclass

@@ -1,12 +1,9 @@
-"""Each person's private messages of a game: their hand (in place while they play along), its
-buttons taken off once the turn is over, their seat offered back, notes."""
+"""Each person's private messages of a game: their hand (in place while they play along), their
+seat offered back, notes (retired_hands.py takes a finished turn's buttons off)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -14,18 +11,13 @@ from ..service.progress import Progress
 from ..service.runtime import GameService
 from ..service.views import HandView, TableView
 from .outbox import GroupOutbox
-from .pacing.withdrawable import Withdrawable
 from .played import PlayedMove, PlayedMoves
 from .playing_along import PlayingAlong
 from .private import PrivateSender
 from .render.common import Rendered
 from .render.game_messages import GameMessages
+from .retired_hands import RetiredHands
 from .shown import ShownMessages, TurnMessage
-
-log = logging.getLogger(__name__)
-RETIRE_WAIT_SECONDS = 30.0
-"""The longest a hand shown in place waits for an edit of the same message already on its way
-(its answer is usually a matter of milliseconds; this only bounds a stuck request)."""
 
 
 class PrivateHands:
@@ -53,14 +45,8 @@ class PrivateHands:
         """Who plays along in their private chat (their next hand edits the last in place)."""
         self.played = PlayedMoves()
         """Each person's last tapped move (a second tap on that hand is told it)."""
-        self._pending: set[asyncio.Task[None]] = set()
-        self._hold_seconds = hold_seconds
-        """How long a tapped hand's buttons may wait for the person's next hand (in place)."""
-        self._hurry = asyncio.Event()
-        """Set at shutdown: held edits go now."""
-        self._retiring: dict[tuple[int, int], tuple[Withdrawable, asyncio.Task[None]]] = {}
-        """The edits taking a tapped hand's buttons off that have not gone yet, by (person,
-        message): the person's next hand in that message takes their place."""
+        self.retired = RetiredHands(private, service, outbox, hold_seconds=hold_seconds)
+        """The edits on their way that take a finished turn's buttons off a hand."""
 
     async def offer_seat_back(self, table: TableView[Any], seat_number: int) -> None:
         """Offer a person who can be reached again the seat the computer plays for them."""
@@ -125,61 +111,6 @@ class PrivateHands:
             return None
         _t, rendered = self.render.after_turn(progress, old.seat, table)
         return old.user_id, old.message_id, rendered
-
-    def retire_later(
-        self, user_id: int, message_id: int, rendered: Rendered, *, held: bool
-    ) -> None:
-        """Take the live buttons off a hand when the pace allows, after every other kind of
-        message (and, if `held`, once the hold is over): the person's next hand, shown in the
-        same message before then, takes the edit's place."""
-        key = (user_id, message_id)
-        earlier = self._retiring.get(key)
-        if earlier is not None:
-            earlier[0].withdraw()
-        if self.outbox.shared:
-            # Beside other workers another may show the person's next hand in this message
-            # (and the chat's shared lease must not wait behind a held edit): at once, as any
-            # private message.
-            self._later(self._retire(user_id, message_id, rendered, None, 0.0))
-            return
-        ticket = Withdrawable()
-        hold = self._hold_seconds if held else 0.0
-        task = self._later(self._retire(user_id, message_id, rendered, ticket, hold))
-        self._retiring[key] = (ticket, task)
-
-    async def _retire(
-        self,
-        user_id: int,
-        message_id: int,
-        rendered: Rendered,
-        ticket: Withdrawable | None,
-        hold: float,
-    ) -> None:
-        """Take the live buttons off a hand after `hold` seconds (sooner at shutdown); someone
-        who blocked the bot meanwhile is marked unreachable (their next hand then goes to the
-        computer)."""
-        key = (user_id, message_id)
-        try:
-            if hold > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._hurry.wait(), hold)
-            if ticket is not None and ticket.withdrawn:
-                return  # the person's next hand came in the message meanwhile
-            delivery = await self.private.edit(user_id, message_id, rendered, ticket)
-            if delivery.unreachable:
-                await self.service.players.unreachable(user_id)
-        except Exception:
-            log.exception("the edit that ends a turn for %s failed", user_id)
-        finally:
-            if ticket is not None and self._retiring.get(key, (None,))[0] is ticket:
-                del self._retiring[key]
-
-    def _later(self, delivery: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        """Deliver a private edit nobody waits on; `settle` waits for what is still out."""
-        task = asyncio.create_task(delivery)
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-        return task
 
     def next_hand_here(self, user_id: int, game_id: int, message_id: int) -> bool:
         """Whether the person's next hand of the game is to come in this message (they tapped
@@ -255,10 +186,7 @@ class PrivateHands:
         in_place = self._along(user_id, game_id)
         if in_place is not None:
             key = (user_id, in_place)
-            waiting = self._retiring.pop(key, None)
-            if waiting is not None and not waiting[0].withdraw():
-                # Its turn came already: it lands first, whatever the private chat's pace.
-                await asyncio.wait({waiting[1]}, timeout=RETIRE_WAIT_SECONDS)
+            await self.retired.take_back(user_id, in_place)
             delivery = await self.private.edit(user_id, in_place, rendered)
             if delivery.unreachable:
                 unreachable.append(user_id)
@@ -281,13 +209,6 @@ class PrivateHands:
     async def edit_private(self, user_id: int, message_id: int, rendered: Rendered) -> None:
         """Edit a private message, ignoring 'not modified' and unreachable people."""
         await self.private.edit(user_id, message_id, rendered)
-
-    async def settle(self) -> None:
-        """Wait for the private edits still on their way, held ones sent now (the caller
-        bounds the wait)."""
-        self._hurry.set()
-        if self._pending:
-            await asyncio.wait(set(self._pending))
 
 
 def any_table(progress: Progress) -> TableView[Any] | None:
