@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import GameNotFound, QueuedSend, Store
+from ..store import GameNotFound, Hold, QueuedSend, Store
 from ..store.game_locks import GROUP_SPACE, group_key
 
 log = logging.getLogger(__name__)
@@ -145,16 +145,11 @@ class GroupLedger:
         if not locks.shared:
             yield
             return
-        key = group_key(chat_id)
-        hold = await locks.acquire(key, GROUP_SPACE)
+        hold = await locks.acquire(group_key(chat_id), GROUP_SPACE)
         try:
             yield
         finally:
-            try:
-                await locks.release(key, hold, GROUP_SPACE)
-            except Exception:
-                # The lock went with the connection that failed.
-                log.warning("group %s: its turn could not be given back", chat_id, exc_info=True)
+            await self._give_turn_back(chat_id, hold)
 
     @asynccontextmanager
     async def group_turn_if_free(self, chat_id: int) -> AsyncIterator[bool]:
@@ -165,18 +160,21 @@ class GroupLedger:
         if not locks.shared:
             yield True
             return
-        key = group_key(chat_id)
-        hold = await locks.try_acquire(key, GROUP_SPACE)
+        hold = await locks.try_acquire(group_key(chat_id), GROUP_SPACE)
         if hold is None:
             yield False
             return
         try:
             yield True
         finally:
-            try:
-                await locks.release(key, hold, GROUP_SPACE)
-            except Exception:
-                log.warning("group %s: its turn could not be given back", chat_id, exc_info=True)
+            await self._give_turn_back(chat_id, hold)
+
+    async def _give_turn_back(self, chat_id: int, hold: Hold) -> None:
+        try:
+            await self.store.game_locks.release(group_key(chat_id), hold, GROUP_SPACE)
+        except Exception:
+            # The lock went with the connection that failed.
+            log.warning("group %s: its turn could not be given back", chat_id, exc_info=True)
 
     async def recent(self, chat_id: int, since: float) -> list[float]:
         """The chat's request times from `since` on, oldest first."""

@@ -177,20 +177,16 @@ class AdvisoryLocks(GameLocks):
         wait = FIRST_WAIT
         failures = 0
         while True:
-            asking = self._start(_TRY, space=space, game=game_id)
             try:
-                taken, hold = await asyncio.shield(asking)
-            except asyncio.CancelledError:
-                asking.add_done_callback(partial(self._give_back, space, game_id))
-                raise
+                hold = await self.try_acquire(game_id, space)
             except Exception:
                 # The connection is gone, and with it any lock this try took: try on a new one.
                 failures += 1
                 if failures >= TRIES:
                     raise
-                taken = False
-            if taken:
-                return int(hold)
+                hold = None
+            if hold is not None:
+                return hold
             await asyncio.sleep(wait)
             wait = min(wait * 2, LONGEST_WAIT)
 
