@@ -80,8 +80,11 @@ class HandMessages:
         """Store which private message shows a seat its hand; `turn_version`: it holds the
         move buttons of the seat's turn at that version, so its hand is no longer owed."""
         live = self.cache.games.get(game_id)
-        unchanged = live is not None and live.seats[seat].hand_message_id == message_id
-        if unchanged and live is not None and self._known_alone(live, turn_version):
+        if (
+            live is not None
+            and live.seats[seat].hand_message_id == message_id
+            and self._known_alone(live, turn_version)
+        ):
             return  # a hand edited in place: stored already, and owed to nobody
         async with self.store.transaction() as tx:
             await tx.seats.set_hand_message(game_id, seat, message_id)
