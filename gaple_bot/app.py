@@ -21,6 +21,7 @@ from .bot.metrics import Metrics
 from .bot.pacing.token_window import PACE_FILE_VARIABLE, SharedTokenWindow, TokenWindow
 from .bot.running import serve_as_worker, serve_webhook
 from .bot.server import MountedPages
+from .bot.share import PreparedStandings
 from .bot.supervisor import Worker, worker_share
 from .games.registry import default_registry
 from .logs import configure_logging, token_secrets
@@ -67,7 +68,7 @@ def build_bot(
             alone_if_possible=alone_if_possible,
         )
 
-    return build_application(
+    app = build_application(
         settings,
         open_service,
         registry=registry,
@@ -79,6 +80,10 @@ def build_bot(
         on_tenancy_lost=on_tenancy_lost,
         token_window=token_window,
     )
+    if isinstance(pages, PageFrontEnd):
+        # The page's Share: the bot prepares the standings as a message the person sends.
+        pages.share_through(PreparedStandings(app.bot))
+    return app
 
 
 def setup_logging(

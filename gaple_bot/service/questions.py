@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..store import GameStatus
 from .command_base import CommandBase
 from .errors import GameNotRunning, NotSeated
 from .facts import GameFacts, facts_of
 from .live import LiveGame
+from .progress import GameOver
 from .seen import hand_view, private_view, step_view, table_view, turn_view
 from .snapshot import GameSnapshot, snapshot_of
 from .views import HandView, LobbyView, TableView
@@ -66,6 +68,18 @@ class Questions(CommandBase):
         computer plays their seat."""
         seat = (await self.facts(game_id)).seat_of(user_id)
         return seat is not None and seat.autoplay
+
+    async def final_standings(self, game_id: int) -> GameOver:
+        """A finished game's final table and every seat's total after each round, as its end
+        showed them (raises GameNotRunning unless the game ended with a winner)."""
+
+        def standings(live: LiveGame) -> GameOver:
+            match = live.match
+            if live.status is not GameStatus.FINISHED or match is None or match.winner is None:
+                raise GameNotRunning(f"game {game_id} did not end with a winner")
+            return GameOver(table_view(live), match.totals_by_round())
+
+        return await self._ask(game_id, standings)
 
     async def snapshot(self, game_id: int) -> GameSnapshot:
         """The game as it stands, with every person's own view (read at once)."""

@@ -33,6 +33,7 @@ from .frames import MAX_FRAME, BadFrame, Hello, LobbyAction, MoveFrame, Sync, pa
 from .hub import PageHub, PageSocket
 from .limits import FrameBucket
 from .sessions import PageSession, SessionRefused, SessionSigner
+from .share import PrepareShare, StandingsShare, share_texts
 from .sign_in import SignIn
 from .state import Viewer, state_of
 from .texts import page_refusal, shell_texts
@@ -82,6 +83,8 @@ class PageFrontEnd:
         """The page sockets open now (closed at once when the server stops)."""
         self._sign_in = SignIn(signer, bot_token, login_age, self._ready)
         self._files = PageFiles(local=bot_token is None, registry=lambda: self._ready().registry)
+        share_key = StandingsShare.key_for_bot(bot_token) if bot_token is not None else None
+        self._share = StandingsShare(signer, share_key, public_url, self._ready)
         self.extra_routes: list[web.RouteDef] = []
         """Routes another part adds (local play's sign-in)."""
 
@@ -103,6 +106,7 @@ class PageFrontEnd:
             *self._files.routes(),
             web.post("/app/api/session", self._sign_in.sign_in),
             web.get("/app/ws", self._socket),
+            *self._share.routes(),
             *self.extra_routes,
         ]
 
@@ -139,6 +143,11 @@ class PageFrontEnd:
         if self._deps is not None:
             await self._deps.hub.stop()
             self._deps = None
+
+    def share_through(self, prepare: PrepareShare) -> None:
+        """Let pages share a finished game's standings, the bot preparing the message (the
+        composition root gives the bot's part; without it Share is not available)."""
+        self._share.prepare = prepare
 
     @property
     def deps(self) -> PageDeps | None:
@@ -250,7 +259,7 @@ class PageFrontEnd:
                 "game_id": session.game_id,
                 "kind": facts.kind,
                 "script": f"/app/games/{facts.kind}.js",
-                "texts": shell_texts(page.t),
+                "texts": {**shell_texts(page.t), **share_texts(page.t)},
             }
         )
         return facts.kind

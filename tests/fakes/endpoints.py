@@ -8,6 +8,7 @@ import contextlib
 import io
 import math
 import re
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Unpack
@@ -88,7 +89,11 @@ class BotApiEndpoints(FakeWorld):
             "pinChatMessage": self._api_pin_chat_message,
             "unpinChatMessage": self._api_unpin_chat_message,
             "sendChatAction": self._api_send_chat_action,
+            "savePreparedInlineMessage": self._api_save_prepared_inline_message,
         }
+
+        self.prepared_messages: list[JsonDict] = []
+        """savePreparedInlineMessage's parameters, each with the id it was given."""
 
     async def start(self) -> None:
         """Start serving on 127.0.0.1 on a free port."""
@@ -589,6 +594,22 @@ class BotApiEndpoints(FakeWorld):
             self._check_thread(chat, thread_id)
         self.chat_actions.append((chat.chat_id, params["action"], thread_id))
         return True
+
+    async def _api_save_prepared_inline_message(self, params: JsonDict) -> JsonDict:
+        user_id: int = params["user_id"]
+        if user_id not in self.users:
+            raise ApiError(400, "Bad Request: user not found")
+        result: JsonDict = params["result"]
+        if not 1 <= len(str(result["id"]).encode()) <= 64:
+            raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+        for key in ("photo_url", "thumbnail_url", "gif_url", "video_url", "url"):
+            if key in result and not re.match(r"(?i)https?://\S+$", str(result[key])):
+                raise ApiError(400, f"Bad Request: {key.upper()}_INVALID")
+        self._render_caption(result, too_long="Bad Request: MEDIA_CAPTION_TOO_LONG")
+        prepared = f"prepared-{len(self.prepared_messages) + 1}"
+        self.prepared_messages.append({**params, "id": prepared})
+        # Telegram keeps a prepared message for a while; a day here.
+        return {"id": prepared, "expiration_date": int(time.time()) + 86_400}
 
     def _resolve_chat(self, chat_id: object) -> FakeChat:
         if isinstance(chat_id, str):

@@ -110,8 +110,8 @@ class FakeTelegram(PersonActions, BotApiEndpoints):
     reply_parameters), sendPhoto (a PNG/JPEG upload or a file_id the fake issued; caption
     parsed like text; counted, checked and stored like a message), editMessageText,
     editMessageCaption, editMessageReplyMarkup, deleteMessage, answerCallbackQuery, getChat,
-    getChatMember, getChatAdministrators, pin/unpinChatMessage, sendChatAction. Any other
-    method is a violation.
+    getChatMember, getChatAdministrators, pin/unpinChatMessage, sendChatAction,
+    savePreparedInlineMessage (kept in ``prepared_messages``). Any other method is a violation.
 
     Test side: ``add_user``/``add_group``/``add_topic``/``add_channel`` build the world;
     ``send_message``, ``start_private``, ``press``/``press_button``, ``block_user``,
