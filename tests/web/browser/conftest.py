@@ -92,7 +92,8 @@ async def browser(chromium: Path) -> AsyncIterator[Browser]:
 @pytest.fixture
 async def open_table(browser: Browser, tmp_path: Path) -> AsyncIterator[OpenTable]:
     """Opens the page at a URL in a phone of its own (a fresh context), Telegram's script
-    answering with `init_data`; at the end, each page must have seen no error."""
+    answering with `init_data` as a client on `platform`; at the end, each page must have
+    seen no error."""
     contexts: list[BrowserContext] = []
     tables: list[Table] = []
 
@@ -102,6 +103,7 @@ async def open_table(browser: Browser, tmp_path: Path) -> AsyncIterator[OpenTabl
         init_data: str = "",
         scheme: Scheme = "light",
         sockets: SocketRoute | None = None,
+        platform: str = "tdesktop",
     ) -> Table:
         context = await browser.new_context(
             viewport=PHONE,
@@ -115,7 +117,9 @@ async def open_table(browser: Browser, tmp_path: Path) -> AsyncIterator[OpenTabl
             service_workers="block",
         )
         contexts.append(context)
-        stub = STUB.replace("INIT_DATA", json.dumps(init_data))
+        stub = STUB.replace("INIT_DATA", json.dumps(init_data)).replace(
+            "TG_PLATFORM", json.dumps(platform)
+        )
         await context.route(
             TELEGRAM_SCRIPT,
             lambda route: route.fulfill(
