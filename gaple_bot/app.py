@@ -9,7 +9,7 @@ import os
 import random
 import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TextIO
 
 from telegram import Update
@@ -66,6 +66,7 @@ def build_bot(
             registry=registry,
             tally=metrics,
             alone_if_possible=alone_if_possible,
+            round_break=timedelta(seconds=settings.round_break_seconds),
         )
 
     app = build_application(

@@ -50,6 +50,9 @@ class Settings:
     them on WEBHOOK_PORT."""
     default_language: str = "en"
     default_turn_seconds: int = 60
+    round_break_seconds: int = 8
+    """How long everyone looks at a round that ended before the next one is played (its
+    first turn's time runs from then; 0: the next round is played at once)."""
     lobby_timeout_seconds: int = 600
     group_messages_per_minute: int = 20
     messages_per_second: int = 30
@@ -264,6 +267,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
             "DEFAULT_LANGUAGE", text("DEFAULT_LANGUAGE", "en").lower(), SUPPORTED_LANGUAGES
         ),
         default_turn_seconds=_int(values, "DEFAULT_TURN_SECONDS", 60, 1),
+        round_break_seconds=_int(values, "ROUND_BREAK_SECONDS", 8, 0, 60),
         lobby_timeout_seconds=_int(values, "LOBBY_TIMEOUT_SECONDS", 600, 1),
         group_messages_per_minute=_int(values, "GROUP_MESSAGES_PER_MINUTE", 20, 1),
         messages_per_second=_int(values, "BOT_MESSAGES_PER_SECOND", 30, 1),
@@ -292,6 +296,7 @@ SETTING_NAMES = frozenset(
         "METRICS_PORT",
         "DEFAULT_LANGUAGE",
         "DEFAULT_TURN_SECONDS",
+        "ROUND_BREAK_SECONDS",
         "LOBBY_TIMEOUT_SECONDS",
         "GROUP_MESSAGES_PER_MINUTE",
         "BOT_MESSAGES_PER_SECOND",

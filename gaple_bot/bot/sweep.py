@@ -1,5 +1,6 @@
-"""The timer sweep: on a database several workers share, the turns and lobbies whose timer was
-on a worker that stopped or died are ended by a worker that is alive, which also sends the
+"""The timer sweep: on a database several workers share, the turns, lobbies and breaks after a
+round's end whose timer was on a worker that stopped or died are ended by a worker that is
+alive, which also sends the
 hands and half-time reminders such a worker owed, plays on a game left in the middle of its
 computers' moves, sends the group messages such a worker left waiting and handles the updates
 it took in and did not."""
@@ -14,7 +15,15 @@ from telegram.ext import JobQueue
 
 from .deps import Deps, GapleContext
 from .server import take_left_updates
-from .timers import expire_lobby, job_queue, play_on, remind_turn, send_owed_hand, turn_ran_out
+from .timers import (
+    end_round_break,
+    expire_lobby,
+    job_queue,
+    play_on,
+    remind_turn,
+    send_owed_hand,
+    turn_ran_out,
+)
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +80,11 @@ async def sweep(context: GapleContext) -> None:
             await remind_turn(deps, game_id, version)
         except Exception:
             log.exception("game %s: the sweep could not send its reminder", game_id)
+    for game_id, version in await deps.service.round_breaks_over(now - GRACE):
+        try:
+            await end_round_break(deps, job_queue(context), game_id, version)
+        except Exception:
+            log.exception("game %s: the sweep could not end its break", game_id)
     for game_id, version in turns:
         try:
             await turn_ran_out(deps, job_queue(context), game_id, version)

@@ -1,5 +1,6 @@
-"""Every timer of the chat front end: a lobby's expiry, a turn's reminder and end, a game's
-recovery after a failure; and what each does when it fires (so does the sweep, for what a
+"""Every timer of the chat front end: a lobby's expiry, a turn's reminder and end, the end of
+the break after a round's end, a game's recovery after a failure; and what each does when it
+fires (so does the sweep, for what a
 worker that died left)."""
 
 from __future__ import annotations
@@ -99,9 +100,23 @@ class TurnTimer:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class BreakTimer:
+    """What the job that ends a round's break needs: the game, and its version as the break
+    began (it does not change during the break: nobody moves)."""
+
+    game_id: int
+    version: int
+
+
 def turn_job_names(game_id: int) -> tuple[str, str]:
     """The names of a game's reminder and time-up jobs (so they can be found again)."""
     return f"remind:{game_id}", f"turn:{game_id}"
+
+
+def break_job_name(game_id: int) -> str:
+    """The name of the job that ends a game's break after a round's end."""
+    return f"break:{game_id}"
 
 
 TURN_JOBS_KEY = "turn_jobs"
@@ -124,19 +139,33 @@ def cancel_turn_timers(job_queue: JobQueue[GapleContext], game_id: int) -> None:
 
 
 def arm_turn_timers(deps: Deps, job_queue: JobQueue[GapleContext], progress: Progress) -> None:
-    """A reminder at half time and the computer at the end of the person's turn."""
+    """A reminder at half time and the computer at the end of the person's turn; the end of
+    the break after a round's end, while one runs."""
     cancel_turn_timers(job_queue, progress.game_id)
     turn, table = progress.turn, progress.table
-    if turn is None or table is None or table.deadline is None:
+    if table is None:
         return
+    jobs: list[Job[GapleContext]] = []
     # Deadlines are on the service's clock, the job queue runs on real time: schedule delays.
-    left = (table.deadline - deps.clock()).total_seconds()
-    remind_name, turn_name = turn_job_names(progress.game_id)
-    data = TurnTimer(progress.game_id, turn.version, turn.seat)
-    jobs = [job_queue.run_once(time_up, when=max(left, 0.0), name=turn_name, data=data)]
-    if left > 2:
-        jobs.append(job_queue.run_once(remind, when=left / 2, name=remind_name, data=data))
-    _turn_jobs(job_queue)[progress.game_id] = jobs
+    now = deps.clock()
+    # A turn's time runs from the end of the break after a round's end.
+    rest = 0.0
+    if progress.break_until is not None:
+        rest = max((progress.break_until - now).total_seconds(), 0.0)
+        data = BreakTimer(progress.game_id, table.version)
+        name = break_job_name(progress.game_id)
+        jobs.append(job_queue.run_once(break_over, when=rest, name=name, data=data))
+    if turn is not None and table.deadline is not None:
+        left = max((table.deadline - now).total_seconds(), 0.0)
+        remind_name, turn_name = turn_job_names(progress.game_id)
+        timer = TurnTimer(progress.game_id, turn.version, turn.seat)
+        jobs.append(job_queue.run_once(time_up, when=left, name=turn_name, data=timer))
+        turn_left = left - rest
+        if turn_left > 2:
+            half = rest + turn_left / 2
+            jobs.append(job_queue.run_once(remind, when=half, name=remind_name, data=timer))
+    if jobs:
+        _turn_jobs(job_queue)[progress.game_id] = jobs
 
 
 def _timer(context: GapleContext) -> TurnTimer:
@@ -198,6 +227,22 @@ async def turn_ran_out(
 
         async with deps.outcomes.issuing(before_stage=adopt):
             await commands.timeout(game_id, version)
+
+
+async def break_over(context: GapleContext) -> None:
+    """The break after a round's end ran out: the round is played on."""
+    assert context.job is not None and isinstance(context.job.data, BreakTimer)
+    timer = context.job.data
+    await end_round_break(context.deps, job_queue(context), timer.game_id, timer.version)
+
+
+async def end_round_break(
+    deps: Deps, queue: JobQueue[GapleContext], game_id: int, version: int
+) -> None:
+    """The break the game began at `version` ran out: the computers move up to a person's
+    turn, unless it ended sooner (then nothing happens, so a second timer is harmless)."""
+    async with recovering(deps, queue, game_id), deps.outcomes.issuing():
+        await deps.service.commands.end_break(game_id, version)
 
 
 async def send_owed_hand(

@@ -82,3 +82,11 @@ class BadSetting(ServiceError):
 
 class GamePaused(ServiceError):
     """The bot may not write in the game's group, so the game waits until it may again."""
+
+
+class BetweenRounds(ServiceError):
+    """The break after a round's end runs: nobody moves until the next round begins."""
+
+
+class NoRoundBreak(ServiceError):
+    """Next, said when no break runs (the next round has begun, or the game has ended)."""

@@ -29,9 +29,10 @@ from ..store import (
     Transaction,
     is_former_player,
 )
+from .breaks import RoundBreak, bit_seats, ended_round
 from .chats import ChatDefaults
 from .errors import NoSuchGame
-from .views import SeatInfo
+from .views import SeatInfo, TableView
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,8 @@ class LiveGame:
     out, or nobody is to move)."""
     hand_owner: int | None = None
     """The worker that owes that hand."""
+    round_break: RoundBreak | None = None
+    """The break after a round's end, while it runs (the next round is dealt: nobody moves)."""
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         """The seat the user sits in, if any."""
@@ -88,6 +91,34 @@ class LiveGame:
                 language=self.languages.get(s.user_id) if s.user_id is not None else None,
             )
             for s in self.seats
+        )
+
+    def table(self, match: AnyMatch | None = None) -> TableView[Any]:
+        """The public table of the current round, or of `match` (the round that ended, as it
+        ended: no turn runs on it)."""
+        shown = self.match if match is None else match
+        assert shown is not None
+        return TableView(
+            game_id=self.game_id,
+            version=self.version,
+            chat_id=self.chat_id,
+            thread_id=self.thread_id,
+            kind=self.kind.name,
+            config=shown.config,
+            round_number=shown.round_number,
+            seats=self.seat_infos(),
+            scores=shown.scores,
+            to_move=shown.to_move,
+            deadline=self.deadline if shown is self.match else None,
+            winner=shown.winner,
+            board=shown.board(),
+            language=self.chat.language,
+            chat_title=self.chat.title or "",
+            round_over=shown.round_over,
+            aborted=self.status is GameStatus.ABORTED,
+            pictures=self.options["pictures"] == "on",
+            message_id=self.message_id,
+            page_token=self.join_token,
         )
 
     def computer_moves(self, seat: int) -> bool:
@@ -160,7 +191,7 @@ async def load_live(
             user = users.get(user_id)
             names[user_id] = user.display_name if user else "?"
             languages[user_id] = (user.language or user.telegram_language) if user else None
-    match = None
+    match = ended = None
     if record.status is not GameStatus.LOBBY:
         try:
             stored = await tx.load_play(game_id, record)
@@ -169,9 +200,12 @@ async def load_live(
         if stored is not None:
             try:
                 match = kind.replay(stored.config, stored.rounds)
+                if record.round_break_until is not None and len(stored.rounds) > 1:
+                    # The round the break shows, as it ended.
+                    ended = kind.replay(stored.config, stored.rounds[:-1])
             except GameDataError as exc:
                 raise CorruptGame(f"game {game_id} does not replay: {exc}") from exc
-    return LiveGame(
+    live = LiveGame(
         game_id=record.id,
         kind=kind,
         chat_id=record.chat_id,
@@ -194,6 +228,13 @@ async def load_live(
         hand_due=record.hand_due,
         hand_owner=record.hand_owner,
     )
+    if ended is not None and record.round_break_until is not None:
+        live.round_break = RoundBreak(
+            record.round_break_until,
+            bit_seats(record.round_break_ready),
+            ended_round(live.table(ended), ended),
+        )
+    return live
 
 
 @dataclass

@@ -145,6 +145,21 @@ class Reminded:
 
 
 @dataclass(frozen=True, slots=True)
+class BreakReady:
+    """Someone said Next during the break after a round's end: the seats whose person has
+    (the break goes on, waiting for the others or its end)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BreakEnded:
+    """The break after a round's end is over: round `round_number` is played from now."""
+
+    round_number: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnSeen:
     """The person to move at `version` sees their turn in the page: their hand is not owed
     to their private chat."""
@@ -171,6 +186,8 @@ Effect = (
     | ClosedWithChat
     | Reminded
     | TurnSeen
+    | BreakReady
+    | BreakEnded
 )
 E = TypeVar("E")
 PRIVATE_EFFECTS = (HandChanged, TurnStarted)
@@ -233,9 +250,12 @@ class Outcome:
     @classmethod
     def of_progress(cls, progress: Progress, by: str = CHAT) -> Outcome:
         """The effects of a use case that played a running game."""
-        effects: list[Effect] = [
+        effects: list[Effect] = []
+        if progress.break_ended is not None:
+            effects.append(BreakEnded(progress.break_ended))
+        effects.extend(
             Played(play.round_number, play.seat, play.code, play.events) for play in progress.plays
-        ]
+        )
         for step in progress.steps:
             if isinstance(step, RoundOver):
                 effects.append(RoundEnded(step.reveal))

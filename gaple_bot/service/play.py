@@ -9,9 +9,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..store import GameStatus, Store
+from .breaks import RoundBreak, ended_round
 from .computer import ComputerPlayers
 from .dealer import Dealer, ShuffledDeals
 from .errors import (
+    BetweenRounds,
     GameNotRunning,
     NotAllowed,
     NotSeated,
@@ -26,6 +28,9 @@ from .views import RoundReveal, TableView
 
 REMINDER_MIN_SECONDS = 2
 """A turn this short or shorter gets no half-time reminder."""
+ROUND_BREAK = timedelta(seconds=8)
+"""How long everyone looks at a round that ended before the next one is played, unless told
+otherwise (the setting ROUND_BREAK_SECONDS)."""
 
 
 class Tables:
@@ -41,6 +46,7 @@ class Tables:
         tally: Tally | None = None,
         dealer: Dealer | None = None,
         pages: OpenPages | None = None,
+        round_break: timedelta = ROUND_BREAK,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -52,6 +58,8 @@ class Tables:
         """Deals every round, the first one too (Lobbies.start asks it)."""
         self.pages = pages if pages is not None else OpenPages()
         """Who has a game's page open on this worker (their turn is shown there)."""
+        self.round_break = round_break
+        """The pause after a round's end, before the next one is played (none: zero)."""
 
     # Use cases -----------------------------------------------------------------------------
 
@@ -69,6 +77,11 @@ class Tables:
             # The bot shows only legal moves as move buttons: any other is from an old state.
             raise StaleButton(f"move {code} is not legal now")
         progress = Progress(game_id)
+        if live.round_break is not None:
+            if self.clock() < live.round_break.until:
+                raise BetweenRounds(f"game {game_id} is between rounds")
+            # The break is over, its timer not run yet: the move begins the round.
+            await self.end_round_break(live, progress)
         await self._commit(live, seat.seat, code, progress, timeouts=0 if seat.timeouts else None)
         return progress
 
@@ -88,12 +101,15 @@ class Tables:
         seat = running_match(live).to_move
         if seat is None or live.computer_moves(seat):
             return None
+        progress = Progress(game_id, timed_out=[seat])
+        if live.round_break is not None:
+            # A turn runs from the break's end: a turn that ran out ended the break.
+            await self.end_round_break(live, progress)
         record = live.seats[seat]
         # A turn whose hand never went out (its worker died, the send failed) is not the
         # person's fault: the computer moves, and the turn is not counted against them.
         timeouts = record.timeouts + (0 if await self._hand_owed(live) else 1)
         autoplay = timeouts >= 2
-        progress = Progress(game_id, timed_out=[seat])
         if autoplay and self._everyone_else_away(live, seat):
             return await self._abandon(live, progress)
         code = await self._computer_move(live, seat)
@@ -131,8 +147,8 @@ class Tables:
 
     async def advance(self, live: LiveGame, progress: Progress) -> None:
         """Play every move that needs no person: computer seats, moves nobody has to choose
-        (Gaple's forced pass, C9), new rounds; stop at a person's turn or the game's end.
-        A paused game does not move."""
+        (Gaple's forced pass, C9), new rounds; stop at a person's turn, during the break
+        after a round's end, or at the game's end. A paused game does not move."""
         while live.status is GameStatus.RUNNING and not live.paused:
             match = live.match
             assert match is not None
@@ -142,6 +158,13 @@ class Tables:
                     return
                 await self._deal_next(live, progress)
                 continue
+            if live.round_break is not None:
+                if self.clock() < live.round_break.until:
+                    # Nobody moves during the break; a person's turn runs from its end.
+                    if live.deadline is None and self._deadline(live) is not None:
+                        await self._set_deadline(live)
+                    return
+                await self.end_round_break(live, progress)
             automatic = match.automatic_code()
             if automatic is not None:
                 await self._commit(live, seat, automatic, progress)
@@ -161,7 +184,9 @@ class Tables:
         seat = match.to_move
         if seat is None or live.computer_moves(seat) or match.automatic_code() is not None:
             return None
-        return self.clock() + timedelta(seconds=live.turn_seconds)
+        # The first turn of a round after a break runs from the break's end.
+        start = self.clock() if live.round_break is None else live.round_break.until
+        return start + timedelta(seconds=live.turn_seconds)
 
     def turn_timing(self, live: LiveGame, deadline: datetime | None) -> dict[str, Any]:
         """The stored times of the turn that runs out at `deadline` (None: no person's turn):
@@ -289,16 +314,22 @@ class Tables:
         """Deal the next round (Gaple's C5/D2: the last winner leads) and store the deal."""
         match = live.match
         assert match is not None
+        ended = ended_round(table_view(live), match)
         deal = self.dealer.next(match, self.rng)
         match.start_round(deal)
         leader = match.to_move
         assert leader is not None
+        if self.round_break > timedelta(0):
+            # Everyone looks at the round that ended before anyone moves in this one.
+            live.round_break = RoundBreak(self.clock() + self.round_break, frozenset(), ended)
         deadline = self._deadline(live)
         timing = self.turn_timing(live, deadline)
         try:
             async with self.store.transaction() as tx:
                 version = await tx.games.bump_version(live.game_id, live.version, **timing)
                 await tx.rounds.add(live.game_id, match.round_number, deal, leader)
+                if live.round_break is not None:
+                    await tx.games.set_round_break(live.game_id, live.round_break.until)
         except BaseException:
             self.cache.drop(live.game_id)
             raise
@@ -307,6 +338,19 @@ class Tables:
         table = table_view(live)
         hands = tuple(people_hands(live, table).values())
         progress.steps.append(RoundStarted(table, hands))
+
+    async def end_round_break(self, live: LiveGame, progress: Progress) -> None:
+        """The break after a round's end is over: the round may be played (the first turn's
+        time runs from the break's end as set)."""
+        try:
+            async with self.store.transaction() as tx:
+                await tx.games.set_round_break(live.game_id, None)
+        except BaseException:
+            self.cache.drop(live.game_id)
+            raise
+        live.round_break = None
+        assert live.match is not None
+        progress.break_ended = live.match.round_number
 
     @staticmethod
     def _everyone_else_away(live: LiveGame, seat: int) -> bool:
@@ -355,6 +399,8 @@ class Tables:
             return None
         if live.deadline is not None:
             return None
+        if live.round_break is not None and self.clock() < live.round_break.until:
+            return None  # the break's timer plays on when it ends
         return await self.resume(game_id)
 
     async def resume(self, game_id: int) -> Progress:

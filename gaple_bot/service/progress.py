@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from .views import HandView, RoundReveal, TableView
@@ -68,3 +69,7 @@ class Progress:
     """The current private view of every person's seat, by seat."""
     abandoned: TableView[Any] | None = None
     """The game was stopped because nobody is left to play it (its last table)."""
+    break_until: datetime | None = None
+    """While the break after a round's end runs, when it ends (nobody moves before)."""
+    break_ended: int | None = None
+    """The round whose break (after the round before it ended) ended in this use case."""

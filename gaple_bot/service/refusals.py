@@ -44,4 +44,8 @@ def refusal_text(t: Translator, error: errors.ServiceError) -> str:
         return t.gettext("⏸ The game is paused until I may write in the group again.")
     if isinstance(error, errors.BadSetting):
         return t.gettext("That setting does not exist.")
+    if isinstance(error, errors.BetweenRounds):
+        return t.gettext("The next round begins in a moment.")
+    if isinstance(error, errors.NoRoundBreak):
+        return t.gettext("The next round has already begun.")
     return t.gettext("That did not work.")

@@ -27,8 +27,9 @@ from .lobby import Lobbies
 from .outbox import GroupLedger
 from .outcome import CHAT, PAGE
 from .pages import OpenPages
-from .play import Tables
+from .play import ROUND_BREAK, Tables
 from .players import Players
+from .round_breaks import RoundBreaks
 from .tally import Tally, Uncounted
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ class GameService:
         registry: Registry | None = None,
         dealer: Dealer | None = None,
         tally: Tally | None = None,
+        round_break: timedelta = ROUND_BREAK,
     ) -> None:
         self.store = store
         self.registry = registry or default_registry()
@@ -76,7 +78,10 @@ class GameService:
             self.tally,
             dealer=dealer,
             pages=self.pages,
+            round_break=round_break,
         )
+        self.breaks = RoundBreaks(store, self.cache, self.tables)
+        """The breaks after a round's end: run out, or ended sooner by everyone's Next."""
         self.lobbies = Lobbies(store, self.cache, self.tables, self.rng, clock)
         self.players = Players(store, self.cache)
         self.chat_changes = ChatChanges(store, self.cache, self.tables)
@@ -109,10 +114,12 @@ class GameService:
         registry: Registry | None = None,
         tally: Tally | None = None,
         alone_if_possible: bool = False,
+        round_break: timedelta = ROUND_BREAK,
     ) -> GameService:
         """The service on the database `database_url`, migrated to the newest schema; working
         alone on it if it may (`alone_if_possible`: not started as one of several workers)
-        and no workers are on it (else beside them)."""
+        and no workers are on it (else beside them). `round_break`: the pause after a
+        round's end before the next round is played (zero: none)."""
         store = await Store.start(database_url, alone_if_possible=alone_if_possible)
         return cls(
             store,
@@ -122,6 +129,7 @@ class GameService:
             defaults=defaults,
             registry=registry,
             tally=tally,
+            round_break=round_break,
         )
 
     @property
@@ -261,6 +269,12 @@ class GameService:
             turns = await tx.games.overdue_turns(turns_before)
             lobbies = await tx.games.lobbies_opened_before(lobbies_before)
         return turns, lobbies
+
+    async def round_breaks_over(self, before: datetime) -> list[tuple[int, int]]:
+        """(game id, version) of the games whose break after a round's end ran out by
+        `before`: what a timer should have ended by now."""
+        async with self.store.read() as tx:
+            return await tx.games.round_breaks_over(before)
 
     async def hands_owed(self, before: datetime) -> list[tuple[int, int]]:
         """(game id, version) of the turns whose person has been owed their hand since

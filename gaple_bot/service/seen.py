@@ -24,30 +24,7 @@ def running_match(live: LiveGame) -> AnyMatch:
 
 def table_view(live: LiveGame) -> TableView[Any]:
     """The public table of the game's current round."""
-    match = live.match
-    assert match is not None
-    return TableView(
-        game_id=live.game_id,
-        version=live.version,
-        chat_id=live.chat_id,
-        thread_id=live.thread_id,
-        kind=live.kind.name,
-        config=match.config,
-        round_number=match.round_number,
-        seats=live.seat_infos(),
-        scores=match.scores,
-        to_move=match.to_move,
-        deadline=live.deadline,
-        winner=match.winner,
-        board=match.board(),
-        language=live.chat.language,
-        chat_title=live.chat.title or "",
-        round_over=match.round_over,
-        aborted=live.status is GameStatus.ABORTED,
-        pictures=live.options["pictures"] == "on",
-        message_id=live.message_id,
-        page_token=live.join_token,
-    )
+    return live.table()
 
 
 def hand_view(live: LiveGame, seat: int, table: TableView[Any] | None = None) -> HandView[Any, Any]:
@@ -87,6 +64,7 @@ def where_it_stands(live: LiveGame, progress: Progress) -> Progress:
     table = table_view(live)
     progress.table = table
     progress.hands = people_hands(live, table)
+    progress.break_until = live.round_break.until if live.round_break is not None else None
     seat = match.to_move
     if not live.computer_moves(seat):
         progress.turn = progress.hands[seat]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .breaks import RoundBreak
 from .facts import GameFacts, facts_of
 from .live import LiveGame
 from .lobby import Lobbies
@@ -23,6 +24,9 @@ class GameSnapshot:
     table: TableView[Any] | None
     hands: Mapping[int, HandView[Any, Any]] = field(default_factory=dict)
     """Each person's seat's own view, by seat."""
+    round_break: RoundBreak | None = None
+    """The break after a round's end, while it runs: until when, who said Next, and the
+    round that ended (every hand of it revealed, as the rules reveal them)."""
 
     def hand_of(self, user_id: int) -> HandView[Any, Any] | None:
         """The view of the person's seat, if they sit at the table being played."""
@@ -37,4 +41,4 @@ def snapshot_of(live: LiveGame, lobbies: Lobbies) -> GameSnapshot:
     if live.match is None:
         return GameSnapshot(facts, lobby, None)
     table = table_view(live)
-    return GameSnapshot(facts, lobby, table, people_hands(live, table))
+    return GameSnapshot(facts, lobby, table, people_hands(live, table), live.round_break)

@@ -8,6 +8,8 @@ from .command_base import CommandBase
 from .errors import NotSeated, StaleButton
 from .facts import facts_of
 from .outcome import (
+    BreakEnded,
+    BreakReady,
     LobbyChanged,
     Outcome,
     Reminded,
@@ -15,6 +17,7 @@ from .outcome import (
     TableChanged,
     TurnSeen,
 )
+from .progress import Progress
 from .seen import table_view
 
 
@@ -56,6 +59,42 @@ class TableCommands(CommandBase):
             return self._outcome(game_id, Reminded(table, table.seats[seat], live.deadline))
 
         return await self._run(game_id, run)
+
+    async def next_round(self, game_id: int, user_id: int) -> Outcome:
+        """The person says Next during the break after a round's end: the break ends once
+        every person seated has (or its time is up). NotSeated if they sit at no seat;
+        NoRoundBreak if no break runs."""
+        service = self._service
+
+        async def run() -> Outcome:
+            progress = await service.breaks.next(game_id, user_id)
+            if progress is not None:
+                return self._break_over(progress)
+            round_break = (await service.cache.get(game_id)).round_break
+            ready = sorted(round_break.ready) if round_break is not None else []
+            return self._outcome(game_id, BreakReady(tuple(ready)))
+
+        return await self._run(game_id, run)
+
+    async def end_break(self, game_id: int, version: int) -> Outcome:
+        """The break after a round's end, begun at `version`, ran out: the round is played
+        (no effect: it ended sooner, or the game moved on)."""
+        breaks = self._service.breaks
+
+        async def run() -> Outcome:
+            progress = await breaks.run_out(game_id, version)
+            return self._outcome(game_id) if progress is None else self._break_over(progress)
+
+        return await self._run(game_id, run)
+
+    def _break_over(self, progress: Progress) -> Outcome:
+        """The outcome of a break's end: the moves that followed it; only its end when
+        nobody moved (a person leads the round: the chat shows nothing new, the pages the
+        round's table)."""
+        if progress.plays or progress.steps or progress.abandoned is not None:
+            return Outcome.of_progress(progress, self.by)
+        assert progress.break_ended is not None
+        return self._outcome(progress.game_id, BreakEnded(progress.break_ended))
 
     async def owed_hand(self, game_id: int, version: int) -> Outcome:
         """Where the game stands, if the person to move at `version` is owed their hand (no

@@ -164,6 +164,11 @@ class Game(Base):
     finished_at: Mapped[datetime | None]
     paused: Mapped[bool] = mapped_column(server_default=false())
     """The bot may not write in the chat: nobody moves, no timer runs, until it may again."""
+    round_break_until: Mapped[datetime | None]
+    """Until when the players look at the round that just ended (the next one is dealt):
+    nobody moves before then (migration 0021)."""
+    round_break_ready: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    """The seats whose person said Next during the break, one bit each (seat 0 the lowest)."""
 
 
 class Seat(Base):

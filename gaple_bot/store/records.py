@@ -62,6 +62,10 @@ class GameRecord:
     """Since when the person to move is owed their hand (see games.turn_hand_due)."""
     hand_owner: int | None = None
     """The worker that owes that hand (see games.turn_hand_owner)."""
+    round_break_until: datetime | None = None
+    """Until when nobody moves after a round's end (see games.round_break_until)."""
+    round_break_ready: int = 0
+    """The seats whose person said Next during the break, as bits (games.round_break_ready)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,19 +80,30 @@ class LocalTables:
         )
 
     async def keep_time(self) -> None:
-        """End every turn that ran out (the computer moves for the person), each second."""
+        """What ran out ends, each second (see `tick`)."""
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            deps = self.pages.deps
-            if deps is None:
-                continue
-            now = self.clock()
-            turns, _ = await deps.service.overdue(now, now - timedelta(days=365))
-            for game_id, version in turns:
-                try:
-                    await deps.service.page_commands.timeout(game_id, version)
-                except ServiceError as error:
-                    log.info("game %s: its turn could not end: %s", game_id, error)
+            await self.tick()
+
+    async def tick(self) -> None:
+        """End every break after a round's end whose time is up (the round is played on) and
+        every turn that ran out (the computer moves for the person)."""
+        deps = self.pages.deps
+        if deps is None:
+            return
+        now = self.clock()
+        commands = deps.service.page_commands
+        for game_id, version in await deps.service.round_breaks_over(now):
+            try:
+                await commands.end_break(game_id, version)
+            except ServiceError as error:
+                log.info("game %s: its break could not end: %s", game_id, error)
+        turns, _ = await deps.service.overdue(now, now - timedelta(days=365))
+        for game_id, version in turns:
+            try:
+                await commands.timeout(game_id, version)
+            except ServiceError as error:
+                log.info("game %s: its turn could not end: %s", game_id, error)
 
 
 async def _anyone(chat_id: int, user_id: int) -> bool:

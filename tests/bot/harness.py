@@ -64,6 +64,8 @@ async def running_bot(
         "TAPPED_HAND_HOLD_SECONDS": "0",
         # Each move's table edit goes at once (the table's pace has its own tests).
         "TABLE_EDIT_SECONDS": "0",
+        # The next round is played at once (the break after a round's end has its own tests).
+        "ROUND_BREAK_SECONDS": "0",
         **settings,
     }
     lost = asyncio.Event()

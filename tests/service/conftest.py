@@ -7,6 +7,7 @@ import asyncio
 import random
 import shutil
 from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -47,14 +48,27 @@ def dealer() -> ScriptedDeals:
 
 
 @pytest.fixture
+def round_break() -> timedelta:
+    """The break after a round's end: none, the next round is played at once (the break's
+    own tests give one)."""
+    return timedelta(0)
+
+
+@pytest.fixture
 async def service(
-    migrated_template: Path, tmp_path: Path, clock: TestClock, dealer: ScriptedDeals
+    migrated_template: Path,
+    tmp_path: Path,
+    clock: TestClock,
+    dealer: ScriptedDeals,
+    round_break: timedelta,
 ) -> AsyncIterator[GameService]:
     """The service on this test's own copy of the migrated database."""
     path = tmp_path / "gaple.sqlite3"
     shutil.copyfile(migrated_template, path)
     store = await Store.start(sqlite_url(path))
-    running = GameService(store, rng=random.Random(SEED), clock=clock, dealer=dealer)
+    running = GameService(
+        store, rng=random.Random(SEED), clock=clock, dealer=dealer, round_break=round_break
+    )
     try:
         yield running
     finally:

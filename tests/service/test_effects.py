@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import get_args
 
 import pytest
@@ -14,6 +15,8 @@ from gaple_bot.games.gaple.rules import Played as GapleEvent
 from gaple_bot.service.outcome import (
     PAGE,
     Abandoned,
+    BreakEnded,
+    BreakReady,
     ClosedWithChat,
     Effect,
     GameEnded,
@@ -70,8 +73,12 @@ SHOWN = (
     ClosedWithChat,
     Reminded,
     TurnSeen,
+    BreakReady,
+    BreakEnded,
 )
 """The effects this module shows, one test each."""
+BREAK = timedelta(seconds=8)
+"""The break after a round's end, in the tests of its effects."""
 
 
 @pytest.fixture
@@ -368,3 +375,23 @@ async def test_turn_seen_names_the_version_seen_in_the_page(gap: Game) -> None:
     assert outcome == Outcome(gap.game_id, (TurnSeen(gap.version),), PAGE)
     gap.clock.advance(1)
     assert await gap.service.hands_owed(gap.clock()) == []
+
+
+@pytest.mark.parametrize("round_break", [BREAK])
+async def test_break_ready_names_the_seats_whose_person_said_next(gaple: Game) -> None:
+    await three_people(gaple, "100")
+    await gaple.play(ANA, "R66")
+    outcome = await gaple.sent(gaple.page.next_round(gaple.game_id, CITRA.user_id))
+    assert outcome == Outcome(gaple.game_id, (BreakReady((2,)),), PAGE)
+    outcome = await gaple.sent(gaple.page.next_round(gaple.game_id, ANA.user_id))
+    assert outcome == Outcome(gaple.game_id, (BreakReady((0, 2)),), PAGE)
+
+
+@pytest.mark.parametrize("round_break", [BREAK])
+async def test_break_ended_names_the_round_played_from_now(gaple: Game) -> None:
+    await three_people(gaple, "100")
+    await gaple.play(ANA, "R66")
+    gaple.clock.advance(BREAK.total_seconds())
+    outcome = await gaple.sent(gaple.commands.end_break(gaple.game_id, gaple.version))
+    # Budi leads the second round: nobody moved, his turn was shown as it was dealt.
+    assert outcome == Outcome(gaple.game_id, (BreakEnded(2),))

@@ -264,9 +264,14 @@ async def test_every_chats_settings_are_unchanged(upgraded: Store) -> None:
     assert not found, report(found)
 
 
-NEW_GAME_FIELDS = {"hand_due": None, "hand_owner": None}
-"""What migrations 0016 and 0019 add to a game's record: an old game owes nobody a hand, and
-no worker owes it."""
+NEW_GAME_FIELDS = {
+    "hand_due": None,
+    "hand_owner": None,
+    "round_break_until": None,
+    "round_break_ready": 0,
+}
+"""What migrations 0016, 0019 and 0021 add to a game's record: an old game owes nobody a hand,
+no worker owes it, and it is in no break after a round's end."""
 
 
 async def test_every_games_record_and_seats_are_unchanged(upgraded: Store) -> None:

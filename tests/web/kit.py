@@ -9,7 +9,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestServer
 from aiohttp.typedefs import Handler
 
 from gaple_bot.i18n import Translators
+from gaple_bot.service.dealer import Dealer
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
 from gaple_bot.store import Store
@@ -214,11 +215,18 @@ class PageServer:
 
 @asynccontextmanager
 async def page_server(
-    database_url: str, clock: Callable[[], datetime]
+    database_url: str,
+    clock: Callable[[], datetime],
+    *,
+    round_break: timedelta = timedelta(0),
+    dealer: Dealer | None = None,
 ) -> AsyncIterator[PageServer]:
-    """The page front end started on the database, stopped at the end."""
+    """The page front end started on the database, stopped at the end; the next round is
+    played at once unless a test gives a `round_break`, and dealt by `dealer` if given."""
     store = await Store.start(database_url)
-    service = GameService(store, rng=random.Random(7), clock=clock)
+    service = GameService(
+        store, rng=random.Random(7), clock=clock, round_break=round_break, dealer=dealer
+    )
     members = Members()
     server = PageServer(service, members)
     await server.pages.start(service, Translators("en"), clock, members.is_member)

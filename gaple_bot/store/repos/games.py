@@ -55,6 +55,8 @@ _COLUMNS = (
     Game.paused,
     Game.turn_hand_due,
     Game.turn_hand_owner,
+    Game.round_break_until,
+    Game.round_break_ready,
 )
 
 
@@ -208,19 +210,35 @@ class GameRepository:
         return [(game_id, version) for game_id, version in await self._session.execute(stmt)]
 
     async def without_deadline(self) -> list[int]:
-        """The ids of the running games, not paused, that wait for no person's move: between
-        two updates a game always waits for one, so such a game is one whose worker died
-        while it played the computers' moves."""
+        """The ids of the running games, not paused, that wait for no person's move and are
+        in no break after a round's end: between two updates a game always waits for one of
+        those, so such a game is one whose worker died while it played the computers' moves."""
         stmt = (
             select(Game.id)
             .where(
                 Game.status == GameStatus.RUNNING,
                 Game.paused.is_(False),
                 Game.turn_deadline.is_(None),
+                Game.round_break_until.is_(None),
             )
             .order_by(Game.id)
         )
         return list((await self._session.scalars(stmt)).all())
+
+    async def round_breaks_over(self, before: datetime) -> list[tuple[int, int]]:
+        """(id, version) of each running game, not paused, whose break after a round's end
+        ran out by `before`."""
+        return await self._playing_where(Game.round_break_until <= before)
+
+    async def set_round_break(self, game_id: int, until: datetime | None, ready: int = 0) -> None:
+        """Start the break after a round's end (nobody moves before `until`), note who said
+        Next (`ready`: one bit per seat), or end it (`until` None)."""
+        await self._change(
+            game_id,
+            (GameStatus.RUNNING,),
+            round_break_until=until,
+            round_break_ready=ready if until is not None else 0,
+        )
 
     async def lobbies_opened_before(self, before: datetime) -> list[int]:
         """The ids of the lobbies opened before `before`."""
