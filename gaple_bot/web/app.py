@@ -29,7 +29,16 @@ from ..service.runtime import GameService
 from ..service.views import Person
 from ..settings import Settings
 from .files import PageFiles
-from .frames import MAX_FRAME, BadFrame, Hello, LobbyAction, MoveFrame, Sync, parse_frame
+from .frames import (
+    MAX_FRAME,
+    BadFrame,
+    Hello,
+    LobbyAction,
+    MoveFrame,
+    NextRound,
+    Sync,
+    parse_frame,
+)
 from .hub import PageHub, PageSocket
 from .limits import FrameBucket
 from .sessions import PageSession, SessionRefused, SessionSigner
@@ -298,6 +307,8 @@ class PageFrontEnd:
         try:
             if isinstance(frame, MoveFrame):
                 await commands.move(page.game_id, page.viewer.user_id, frame.version, frame.code)
+            elif isinstance(frame, NextRound):
+                await commands.next_round(page.game_id, page.viewer.user_id)
             elif isinstance(frame, LobbyAction):
                 await self._lobby_action(deps, page, frame.action)
         except StaleButton as error:

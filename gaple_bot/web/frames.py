@@ -35,6 +35,11 @@ class MoveFrame:
 
 
 @dataclass(frozen=True, slots=True)
+class NextRound:
+    """Next, during the break after a round's end: the viewer is ready for the next round."""
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyAction:
     """A lobby's button: join, leave or start; Play again after the game's end; or Take my
     seat back from the computer during a game."""
@@ -42,7 +47,7 @@ class LobbyAction:
     action: str
 
 
-Frame = Hello | Sync | MoveFrame | LobbyAction
+Frame = Hello | Sync | MoveFrame | NextRound | LobbyAction
 LOBBY_ACTIONS = ("join", "leave", "start", "again", "back")
 
 
@@ -71,6 +76,8 @@ def parse_frame(raw: str | bytes) -> Frame:
         return Hello(session)
     if kind == "sync":
         return Sync()
+    if kind == "next":
+        return NextRound()
     if kind == "move":
         code = _number(data, "code")
         if code >= MAX_CODE:

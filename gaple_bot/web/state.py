@@ -13,6 +13,7 @@ from ..games.registry import Registry
 from ..games.texts import seat_name
 from ..i18n import Translator
 from ..service.api import GameStatus
+from ..service.breaks import RoundBreak
 from ..service.facts import GameFacts
 from ..service.snapshot import GameSnapshot
 from ..service.views import HandView, LobbyView, SeatInfo, TableView
@@ -72,6 +73,8 @@ def lobby_state(t: Translator, registry: Registry, lobby: LobbyView, viewer: Vie
         "to_move": None,
         "deadline": None,
         "now": None,
+        "break_until": None,
+        "round_end": None,
         "winner": None,
         "lobby": {
             "capacity": lobby.capacity,
@@ -93,10 +96,12 @@ def table_state(
     viewer: Viewer,
     now: datetime,
     boards: dict[str, JSON] | None = None,
+    round_break: RoundBreak | None = None,
 ) -> JSON:
-    """The running (or finished) table, and the viewer's own hand if they sit at it.
-    `boards`: the public board already drawn for this table, by language (shared by every
-    viewer who reads it; added to)."""
+    """The running (or finished) table, and the viewer's own hand if they sit at it; during
+    the break after a round's end (`round_break`), the round that ended too. `boards`: the
+    public drawings already made for this table, by language (shared by every viewer who
+    reads it; added to)."""
     presentation = registry.get(table.kind).presentation
     board = boards.get(t.language) if boards is not None else None
     if board is None:
@@ -127,11 +132,40 @@ def table_state(
         "to_move": table.to_move,
         "deadline": epoch_ms(table.deadline) if not facts.paused else None,
         "now": epoch_ms(now),
+        "break_until": epoch_ms(round_break.until) if round_break is not None else None,
+        "round_end": _round_end(t, registry, round_break, boards),
         "winner": table.winner,
         "lobby": None,
         "board": board,
         "hand": presentation.page_hand(t, hand) if hand is not None else None,
     }
+
+
+def _round_end(
+    t: Translator,
+    registry: Registry,
+    round_break: RoundBreak | None,
+    boards: dict[str, JSON] | None,
+) -> JSON | None:
+    """The round that ended, while the break after it runs: its final line, every hand
+    revealed (the rules reveal them at a round's end), each seat's points from it, and the
+    seats whose person said Next. None outside a break."""
+    if round_break is None:
+        return None
+    key = f"round_end:{t.language}"
+    drawn = boards.get(key) if boards is not None else None
+    if drawn is None:
+        ended = round_break.ended
+        presentation = registry.get(ended.table.kind).presentation
+        drawn = {
+            "round": ended.table.round_number,
+            "board": presentation.page_board(t, ended.table),
+            "reveal": presentation.page_reveal(t, ended.reveal),
+            "points": list(ended.points),
+        }
+        if boards is not None:
+            boards[key] = drawn
+    return {**drawn, "ready": sorted(round_break.ready)}
 
 
 def state_of(
@@ -152,4 +186,6 @@ def state_of(
             state["phase"], state["lobby"] = "aborted", None
         return state
     hand = snapshot.hand_of(viewer.user_id)
-    return table_state(t, registry, facts, snapshot.table, hand, viewer, now, boards)
+    return table_state(
+        t, registry, facts, snapshot.table, hand, viewer, now, boards, snapshot.round_break
+    )

@@ -71,7 +71,11 @@ async def scan(service: GameService, game_id: int, frame: JSON) -> None:
         # The viewer's own tiles may be written either way round, in their hand.
         own = _hidden(privates[seat], kind)
         hidden -= own
-    public = {key: value for key, value in frame.items() if key != "hand"}
+    if frame.get("round_end") is not None:
+        # The round that ended is shown whole during the break (the rules reveal its hands
+        # at its end): it is the round before this one, never this one's hands.
+        assert frame["round_end"]["round"] == frame["round"] - 1
+    public = {key: value for key, value in frame.items() if key not in ("hand", "round_end")}
     leaked = [shape for shape in _shapes(public, kind) if shape in hidden]
     if kind == "gaple":
         # A tile on the line is public: its numbers are not a hidden tile's.
