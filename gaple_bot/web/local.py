@@ -19,13 +19,13 @@ from pathlib import Path
 from aiohttp import web
 
 from ..i18n import SUPPORTED_LANGUAGES, Translators
-from ..service.api import utc_now
+from ..service.api import GameStatus, utc_now
 from ..service.chats import ChatDefaults
-from ..service.errors import ServiceError
+from ..service.errors import NoSuchGame, ServiceError
 from ..service.runtime import GameService
 from ..service.views import Person
-from .app import PageFrontEnd
-from .sessions import SessionSigner
+from .app import PageDeps, PageFrontEnd
+from .sessions import SessionRefused, SessionSigner
 from .sign_in import json_body, refused
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,8 @@ class LocalTables:
         pages.extra_routes.append(web.post("/app/api/local", self._open))
 
     async def _open(self, request: web.Request) -> web.Response:
-        """A new table of the kind asked for, started at once; a session for it."""
+        """A session for the table the page's kept session names while its game is live (a
+        reload returns to it); else for a new table of the kind asked for, started at once."""
         deps = self.pages.deps
         if deps is None:
             raise web.HTTPServiceUnavailable(text="starting\n")
@@ -65,6 +66,11 @@ class LocalTables:
             kind = deps.registry.get(str(body.get("kind") or "gaple"))
         except KeyError:
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
+        kept = await self._kept(deps, body.get("session"), kind.name)
+        if kept is not None:
+            return self.pages.session_answer(
+                LOCAL_PLAYER, self.name, self.language, kept, kind.name
+            )
         person = Person(LOCAL_PLAYER, self.name, self.language)
         service = deps.service
         # A topic of its own per table, so that several can be played one after another.
@@ -78,6 +84,25 @@ class LocalTables:
         return self.pages.session_answer(
             LOCAL_PLAYER, self.name, self.language, lobby.game_id, kind.name
         )
+
+    async def _kept(self, deps: PageDeps, session: object, kind: str) -> int | None:
+        """The game of a kept session that this server signed, if it is still a live local
+        table (in its lobby or being played) of `kind` at which the person sits."""
+        if not isinstance(session, str):
+            return None
+        try:
+            checked = self.pages.signer.check(session, deps.clock())
+        except SessionRefused:
+            return None
+        try:
+            facts = await deps.service.page_commands.facts(checked.game_id)
+        except NoSuchGame:
+            return None
+        seated = any(seat.user_id == LOCAL_PLAYER for seat in facts.seats)
+        live = facts.status in (GameStatus.LOBBY, GameStatus.RUNNING)
+        if not (live and seated and facts.kind == kind and facts.chat_id == LOCAL_CHAT):
+            return None
+        return checked.game_id
 
     async def keep_time(self) -> None:
         """What ran out ends, each second (see `tick`)."""
@@ -153,19 +178,33 @@ async def serve_local(
 async def _serve_until_stopped(
     database_url: str, port: int, name: str, language: str, ready: Callable[[str], None]
 ) -> None:
-    """`serve_local` until SIGTERM or SIGHUP (as well as Ctrl+C), so a service manager or a
-    closed terminal stops it as cleanly, its throwaway database removed."""
+    """`serve_local` until Ctrl+C, SIGTERM or SIGHUP, so a terminal, a service manager or a
+    closed terminal stops it as cleanly, its throwaway database removed. Once stopping, the
+    same signals are ignored until the process ends: a second Ctrl+C would cut the clean-up
+    short (the database left open in a folder being removed) or end it with a signal's exit
+    code rather than 0."""
     stopped = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for name_of_signal in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name_of_signal, None)
-        if number is not None:
-            # Not every platform's loop takes signal handlers (Windows' does not).
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(number, stopped.set)
-    await serve_local(
-        database_url, port, name=name, language=language, ready=ready, stopped=stopped
-    )
+    handled = []
+    for number in _stop_signals():
+        # Not every platform's loop takes signal handlers (Windows' does not).
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(number, stopped.set)
+            handled.append(number)
+    try:
+        await serve_local(
+            database_url, port, name=name, language=language, ready=ready, stopped=stopped
+        )
+    finally:
+        for number in handled:
+            loop.remove_signal_handler(number)
+            signal.signal(number, signal.SIG_IGN)
+
+
+def _stop_signals() -> list[signal.Signals]:
+    """The signals that stop local play, those of them this platform has."""
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    return [number for name in names if (number := getattr(signal, name, None)) is not None]
 
 
 async def _to_page(request: web.Request) -> web.Response:

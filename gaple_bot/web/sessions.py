@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 SESSION_LIFETIME = timedelta(minutes=30)
+LOCAL_SESSION_LIFETIME = timedelta(days=1)
+"""Local play's page keeps the session it signed in with across reloads (its tab's storage)
+for a whole game, however long it lasts; only the one person on 127.0.0.1 can hold it."""
 MAX_SESSION = 1024
 
 
@@ -52,8 +55,9 @@ class SessionSigner:
 
     @classmethod
     def for_local_play(cls) -> SessionSigner:
-        """A signer with a key made now and known to nobody else."""
-        return cls(secrets.token_bytes(32))
+        """A signer with a key made now and known to nobody else, its sessions good for
+        LOCAL_SESSION_LIFETIME."""
+        return cls(secrets.token_bytes(32), LOCAL_SESSION_LIFETIME)
 
     def issue(
         self, user_id: int, name: str, language: str | None, game_id: int, now: datetime

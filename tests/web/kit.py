@@ -192,9 +192,11 @@ class PageServer:
         ) as answer:
             return answer.status, await answer.json()
 
-    async def open_local(self, kind: str) -> JSON:
+    async def open_local(self, kind: str, session: str | None = None) -> JSON:
+        """Local play's sign-in, with the session the page kept (a reload) or none."""
         assert self.http is not None
-        async with self.http.post(self.url("/app/api/local"), json={"kind": kind}) as answer:
+        body = {"kind": kind, "session": session}
+        async with self.http.post(self.url("/app/api/local"), json=body) as answer:
             assert answer.status == 200, await answer.text()
             return dict(await answer.json())
 

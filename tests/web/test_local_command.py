@@ -88,7 +88,7 @@ def test_a_port_in_use_is_one_line_on_stderr() -> None:
 
 async def test_ctrl_c_closes_an_open_page_at_once_and_stops() -> None:
     """A page left open does not hold the stop up: its socket is closed as going away (the
-    page reconnects), and the process ends."""
+    page then says the table closed), and the process ends."""
     process = local("--port", "0")
     try:
         assert process.stdout is not None
