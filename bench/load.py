@@ -963,6 +963,9 @@ def bot_environ(config: RunConfig, base_url: str, database_url: str) -> dict[str
         "BOT_MESSAGES_PER_SECOND": "30" if config.limits else str(RAISED),
         "PRIVATE_MESSAGES_PER_SECOND": "1" if config.limits else str(RAISED),
         "DEFAULT_TURN_SECONDS": str(TURN_SECONDS),
+        # The next round is played at once: the break after a round's end is a pause, not
+        # work, and the figures count work.
+        "ROUND_BREAK_SECONDS": "0",
         "LOBBY_TIMEOUT_SECONDS": str(TURN_SECONDS),
         "LOG_LEVEL": "WARNING",
         # The bot's own web server (the page's, under polling) on this machine only.

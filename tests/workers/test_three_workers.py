@@ -156,6 +156,8 @@ async def _three_workers(
             "PRIVATE_MESSAGES_PER_SECOND": "1000",
             # A played hand's buttons go at once (the hold has its own tests).
             "TAPPED_HAND_HOLD_SECONDS": "0",
+            # The next round is played at once (the break after a round's end has its own).
+            "ROUND_BREAK_SECONDS": "0",
             # As the supervisor gives its workers: their metrics add up in one scrape.
             MULTIPROCESS_DIRECTORY: str(directory / "metrics"),
             PACE_FILE_VARIABLE: str(directory / "pace"),

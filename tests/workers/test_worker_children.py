@@ -153,6 +153,8 @@ async def _running(
         "PRIVATE_MESSAGES_PER_SECOND": "1000",
         # A played hand's buttons go at once (the hold has its own tests).
         "TAPPED_HAND_HOLD_SECONDS": "0",
+        # The next round is played at once (the break after a round's end has its own tests).
+        "ROUND_BREAK_SECONDS": "0",
     }
     arguments = ["-m", "gaple_bot"]
     port = free_port() if worker else None
