@@ -4,25 +4,93 @@ seat rows and last moves of a table, totals and final standings."""
 from __future__ import annotations
 
 import html
+import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from ..i18n import Translator
 from .views import GameMessage, SeatInfo, TableView
 
+NAME_LIMIT = 16
+"""The most characters of a person's name shown anywhere (the chat, the pictures, the page):
+a longer one is cut to this many, its last an ellipsis."""
+ELLIPSIS = "…"
+ZERO_WIDTH_JOINER = "\u200d"
 
-def seat_name(t: Translator, seat: SeatInfo) -> str:
-    """The seat's display name, HTML-escaped; computer players say their level."""
+
+def short_name(name: str) -> str:
+    """`name` as every text, picture and page shows it: cut with an ellipsis to NAME_LIMIT
+    characters when longer, never inside a letter's accents or an emoji's sequence."""
+    if len(name) <= NAME_LIMIT:
+        return name
+    cut = NAME_LIMIT - len(ELLIPSIS)
+    while cut > 0 and (_joins_previous(name[cut]) or name[cut - 1] == ZERO_WIDTH_JOINER):
+        cut -= 1
+    # A flag is a pair of regional indicators: an odd run before the cut ends in half of one.
+    run = 0
+    while run < cut and _regional_indicator(name[cut - 1 - run]):
+        run += 1
+    cut -= run % 2
+    return name[:cut].rstrip() + ELLIPSIS
+
+
+def _joins_previous(char: str) -> bool:
+    """Whether `char` belongs to the character before it: an accent or other mark, a
+    variation selector, a skin tone, an emoji's tag or a zero-width joiner."""
+    code = ord(char)
+    return (
+        unicodedata.category(char) in ("Mn", "Mc", "Me")
+        or char == ZERO_WIDTH_JOINER
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0020 <= code <= 0xE007F
+    )
+
+
+def _regional_indicator(char: str) -> bool:
+    return 0x1F1E6 <= ord(char) <= 0x1F1FF
+
+
+def seat_name(t: Translator, seat: SeatInfo, seats: Sequence[SeatInfo]) -> str:
+    """The seat's display name, HTML-escaped, among the table's `seats`: a person's name cut
+    to NAME_LIMIT, a computer player's level (numbered when several share it)."""
     if seat.former:
         return t.gettext("{name} 🤖").format(name=former_player_name(t))
     if seat.is_computer:
-        level = computer_level_name(t, seat.computer_level or "normal")
-        # Numbered by seat, so two computers at one table can be told apart.
-        return t.gettext("🤖 Computer {seat} ({level})").format(seat=seat.number + 1, level=level)
-    name = html.escape(seat.name)
+        return html.escape(computer_name(t, _level(seat), computer_number(seat, seats)))
+    name = html.escape(short_name(seat.name))
     if seat.autoplay:
         return t.gettext("{name} 🤖").format(name=name)
     return name
+
+
+def computer_number(seat: SeatInfo, seats: Sequence[SeatInfo]) -> int | None:
+    """The computer's number among the table's computers of its level, in seat order, so
+    that they can be told apart (None when it is the only one of its level)."""
+    same = sorted(
+        other.number
+        for other in seats
+        if other.is_computer and not other.former and _level(other) == _level(seat)
+    )
+    return same.index(seat.number) + 1 if len(same) > 1 and seat.number in same else None
+
+
+def _level(seat: SeatInfo) -> str:
+    return seat.computer_level or "normal"
+
+
+def computer_name(t: Translator, level: str, number: int | None = None) -> str:
+    """'🤖 Hard', or '🤖 Hard 2' for the second of a table's computers of that level."""
+    names = {
+        "easy": t.pgettext("computer name", "Easy"),
+        "normal": t.pgettext("computer name", "Normal"),
+        "hard": t.pgettext("computer name", "Hard"),
+    }
+    name = names.get(level, level)
+    if number is None:
+        return t.gettext("🤖 {level}").format(level=name)
+    return t.gettext("🤖 {level} {number}").format(level=name, number=number)
 
 
 def former_player_name(t: Translator) -> str:
@@ -62,7 +130,7 @@ def seat_row(
     """A seat's line on the table: ▶️ for the seat to move (with a person's time left), its
     name and the game's details."""
     row = t.gettext("{name} — {details}").format(
-        name=seat_name(t, seat), details=" · ".join(details)
+        name=seat_name(t, seat, table.seats), details=" · ".join(details)
     )
     if seat.number != table.to_move:
         return "▫️ " + row
@@ -83,16 +151,18 @@ def waiting_line(t: Translator, table: TableView[Any]) -> str | None:
     """'Waiting for Ana.' in a hand off its turn; None when nobody is to move."""
     if table.to_move is None:
         return None
-    return t.gettext("Waiting for {name}.").format(name=seat_name(t, table.seats[table.to_move]))
+    name = seat_name(t, table.seats[table.to_move], table.seats)
+    return t.gettext("Waiting for {name}.").format(name=name)
 
 
 TOTALS_SEPARATOR = " · "
 """Between the seats of the totals line."""
 
 
-def total_item(t: Translator, seat: SeatInfo, points: int) -> str:
+def total_item(t: Translator, table: TableView[Any], seat: SeatInfo) -> str:
     """'Ana 40': one seat of the totals line."""
-    return t.gettext("{name} {points}").format(name=seat_name(t, seat), points=points)
+    name = seat_name(t, seat, table.seats)
+    return t.gettext("{name} {points}").format(name=name, points=table.scores[seat.number])
 
 
 def totals_template(t: Translator) -> str:
@@ -102,7 +172,7 @@ def totals_template(t: Translator) -> str:
 
 def totals_line(t: Translator, table: TableView[Any]) -> str:
     """'Totals: Ana 40 · Budi 12' after a round."""
-    totals = TOTALS_SEPARATOR.join(total_item(t, s, table.scores[s.number]) for s in table.seats)
+    totals = TOTALS_SEPARATOR.join(total_item(t, table, s) for s in table.seats)
     return totals_template(t).format(totals=totals)
 
 
@@ -110,7 +180,7 @@ def game_won_line(t: Translator, table: TableView[Any]) -> str:
     """'🏆 Ana wins the game with 105 points!', once the game is won."""
     assert table.winner is not None
     return t.gettext("🏆 <b>{name}</b> wins the game with {points}!").format(
-        name=seat_name(t, table.seats[table.winner]),
+        name=seat_name(t, table.seats[table.winner], table.seats),
         points=points_count(t, table.scores[table.winner]),
     )
 
@@ -120,5 +190,6 @@ def standings(t: Translator, table: TableView[Any]) -> GameMessage:
     lines = [game_won_line(t, table), ""]
     order = sorted(table.seats, key=lambda s: table.scores[s.number], reverse=True)
     for place, seat in enumerate(order, start=1):
-        lines.append(f"{place}. {seat_name(t, seat)} — {table.scores[seat.number]}")
+        name = seat_name(t, seat, table.seats)
+        lines.append(f"{place}. {name} — {table.scores[seat.number]}")
     return GameMessage("\n".join(lines))

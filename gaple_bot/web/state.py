@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -47,10 +48,10 @@ def _phase(facts: GameFacts, table: TableView[Any] | None) -> str:
     return "playing"
 
 
-def _seat(t: Translator, seat: SeatInfo, viewer: Viewer) -> JSON:
+def _seat(t: Translator, seat: SeatInfo, seats: Sequence[SeatInfo], viewer: Viewer) -> JSON:
     return {
         "number": seat.number,
-        "name": html.unescape(seat_name(t, seat)),
+        "name": html.unescape(seat_name(t, seat, seats)),
         "computer": seat.is_computer,
         "autoplay": seat.autoplay,
         "you": seat.user_id == viewer.user_id,
@@ -68,7 +69,7 @@ def lobby_state(t: Translator, registry: Registry, lobby: LobbyView, viewer: Vie
         "phase": "lobby",
         "you": {"user": viewer.user_id, "seat": None, "spectator": not seated},
         "title": html.unescape(TAG.sub("", presentation.lobby_title(t, lobby.config))),
-        "seats": [_seat(t, seat, viewer) for seat in lobby.seats],
+        "seats": [_seat(t, seat, lobby.seats, viewer) for seat in lobby.seats],
         "round": 0,
         "to_move": None,
         "deadline": None,
@@ -110,7 +111,7 @@ def table_state(
             boards[t.language] = board
     seats = []
     for seat in table.seats:
-        shown = _seat(t, seat, viewer)
+        shown = _seat(t, seat, table.seats, viewer)
         shown["score"] = table.scores[seat.number]
         counts = board.get("counts")
         shown["count"] = counts[seat.number] if isinstance(counts, list) else None

@@ -224,13 +224,19 @@ async def seats_of(store: Store, game_id: int) -> list[SeatRecord]:
 
 
 def seat_names(seats: Sequence[SeatRecord]) -> list[str]:
-    """How the group names each seat: a person's first name, a computer by seat and level."""
-    return [
-        NAMES[s.user_id]
-        if s.user_id is not None
-        else f"🤖 Computer {s.seat + 1} ({s.computer_level or 'normal'})"
-        for s in seats
-    ]
+    """How the group names each seat: a person's first name, a computer by its level (numbered
+    in seat order when several share it)."""
+    levels = [s.computer_level or "normal" for s in seats if s.user_id is None]
+    names, numbers = [], dict.fromkeys(levels, 0)
+    for s in seats:
+        if s.user_id is not None:
+            names.append(NAMES[s.user_id])
+            continue
+        level = s.computer_level or "normal"
+        numbers[level] += 1
+        number = f" {numbers[level]}" if levels.count(level) > 1 else ""
+        names.append(f"🤖 {level.title()}{number}")
+    return names
 
 
 async def stored_rounds(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from ...games.seam import AnyPresentation
-from ...games.texts import computer_level_name, former_player_name
+from ...games.texts import computer_name, former_player_name, short_name
 from ...i18n import Translator
 from ...service.api import (
     COMPUTER_PLAYER_IDS,
@@ -38,8 +38,8 @@ def _entry_name(t: Translator, entry: BoardEntry) -> str:
     levels = {player_id: level for level, player_id in COMPUTER_PLAYER_IDS.items()}
     level = levels.get(entry.player_id)
     if entry.is_computer and level is not None:
-        return t.gettext("🤖 Computer ({level})").format(level=computer_level_name(t, level.value))
-    return html.escape(entry.name)
+        return html.escape(computer_name(t, level.value))
+    return html.escape(short_name(entry.name))
 
 
 def render_board(
@@ -75,10 +75,10 @@ def render_stats(
     """A player's record in this chat."""
     if stats is None or stats.games == 0:
         return t.gettext("{name} has not finished a game in this chat yet.").format(
-            name=html.escape(name)
+            name=html.escape(short_name(name))
         )
     lines = [
-        t.gettext("<b>{name}</b> in this chat").format(name=html.escape(name)),
+        t.gettext("<b>{name}</b> in this chat").format(name=html.escape(short_name(name))),
         t.gettext("Games: {games} · won: {wins}").format(games=stats.games, wins=stats.wins),
         *presentation.record_lines(t, stats.rounds_won, stats.points, stats.extras),
     ]

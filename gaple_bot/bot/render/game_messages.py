@@ -15,7 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from ...games.registry import Registry
 from ...games.seam import AnyPresentation
-from ...games.texts import seat_name
+from ...games.texts import seat_name, short_name
 from ...games.views import PrivateNote
 from ...i18n import Translator, Translators
 from ...service.progress import Progress
@@ -148,7 +148,8 @@ class GameMessages:
             if now is not None and now.to_move is not None and now.to_move != seat_number:
                 # Nothing in the hand says it is the person's turn: whose it is, then.
                 turn = t.gettext("⏳ Now it is {name}'s turn.")
-                text = "\n".join([text, turn.format(name=seat_name(t, now.seats[now.to_move]))])
+                name = seat_name(t, now.seats[now.to_move], now.seats)
+                text = "\n".join([text, turn.format(name=name)])
         elif seat_view is not None:
             text = self.hand(t, seat_view).text
         else:
@@ -186,7 +187,7 @@ class GameMessages:
         """The group is told whose time ran out (and, twice in a row, that the computer plays
         their seat now)."""
         t = self.group_t(table.language)
-        name = seat_name(t, table.seats[seat])
+        name = seat_name(t, table.seats[seat], table.seats)
         if handed_over:
             text = t.gettext(
                 "⏰ {name} ran out of time twice, so the computer plays their seat now. "
@@ -202,7 +203,7 @@ class GameMessages:
         return t.gettext(
             "📵 I can't reach {name} in a private chat, so the computer plays their "
             "seat. Open a private chat with me to take it back."
-        ).format(name=html.escape(seat.name))
+        ).format(name=html.escape(short_name(seat.name)))
 
     def seat_offer(self, table: TableView[Any], seat: SeatInfo) -> Rendered:
         """A person's note that the computer plays their seat, with the button to take it."""

@@ -28,7 +28,7 @@ def render_lobby(
             taken=len(lobby.seats), capacity=lobby.capacity
         ),
     ]
-    lines.extend(f"{seat.number + 1}. {seat_name(t, seat)}" for seat in lobby.seats)
+    lines.extend(f"{seat.number + 1}. {seat_name(t, seat, lobby.seats)}" for seat in lobby.seats)
     if lobby.status is GameStatus.ABORTED:
         lines.append("")
         lines.append(t.gettext("This table was closed."))

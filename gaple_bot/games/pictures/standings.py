@@ -70,7 +70,7 @@ def standings_picture(
     )
     players = [
         {
-            "name": plain(texts.seat_name(t, seat)),
+            "name": plain(texts.seat_name(t, seat, table.seats)),
             "total": table.scores[seat.number],
             "totals": [row[seat.number] for row in history],
         }

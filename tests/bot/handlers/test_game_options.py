@@ -163,7 +163,7 @@ async def assert_started_with_people_only(
     for user in people:
         assert len(dealt_hand(fake, user)) == tiles
     assert table_rows(fake) == [(NAMES[user], tiles) for user in people]
-    assert "Computer" not in fake.message(GROUP, table_message_id(fake)).text
+    assert "🤖" not in fake.message(GROUP, table_message_id(fake)).text
 
 
 def table_message_id(fake: FakeTelegram) -> int:
@@ -216,7 +216,7 @@ async def test_computers_off_two_people_play_a_whole_two_seat_classic_game(
             await assert_started_with_people_only(fake, app, game_id, (ANA, BUDI), 7)
             lobby = fake.message(GROUP, lobby.message_id)
             assert "The game has started." in lobby.text
-            assert "Computer" not in lobby.text
+            assert "🤖" not in lobby.text
 
             await finish(fake, app, game_id, (ANA, BUDI), seed=5)
             assert any("wins the game" in text for text in fake.all_texts_sent_to(GROUP))
@@ -333,7 +333,7 @@ async def test_computers_on_by_default_fill_a_two_person_table_to_four(tmp_path:
             assert [s.computer_level is not None for s in records] == [False, False, True, True]
             names = [name for name, _ in table_rows(fake)]
             assert names[:2] == ["Ana", "Budi"]
-            assert len(names) == 4 and all("Computer" in name for name in names[2:])
+            assert names[2:] == ["🤖 Normal 1", "🤖 Normal 2"]
             game = await load_engine_game(deps_of(app).service.store, game_id)
             assert game.config.seats == 4
 

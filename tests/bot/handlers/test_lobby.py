@@ -204,7 +204,7 @@ async def test_leave_frees_the_seat_and_add_computer_seats_a_computer(tmp_path: 
             answer = await tap(fake, ANA, lobby, "🤖 Add computer")
             assert answer.get("text") == "A computer player sat down."
             text = fake.message(GROUP, lobby.message_id).text
-            assert "2. 🤖 Computer 2 (normal)" in text
+            assert "2. 🤖 Normal\n" in text
             assert "Seats taken: 2 of 4" in text
             async with deps_of(app).service.store.read() as tx:
                 seats = await tx.seats.of_game(game_id)
@@ -286,7 +286,7 @@ async def test_start_by_someone_else_is_refused_and_the_opener_starts_with_compu
             lobby = fake.message(GROUP, lobby.message_id)
             assert "The game has started." in lobby.text
             assert lobby.buttons() == []
-            for line in ("1. Budi", "2. Dewi", "3. 🤖 Computer 3 (normal)", "4. 🤖 Computer 4"):
+            for line in ("1. Budi", "2. Dewi", "3. 🤖 Normal 1", "4. 🤖 Normal 2"):
                 assert line in lobby.text
             async with deps_of(app).service.store.read() as tx:
                 seats = await tx.seats.of_game(game_id)
@@ -300,7 +300,7 @@ async def test_start_by_someone_else_is_refused_and_the_opener_starts_with_compu
             table = tables[0]
             assert table.message_id > lobby.message_id
             assert "Gaple · round 1 · classic · first to 100" in table.text
-            for name in ("Budi", "Dewi", "Computer"):
+            for name in ("Budi", "Dewi", "🤖 Normal 1", "🤖 Normal 2"):
                 assert name in table.text
             assert record.message_id == table.message_id
 
@@ -452,7 +452,7 @@ async def test_a_table_of_computers_only_cannot_start(tmp_path: Path) -> None:
             await tap(fake, ANA, lobby, "🚪 Leave")
             text = fake.message(GROUP, lobby.message_id).text
             assert "Ana" not in text
-            assert "1. 🤖 Computer 1 (normal)" in text
+            assert "1. 🤖 Normal\n" in text
             answer = await tap(fake, ANA, lobby, "▶️ Start")
             assert answer.get("text") == "Someone has to join before the game can start."
             assert answer.get("show_alert") is True

@@ -270,7 +270,7 @@ def test_standings_data_orders_winner_first_then_by_total() -> None:
     data = picture.data
     assert data["title"] == "🏆 Maya wins the game with 45 points!"
     names = [p["name"] for p in data["players"]]
-    assert names == ["Maya", "Rina", "Joko", "🤖 Computer 4 (normal)"]
+    assert names == ["Maya", "Rina", "Joko", "🤖 Normal"]
     assert [p["total"] for p in data["players"]] == [45, 25, 10, -35]
     assert data["players"][3]["totals"] == [-5, -15, -10, -35]
     assert data["x_label"] == "Round" and data["y_label"] == "Points"
@@ -289,7 +289,7 @@ def test_standings_names_are_plain_and_translated() -> None:
     data = standings_picture(translator("de"), finished(seats, history, 0), history).data
     assert data["players"][0]["name"] == "A <b>&amp;</b> B"
     assert data["title"].startswith("🏆 A <b>&amp;</b> B gewinnt das Spiel")
-    assert data["players"][1]["name"] == "🤖 Computer 3 (schwer)"
+    assert data["players"][1]["name"] == "🤖 Schwer"
     assert data["players"][2]["name"] == "Zoë 🤖"
     t = translator("de")
     assert data["x_label"] == t.gettext("Round")

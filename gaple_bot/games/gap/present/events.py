@@ -13,7 +13,7 @@ def event_line(t: Translator, seats: tuple[SeatInfo, ...], event: Event) -> str 
     """A play as a sentence; None for refills and the round's end (the table shows those)."""
     if not isinstance(event, Played):
         return None
-    name = seat_name(t, seats[event.seat])
+    name = seat_name(t, seats[event.seat], seats)
     if event.taken:
         return t.gettext("{name} played {card} and took {taken}").format(
             name=name, card=card_text(event.card), taken=cards_text(event.taken)

@@ -90,7 +90,7 @@ def round_end_picture(t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> 
         n = seat.number
         seats.append(
             {
-                "name": plain(seat_name(t, seat)),
+                "name": plain(seat_name(t, seat, table.seats)),
                 "score": points_count(t, result.points[n]),
                 "total": t.gettext("Total: {points}").format(points=table.scores[n]),
                 "winner": result.points[n] == best,

@@ -24,7 +24,7 @@ def render_round_end(t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> G
         n = seat.number
         lines.append(
             t.gettext("{name}: {collection} = {points}").format(
-                name=seat_name(t, seat),
+                name=seat_name(t, seat, table.seats),
                 collection=collection_text(result.collections[n]),
                 points=result.points[n],
             )

@@ -11,7 +11,7 @@ from ..rules import Discarded, Event, Passed, Played, Side, tile_text
 def event_line(t: Translator, seats: tuple[SeatInfo, ...], event: Event) -> str | None:
     """The event as a sentence; None for events the table shows elsewhere (round end)."""
     if isinstance(event, Played):
-        name = seat_name(t, seats[event.seat])
+        name = seat_name(t, seats[event.seat], seats)
         tile = tile_text(event.tile)
         if event.ends is None:
             return t.gettext("{name} led {tile}").format(name=name, tile=tile)
@@ -23,7 +23,7 @@ def event_line(t: Translator, seats: tuple[SeatInfo, ...], event: Event) -> str 
             name=name, tile=tile, end=event.ends[1]
         )
     if isinstance(event, Passed):
-        name = seat_name(t, seats[event.seat])
+        name = seat_name(t, seats[event.seat], seats)
         left, right = event.ends
         if left == right:
             return t.gettext("{name} passed: nothing fits {end}").format(name=name, end=left)
@@ -32,7 +32,7 @@ def event_line(t: Translator, seats: tuple[SeatInfo, ...], event: Event) -> str 
         )
     if isinstance(event, Discarded):
         return t.gettext("{name} could not play and discarded a tile face down").format(
-            name=seat_name(t, seats[event.seat])
+            name=seat_name(t, seats[event.seat], seats)
         )
     return None
 

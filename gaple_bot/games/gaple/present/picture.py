@@ -66,7 +66,7 @@ def round_end_picture(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand])
     hands = []
     for seat in table.seats:
         shown = reveal.seats[seat.number]
-        name = seat_name(t, seat)
+        name = seat_name(t, seat, table.seats)
         row = _tiles_row(t.gettext("{name}: {tiles} = {pips}"), shown.hand, name=name)
         row["winner"] = seat.number == result.winner
         discards = None
@@ -74,7 +74,12 @@ def round_end_picture(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand])
             discards = _tiles_row(t.gettext("discarded: {tiles} = {pips}"), shown.discards)
         hands.append({"row": row, "discards": discards})
     scored = [
-        _item(t.gettext("{name} +{points}"), s.number == result.winner, seat_name(t, s), points)
+        _item(
+            t.gettext("{name} +{points}"),
+            s.number == result.winner,
+            seat_name(t, s, table.seats),
+            points,
+        )
         for s in table.seats
         if (points := result.points[s.number])
     ]
@@ -85,7 +90,7 @@ def round_end_picture(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand])
     # The totals line is the common one (games/texts.py): its words come from there.
     totals = [
         {
-            "text": plain(total_item(t, s, table.scores[s.number])),
+            "text": plain(total_item(t, table, s)),
             "winner": s.number == result.winner,
         }
         for s in table.seats
@@ -108,7 +113,7 @@ def _drawable_names(
     the font's missing characters go) replaced by "Player {number}"."""
     seats = []
     for seat in reveal.table.seats:
-        label = drawable(plain(seat_name(t, seat)), TEXT_SIZE, True)
+        label = drawable(plain(seat_name(t, seat, reveal.table.seats)), TEXT_SIZE, True)
         if not any(char.isalnum() for char in label):
             seat = replace(seat, name=t.gettext("Player {number}").format(number=seat.number + 1))
         seats.append(seat)

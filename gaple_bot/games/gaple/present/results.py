@@ -15,13 +15,13 @@ def render_round_end(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) 
     table = reveal.table
     result = table.board.result
     assert result is not None
-    winner = seat_name(t, table.seats[result.winner])
+    winner = seat_name(t, table.seats[result.winner], table.seats)
     # C10/D5: the seat whose move ended the round (under D6 it need not be the winner).
     mover = next(
         (e.seat for e in reversed(table.board.events) if not isinstance(e, RoundEnded)),
         result.winner,
     )
-    went_out = seat_name(t, table.seats[mover])
+    went_out = seat_name(t, table.seats[mover], table.seats)
     if result.reason is EndReason.GAPLE:
         head = t.gettext("🏁 Round {round}: <b>{name}</b> played their last tile. Gaple!")
         lines = [head.format(round=table.round_number, name=went_out)]
@@ -41,7 +41,9 @@ def render_round_end(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) 
     for seat in table.seats:
         shown = reveal.seats[seat.number]
         row = t.gettext("{name}: {tiles} = {pips}").format(
-            name=seat_name(t, seat), tiles=hand_text(shown.hand), pips=pips(shown.hand)
+            name=seat_name(t, seat, table.seats),
+            tiles=hand_text(shown.hand),
+            pips=pips(shown.hand),
         )
         lines.append(row)
         if shown.discards:
@@ -51,7 +53,9 @@ def render_round_end(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) 
             lines.append("   " + discarded)
     lines.append("")
     scored = [
-        t.gettext("{name} +{points}").format(name=seat_name(t, s), points=result.points[s.number])
+        t.gettext("{name} +{points}").format(
+            name=seat_name(t, s, table.seats), points=result.points[s.number]
+        )
         for s in table.seats
         if result.points[s.number]
     ]

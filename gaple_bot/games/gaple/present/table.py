@@ -36,7 +36,9 @@ def render_table(t: Translator, table: TableView[GapleBoard], now: datetime) -> 
     if board.ends is None:
         lines.append(
             t.gettext("The line is empty: {name} leads.").format(
-                name=seat_name(t, table.seats[table.to_move]) if table.to_move is not None else "—"
+                name=seat_name(t, table.seats[table.to_move], table.seats)
+                if table.to_move is not None
+                else "—"
             )
         )
     else:
