@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 
@@ -22,6 +23,7 @@ DEADLINE = 30.0
 """Seconds a change held up by a lock may take once the lock is free (CI may be slow)."""
 WATCH = 0.3
 """Seconds a change is watched to be still waiting (it must never get through meanwhile)."""
+NO_BREAK = timedelta(0)
 ANA, BUDI, CITRA, DEWI = (
     Person(n, name, "id") for n, name in enumerate(("Ana", "Budi", "Citra", "Dewi"), start=1)
 )
@@ -29,9 +31,10 @@ ANA, BUDI, CITRA, DEWI = (
 
 @pytest.fixture
 async def workers(postgres_url: str) -> AsyncIterator[tuple[GameService, GameService]]:
-    """Two services with their own caches and lock connections, on one database."""
-    first = GameService(Store.open(postgres_url), rng=random.Random(1))
-    second = GameService(Store.open(postgres_url), rng=random.Random(2))
+    """Two services with their own caches and lock connections, on one database; the next
+    round is played at once (the break after a round's end has its own tests)."""
+    first = GameService(Store.open(postgres_url), rng=random.Random(1), round_break=NO_BREAK)
+    second = GameService(Store.open(postgres_url), rng=random.Random(2), round_break=NO_BREAK)
     try:
         for person in (ANA, BUDI, CITRA, DEWI):
             await first.players.private_chat_opened(person)
