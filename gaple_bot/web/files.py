@@ -13,10 +13,11 @@ from ..games.registry import Registry
 
 CSP = (
     "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors *; base-uri 'none'; "
-    "form-action 'none'"
+    "img-src 'self' data: https://t.me; connect-src 'self' ws: wss:; frame-ancestors *; "
+    "base-uri 'none'; form-action 'none'"
 )
-"""The page runs only its own files and Telegram's script, and talks only to this server."""
+"""The page runs only its own files and Telegram's script, and talks only to this server; the
+one picture from elsewhere is the viewer's own photo, which Telegram serves from t.me."""
 TELEGRAM_SCRIPT = b'  <script src="https://telegram.org/js/telegram-web-app.js"></script>\n'
 """Telegram's script in the page's head, as Telegram asks of a Mini App."""
 STATIC_NAME = re.compile(r"[a-z][a-z0-9_-]*\.(js|css|html|svg)")

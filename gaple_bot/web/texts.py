@@ -18,6 +18,8 @@ def shell_texts(t: Translator) -> dict[str, str]:
         "back": t.gettext("Back"),
         "left": t.gettext("{seconds} s left"),
         "reconnecting": t.gettext("Reconnecting…"),
+        # Local play's server was stopped (Ctrl+C): nothing to reconnect to.
+        "closed": t.gettext("The table closed: its server was stopped."),
         "computer": t.gettext("computer"),
         "autoplay": t.gettext("the computer plays for them"),
         "score": t.gettext("{points} pts"),
@@ -25,6 +27,13 @@ def shell_texts(t: Translator) -> dict[str, str]:
         "over": t.gettext("Game over"),
         "stopped": t.gettext("This game was stopped."),
         "seat_back": t.gettext("🙋 Take my seat back"),
+        # The break after a round: its countdown, and Next (everyone's Next deals at once).
+        "next": t.gettext("Next"),
+        "ready": t.gettext("Ready ✓"),
+        "break": t.gettext("Next round in {seconds} s"),
+        "share": t.gettext("Share"),
+        # Gap: under a card whose move takes nothing, where the card goes.
+        "to_middle": t.gettext("to the middle"),
     }
 
 

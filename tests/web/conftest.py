@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -34,10 +35,16 @@ def clock() -> TestClock:
 
 
 @pytest.fixture
+def round_break() -> timedelta:
+    """The break between rounds: none, unless a test module wants the page to show it."""
+    return timedelta(0)
+
+
+@pytest.fixture
 async def server(
-    page_template: Path, tmp_path: Path, clock: TestClock
+    page_template: Path, tmp_path: Path, clock: TestClock, round_break: timedelta
 ) -> AsyncIterator[PageServer]:
     path = tmp_path / "gaple.sqlite3"
     shutil.copyfile(page_template, path)
-    async with page_server(sqlite_url(path), clock) as running:
+    async with page_server(sqlite_url(path), clock, round_break=round_break) as running:
         yield running

@@ -34,6 +34,8 @@ def _shapes(value: object, kind: str) -> Iterator[tuple[object, ...]]:
     if isinstance(value, dict):
         if kind == "gap" and "colour" in value and "value" in value:
             yield (value["colour"], value["value"])
+        if kind == "gaple" and isinstance(value.get("a"), int) and isinstance(value.get("b"), int):
+            yield (value["a"], value["b"])
         for key, inner in value.items():
             if key in ("ends", "counts", "discards", "seats", "revision", "scores"):
                 continue  # numbers of the table, not items
@@ -79,7 +81,8 @@ async def scan(service: GameService, game_id: int, frame: JSON) -> None:
     leaked = [shape for shape in _shapes(public, kind) if shape in hidden]
     if kind == "gaple":
         # A tile on the line is public: its numbers are not a hidden tile's.
-        line = {(t["a"], t["b"]) for t in frame["board"]["line"]}
+        layouts = frame["board"]["layouts"]
+        line = {(t["a"], t["b"]) for t in layouts["wide"]["tiles"]} if layouts else set()
         leaked = [shape for shape in leaked if shape not in line]
     assert not leaked, f"frame shows hidden items {leaked}"
     assert "pile" not in frame["board"] or isinstance(frame["board"]["pile"], int)

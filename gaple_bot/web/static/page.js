@@ -14,6 +14,7 @@
 //   back          leaves a choice of moves                    "Back"
 //   left          the turn's countdown                        "{seconds} s left"
 //   reconnecting  the banner while the socket is down         "Reconnecting…"
+//   closed        local play's server was stopped for good      "The table closed: its server was stopped."
 //   computer      a computer player's mark (screen readers)   "computer"
 //   autoplay      a seat the computer plays for its person    "the computer plays for them"
 //   score         a seat's points (screen readers)            "{points} pts"
@@ -21,6 +22,21 @@
 //   over          the standings' heading                      "Game over"
 //   stopped       the heading of a game stopped early         "This game was stopped."
 //   seat_back     takes back a seat the computer plays          "🙋 Take my seat back"
+//   next          ends the break after a round for the viewer   "Next"
+//   ready         Next, once tapped                             "Ready ✓"
+//   break         the break's countdown                         "Next round in {seconds} s"
+//   share         shares the standings (Telegram only)          "Share"
+//   shared, share_failed, share_unavailable: what came of Share (web/share.py's texts)
+
+import {
+  canShare,
+  hapticRefused,
+  hapticTurn,
+  isSeatedLive,
+  setupTelegram,
+  shareStandings,
+  updateTelegram,
+} from "./telegram_ui.js";
 
 const ENGLISH = {
   join: "Join",
@@ -33,6 +49,7 @@ const ENGLISH = {
   back: "Back",
   left: "{seconds} s left",
   reconnecting: "Reconnecting…",
+  closed: "The table closed: its server was stopped.",
   computer: "computer",
   autoplay: "the computer plays for them",
   score: "{points} pts",
@@ -40,9 +57,16 @@ const ENGLISH = {
   over: "Game over",
   stopped: "This game was stopped.",
   seat_back: "🙋 Take my seat back",
+  next: "Next",
+  ready: "Ready ✓",
+  break: "Next round in {seconds} s",
+  share: "Share",
+  shared: "Shared.",
+  share_failed: "The standings could not be shared.",
+  share_unavailable: "Sharing is not available here.",
 };
 
-const REVEAL_MS = 6000; // a round's reveal stays this long, or until the next tap
+const SLIDE_MS = 420; // a tile just played slides in from its player's seat this long
 const PLAYED_MS = 2600; // a move's line stays this long
 const TOAST_MS = 3200;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
@@ -89,7 +113,14 @@ const page = {
   pending: false, // a move was sent and its state has not come yet
   autoStart: false, // local play's Play again: start the new table once it shows
   choosing: null, // the hand item whose moves are offered as a choice
-  revealTimer: null,
+  showing: null, // the finished round shown while the break before the next one runs
+  lastMover: null, // the seat of the move just announced (its tile slides in from there)
+  lastReveal: null,
+  shape: null, // the felt's snake shape, kept for a round: {round, kind, name}
+  turnKey: "",
+  turnTotal: 0,
+  turnDeadline: null,
+  share: null, // Share at the game's end: {available(), run()} where Telegram offers it
   toastTimer: null,
   playedTimer: null,
   ended: false, // a sign-in failed for good: no reconnecting
@@ -100,14 +131,6 @@ const page = {
 function readLaunch() {
   const params = new URLSearchParams(location.search);
   const tg = page.tg;
-  if (tg) {
-    try {
-      tg.ready();
-      tg.expand();
-    } catch (error) {
-      console.warn("Telegram WebApp", error);
-    }
-  }
   page.initData = tg?.initData || "";
   page.table = tg?.initDataUnsafe?.start_param || params.get("table") || null;
   const local = params.get("local");
@@ -139,10 +162,14 @@ async function post(path, body) {
 
 /** A session for the current table (or a new local one). */
 async function signIn() {
-  const answer = page.local && !page.table
-    ? await post("/app/api/local", { kind: page.local })
+  // Local play keeps its session in the tab's storage (one per kind): a reload asks for the
+  // same table again, and the server opens a new one only when that game is over or gone.
+  const local = page.local && !page.table;
+  const answer = local
+    ? await post("/app/api/local", { kind: page.local, session: sessionStorage.getItem(`local-${page.local}`) })
     : await post("/app/api/session", { init_data: page.initData, table: page.table });
   page.session = answer.session;
+  if (local) sessionStorage.setItem(`local-${page.local}`, answer.session);
   if (answer.language) document.documentElement.lang = answer.language;
   return answer;
 }
@@ -181,10 +208,17 @@ function connect() {
     }
     receive(frame).catch((error) => console.error("frame", frame.t, error));
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     if (page.socket !== socket) return; // replaced on purpose (a new table)
     page.socket = null;
     page.pending = false;
+    // Local play's server going away (1001) was stopped for good: the page says the table
+    // closed. A bot's going away is a restart that comes back: that page reconnects.
+    if (event.code === 1001 && page.local && !page.initData) {
+      page.ended = true;
+      showBanner(say("closed"));
+      return;
+    }
     if (!page.ended) {
       showBanner(say("reconnecting"));
       retryLater();
@@ -235,6 +269,8 @@ async function follow(frame) {
     // The server vouches for the viewer at the group's next table.
     page.session = frame.session;
     page.gameId = frame.game_id;
+    // Local play's next table is the one a reload returns to.
+    if (page.local && !page.initData) sessionStorage.setItem(`local-${page.local}`, frame.session);
   } else {
     try {
       await signIn();
@@ -308,6 +344,7 @@ async function receive(frame) {
         }
         break;
       }
+      hapticRefused(page.tg);
       toast(frame.text || frame.reason);
       if (page.state) render();
       break;
@@ -325,7 +362,7 @@ function setState(state) {
   // The server's clock when the frame says it (the page's own may be off), else the page's.
   page.clockOffset = (typeof state.now === "number" ? state.now : Date.now()) - page.receivedAt;
   const mine = isMyTurn(state);
-  if (mine && !(before && isMyTurn(before))) haptic();
+  if (mine && !(before && isMyTurn(before))) hapticTurn(page.tg);
   // A choice survives a state only while its item still offers the same moves.
   if (page.choosing) {
     const item = state.hand?.items?.find((i) => i.id === page.choosing.id);
@@ -338,6 +375,7 @@ function setState(state) {
 function isMyTurn(state) {
   return (
     state.phase === "playing" &&
+    !roundEnd(state) &&
     state.you &&
     !state.you.spectator &&
     state.to_move !== null &&
@@ -345,61 +383,70 @@ function isMyTurn(state) {
   );
 }
 
-function haptic() {
-  try {
-    page.tg?.HapticFeedback?.notificationOccurred("success");
-  } catch {
-    // older clients have no haptics
-  }
-}
-
 function codes(item) {
   return (item.moves || []).map((move) => move.code).join(" ");
 }
 
-/** What is left of the turn, by the server's clock (milliseconds; null with no deadline). */
 function timeLeft(state) {
   if (!state.deadline) return null;
-  const serverNow = page.clockOffset + performance.now();
-  return Math.max(0, state.deadline - serverNow);
+  return Math.max(0, state.deadline - serverNow());
 }
 
-function clock(ms) {
-  const seconds = Math.ceil(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+/** The server's clock now, as the page reckons it from the last state. */
+function serverNow() {
+  return page.clockOffset + performance.now();
+}
+
+/** The finished round the table shows while the break before the next one runs, or null. */
+function roundEnd(state) {
+  const end = state.round_end;
+  if (!end || state.phase !== "playing") return null;
+  if (typeof state.break_until === "number" && state.break_until <= serverNow()) return null;
+  return end;
+}
+
+function breakLeft(state) {
+  return typeof state.break_until === "number" ? Math.max(0, state.break_until - serverNow()) : 0;
 }
 
 function render() {
   const state = page.state;
   if (!state) return;
   const root = $("table");
+  const end = roundEnd(state);
+  page.showing = end;
   root.setAttribute("aria-busy", "false");
   root.dataset.game = state.kind;
   root.dataset.round = state.round ?? "";
-  root.dataset.toMove = state.to_move ?? "";
+  root.dataset.toMove = end ? "" : state.to_move ?? "";
   root.dataset.revision = state.revision;
   root.dataset.phase = state.phase;
-  root.classList.toggle("mine", isMyTurn(state));
+  root.dataset.roundEnd = end ? end.round : "";
+  root.dataset.layout = wideTable() ? "wide" : "narrow";
+  root.classList.toggle("mine", !end && isMyTurn(state));
   $("title").textContent = state.title || "";
   document.title = state.title || document.title;
-  renderStatus(state);
-  renderSeats(state);
-  renderBoard(state);
+  renderStatus(state, end);
+  renderSeats(state, end);
+  renderBoard(state, end);
   renderLobby(state);
   renderOver(state);
-  renderHand(state);
-  renderChoice(state);
+  renderHand(state, end);
+  renderChoice(state, end);
+  renderBreak(state, end);
   tick();
+  updateTelegram(page.tg, { seatedLive: isSeatedLive(state), dialogOpen: Boolean(page.choosing) });
 }
 
 function seatName(state, number) {
   return state.seats?.find((seat) => seat.number === number)?.name ?? "";
 }
 
-function renderStatus(state) {
+function renderStatus(state, end) {
   const status = $("status");
   let text = "";
   if (state.phase === "lobby") text = say("lobby");
+  else if (end) text = end.reveal?.summary?.[0] || "";
   else if (state.phase === "playing") {
     if (state.you?.spectator) text = say("spectating");
     if (state.to_move !== null && state.to_move !== undefined) {
@@ -407,71 +454,195 @@ function renderStatus(state) {
       text = text ? `${text} · ${turn}` : turn;
     }
   }
-  status.replaceChildren(el("span", { class: "status-text", text }), el("span", { class: "countdown", "data-clock": "status" }));
+  status.replaceChildren(el("span", { class: "status-text", text }));
 }
 
-function renderSeats(state) {
-  const box = $("seats");
+// Seats ----------------------------------------------------------------------------------
+
+/** Whether the others sit along the sides of the felt (a wide window) or all along its top. */
+function wideTable() {
+  return window.matchMedia("(min-aspect-ratio: 1/1) and (min-width: 600px)").matches;
+}
+
+/** Where each seat sits: the viewer's at the bottom (seat 0 for a spectator), the others in
+ * the order play goes round from the viewer's left: left, top…, right. */
+function places(state) {
   const seats = state.seats || [];
-  const capacity = state.phase === "lobby" ? state.lobby?.capacity || seats.length : seats.length;
-  box.dataset.count = String(Math.max(capacity, seats.length));
-  const nodes = seats.map((seat) => {
-    const turn = state.phase === "playing" && seat.number === state.to_move;
-    // The server's names already carry 🤖 for computers and autoplay; the marks say it in words.
-    const marked = seat.name.includes("🤖");
-    const marks = [seat.computer ? say("computer") : "", seat.autoplay ? say("autoplay") : ""].filter(Boolean);
-    return el(
-      "div",
-      {
-        class: `seat${turn ? " turn" : ""}${seat.you ? " you" : ""}${seat.computer ? " computer" : ""}${seat.autoplay ? " autoplay" : ""}`,
-        "data-seat": seat.number,
-        "aria-current": turn ? "true" : null,
-        title: marks.join(", ") || null,
-      },
-      el(
-        "span",
-        { class: "seat-top" },
-        el(
-          "span",
-          { class: "seat-name" },
-          seat.computer ? seat.name.replace(/^🤖\s*/u, "") : seat.name,
-          marks.length ? el("span", { class: "hidden-text", text: ` (${marks.join(", ")})` }) : null,
-        ),
-      ),
-      state.phase === "lobby"
-        ? null
-        : el(
-            "span",
-            { class: "seat-line" },
-            seat.computer || (seat.autoplay && !marked) ? el("span", { class: "seat-marks", "aria-hidden": "true", text: "🤖" }) : null,
-            seat.count === null || seat.count === undefined ? null : el("span", { class: "seat-count", text: `✋ ${seat.count}` }),
-            // The turn's clock beside the count, so that the name keeps the seat's whole width.
-            turn ? el("span", { class: "countdown", "data-clock": "seat" }) : null,
-            el("span", { class: "seat-score", "aria-label": say("score", { points: seat.score ?? 0 }), text: String(seat.score ?? 0) }),
-          ),
-    );
-  });
-  for (let i = seats.length; i < capacity; i += 1) nodes.push(el("div", { class: "seat empty", "aria-hidden": "true", text: "·" }));
-  box.replaceChildren(...nodes);
+  const count = seats.length;
+  const mine = state.you?.seat ?? 0;
+  const others = [];
+  for (let step = 1; step < count; step += 1) others.push((mine + step) % count);
+  const where = new Map([[mine, "bottom"]]);
+  if (!wideTable() || others.length === 1) {
+    others.forEach((number) => where.set(number, "top"));
+  } else {
+    others.forEach((number, index) => {
+      const place = index === 0 ? "left" : index === others.length - 1 ? "right" : "top";
+      where.set(number, place);
+    });
+  }
+  return where;
 }
 
-function renderBoard(state) {
+/** A seat's name as the page shows it: a computer's avatar already shows its robot. */
+function shownName(seat) {
+  return seat.computer ? seat.name.replace(/^🤖\s*/u, "") : seat.name;
+}
+
+const AVATAR_COLOURS = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774", "#e5a64e"];
+
+function avatar(seat, turn) {
+  const face = el("span", { class: "avatar-face", "aria-hidden": "true" });
+  const photo = seat.photo || (seat.you ? page.tg?.initDataUnsafe?.user?.photo_url : null);
+  if (seat.computer) face.textContent = "🤖";
+  else if (photo && /^https:\/\/t\.me\//.test(photo)) face.append(el("img", { src: photo, alt: "", referrerpolicy: "no-referrer" }));
+  else face.textContent = Array.from(seat.name.replace(/^\W+/u, "") || seat.name)[0]?.toUpperCase() || "?";
+  let hash = 0;
+  for (const char of seat.name) hash = (hash * 31 + char.codePointAt(0)) % 9973;
+  face.style.setProperty("--avatar", AVATAR_COLOURS[hash % AVATAR_COLOURS.length]);
+  return el("span", { class: "avatar" }, face, turn ? el("span", { class: "seat-clock", "data-clock": "seat" }) : null);
+}
+
+/** A seat's tiles or cards, face down: a few backs and their number. */
+function backs(count) {
+  const node = el("span", { class: "seat-backs", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(count, 4); i += 1) node.append(el("span", { class: "back" }));
+  node.append(el("span", { class: "seat-count", text: String(count) }));
+  return node;
+}
+
+function seatNode(state, seat, place, end) {
+  const turn = !end && state.phase === "playing" && seat.number === state.to_move;
+  const marks = [seat.computer ? say("computer") : "", seat.autoplay ? say("autoplay") : ""].filter(Boolean);
+  const counted = seat.count !== null && seat.count !== undefined && state.phase === "playing" && !end;
+  const line = state.phase === "lobby"
+    ? null
+    : el(
+        "span",
+        { class: "seat-line" },
+        counted ? backs(seat.count) : null,
+        seat.autoplay && !seat.computer ? el("span", { class: "seat-marks", "aria-hidden": "true", text: "🤖" }) : null,
+        el("span", { class: "seat-score", "aria-label": say("score", { points: seat.score ?? 0 }), text: String(seat.score ?? 0) }),
+      );
+  let extra = null;
+  if (!end && state.board && page.game?.drawSeat) {
+    try {
+      extra = page.game.drawSeat(state.board, seat.number, state, page.texts);
+    } catch (error) {
+      console.error("drawSeat", error);
+    }
+  }
+  let shown = null;
+  if (end && page.game?.drawSeatReveal) {
+    try {
+      shown = page.game.drawSeatReveal(end.reveal, seat.number, state, page.texts);
+    } catch (error) {
+      console.error("drawSeatReveal", error);
+    }
+    const points = end.points?.[seat.number] ?? end.reveal?.points?.[seat.number] ?? 0;
+    if (points) shown?.prepend(el("span", { class: `seat-points${points < 0 ? " negative" : ""}`, text: points > 0 ? `+${points}` : String(points) }));
+  }
+  return el(
+    "div",
+    {
+      class: `seat${turn ? " turn" : ""}${seat.you ? " you" : ""}${seat.computer ? " computer" : ""}${seat.autoplay ? " autoplay" : ""}${end ? " revealed" : ""}`,
+      "data-seat": seat.number,
+      "data-place": place,
+      "aria-current": turn ? "true" : null,
+      title: marks.length ? `${seat.name} (${marks.join(", ")})` : seat.name,
+    },
+    avatar(seat, turn),
+    el(
+      "span",
+      { class: "seat-body" },
+      el("span", { class: "seat-name" }, shownName(seat), marks.length ? el("span", { class: "hidden-text", text: ` (${marks.join(", ")})` }) : null),
+      line,
+    ),
+    extra,
+    shown,
+  );
+}
+
+function renderSeats(state, end) {
+  const boxes = { top: $("seats-top"), left: $("seats-left"), right: $("seats-right"), bottom: $("seats-bottom") };
+  const filled = { top: [], left: [], right: [], bottom: [] };
+  const seats = state.seats || [];
+  if (state.phase === "lobby") {
+    // The lobby: everyone who sat down, in order, and the places still free.
+    for (const seat of seats) filled.top.push(seatNode(state, seat, "top", null));
+    const capacity = state.lobby?.capacity || seats.length;
+    for (let i = seats.length; i < capacity; i += 1) filled.top.push(el("div", { class: "seat empty", "aria-hidden": "true" }, el("span", { class: "avatar" }, el("span", { class: "avatar-face" }))));
+  } else if (state.phase === "playing") {
+    // (At the game's end the standings name everyone: no seats around them.)
+    const where = places(state);
+    for (const seat of seats) {
+      const place = where.get(seat.number) || "top";
+      filled[place].push(seatNode(state, seat, place, end));
+    }
+  }
+  for (const [place, box] of Object.entries(boxes)) {
+    box.replaceChildren(...filled[place]);
+    box.hidden = !filled[place].length;
+  }
+  $("arena").dataset.sides = String(filled.left.length + filled.right.length > 0);
+}
+
+// The felt -------------------------------------------------------------------------------
+
+/** The snake's shape for this felt, kept for a whole round so no tile moves under the eyes. */
+function feltShape(state) {
+  if (page.shape && page.shape.round === state.round && page.shape.kind === state.kind) return page.shape.name;
   const felt = $("felt");
-  if (!state.board || !page.game) {
+  const name = felt.clientWidth && felt.clientWidth < felt.clientHeight * 1.15 ? "narrow" : "wide";
+  page.shape = { round: state.round, kind: state.kind, name };
+  return name;
+}
+
+function renderBoard(state, end) {
+  const felt = $("felt");
+  const board = end ? end.board : state.board;
+  if (!board || !page.game || state.phase === "over" || state.phase === "aborted") {
     felt.replaceChildren();
-    felt.hidden = !state.board;
+    felt.hidden = state.phase !== "playing";
     return;
   }
   felt.hidden = false;
+  const before = new Set(Array.from(felt.querySelectorAll("[data-tile]"), (node) => node.dataset.tile));
+  const sameRound = felt.dataset.round === String(state.round) && !end && felt.dataset.final !== "true";
   try {
-    felt.replaceChildren(page.game.drawBoard(state.board, state, page.texts));
+    felt.replaceChildren(page.game.drawBoard(board, state, page.texts, { shape: feltShape(state) }));
   } catch (error) {
     console.error("drawBoard", error);
+    return;
+  }
+  felt.dataset.round = String(state.round);
+  felt.dataset.final = String(Boolean(end));
+  if (sameRound && page.lastMover !== null) slideIn(felt, before, page.lastMover);
+  page.lastMover = null;
+}
+
+/** The tiles just placed slide in from the seat of who played them. */
+function slideIn(felt, before, seatNumber) {
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const from = document.querySelector(`.seat[data-seat="${seatNumber}"] .avatar`);
+  const line = felt.querySelector("svg");
+  if (!from || !line || !line.getScreenCTM) return;
+  const scale = line.getScreenCTM()?.a || 1;
+  const start = from.getBoundingClientRect();
+  for (const node of felt.querySelectorAll("[data-tile]")) {
+    if (before.has(node.dataset.tile)) continue;
+    const place = node.getBoundingClientRect();
+    const dx = (start.left + start.width / 2 - (place.left + place.width / 2)) / scale;
+    const dy = (start.top + start.height / 2 - (place.top + place.height / 2)) / scale;
+    node.animate([{ transform: `translate(${dx}px, ${dy}px)`, opacity: 0.6 }, { transform: "translate(0px, 0px)", opacity: 1 }], {
+      duration: SLIDE_MS,
+      easing: "cubic-bezier(0.2, 0.7, 0.3, 1)",
+    });
   }
 }
 
-function button(key, frame) {
-  return el("button", { type: "button", class: `act act-${key}`, "data-act": key, text: say(key), onclick: () => send(frame) });
+function button(key, frame, attrs = {}) {
+  return el("button", { type: "button", class: `act act-${key}`, "data-act": key, text: say(key), onclick: () => send(frame), ...attrs });
 }
 
 function renderLobby(state) {
@@ -495,27 +666,35 @@ function renderOver(state) {
   const rows = ranked.map((seat, index) =>
     el(
       "li",
-      { class: `standing${seat.number === state.winner ? " winner" : ""}${seat.you ? " you" : ""}` },
+      { class: `standing${seat.number === state.winner ? " winner" : ""}${seat.you ? " you" : ""}${seat.computer ? " computer" : ""}`, "data-place": index + 1 },
       el("span", { class: "standing-place", text: seat.number === state.winner ? "🏆" : `${index + 1}.` }),
-      el("span", { class: "standing-name", text: seat.name }),
+      avatar(seat, false),
+      el("span", { class: "standing-name", text: shownName(seat) }),
       el("span", { class: "standing-score", text: say("score", { points: seat.score ?? 0 }) }),
     ),
   );
   const heading = el("h2", { class: "over-title", text: say(state.phase === "aborted" ? "stopped" : "over") });
-  box.replaceChildren(heading, el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, button("again", { t: "again" })));
+  // The last round's result, which ended the game.
+  const last = page.lastReveal?.reveal?.summary?.[0];
+  const lastRound = last && state.phase === "over" ? el("p", { class: "over-round", text: last }) : null;
+  const actions = [button("again", { t: "again" })];
+  if (state.phase === "over" && page.share?.available()) {
+    actions.push(el("button", { type: "button", class: "act act-share", "data-act": "share", text: say("share"), onclick: () => page.share.run() }));
+  }
+  box.replaceChildren(...[heading, lastRound, el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, ...actions)].filter(Boolean));
 }
 
-function renderHand(state) {
+function renderHand(state, end) {
   const box = $("hand");
   const items = state.hand?.items || [];
-  box.hidden = !state.hand || state.phase !== "playing";
+  box.hidden = !state.hand || state.phase !== "playing" || Boolean(end);
   if (box.hidden || !page.game) return box.replaceChildren();
   const nodes = items.map((item) => {
     const moves = codes(item);
     const playable = moves !== "" && !page.pending;
     let face;
     try {
-      face = page.game.drawItem(item, state);
+      face = page.game.drawItem(item, state, page.texts);
     } catch (error) {
       console.error("drawItem", error);
       face = el("span", { text: item.label });
@@ -534,16 +713,24 @@ function renderHand(state) {
       face,
     );
   });
+  let note = null;
+  if (page.game.drawHandNote) {
+    try {
+      note = page.game.drawHandNote(state.hand, state);
+    } catch (error) {
+      console.error("drawHandNote", error);
+    }
+  }
   // Two turns ran out: the computer plays the seat until its person takes it back.
   const away = (state.seats || []).some((seat) => seat.you && seat.autoplay);
   const back = away ? [el("div", { class: "actions seat-back" }, button("seat_back", { t: "back" }))] : [];
-  box.replaceChildren(...back, ...nodes);
+  box.replaceChildren(...back, ...nodes, ...(note ? [note] : []));
 }
 
-function renderChoice(state) {
+function renderChoice(state, end) {
   const box = $("choice");
   const item = page.choosing;
-  box.hidden = !item || state.phase !== "playing";
+  box.hidden = !item || state.phase !== "playing" || Boolean(end);
   if (box.hidden) return box.replaceChildren();
   const options = item.moves.map((move) =>
     el("button", {
@@ -569,8 +756,32 @@ function renderChoice(state) {
   box.replaceChildren(...options, back);
 }
 
+/** The break after a round: its countdown and Next (everyone's Next deals at once). */
+function renderBreak(state, end) {
+  const box = $("break");
+  box.hidden = !end;
+  if (!end) return box.replaceChildren();
+  const seated = state.you && !state.you.spectator && state.you.seat !== null;
+  const ready = seated && (end.ready || []).includes(state.you.seat);
+  const next = seated
+    ? el("button", {
+        type: "button",
+        class: "act act-next",
+        "data-act": "next",
+        text: ready ? say("ready") : say("next"),
+        disabled: ready,
+        onclick: () => {
+          if (send({ t: "next" })) {
+            end.ready = [...(end.ready || []), state.you.seat];
+            render();
+          }
+        },
+      })
+    : null;
+  box.replaceChildren(el("p", { class: "break-clock", "data-clock": "break" }), el("div", { class: "actions" }, next));
+}
+
 function tap(item) {
-  dismissReveal();
   const moves = item.moves || [];
   if (!moves.length || page.pending) return;
   if (moves.length === 1) {
@@ -595,61 +806,64 @@ function play(code) {
 function tick() {
   const state = page.state;
   if (!state) return;
-  const running = state.phase === "playing" && state.to_move !== null && state.to_move !== undefined;
+  if (page.showing && !roundEnd(state)) {
+    render(); // the break ran out before the server's next state came: show the live table
+    return;
+  }
+  const running = !page.showing && state.phase === "playing" && state.to_move !== null && state.to_move !== undefined;
   const left = running ? timeLeft(state) : null;
+  if (left !== null && (page.turnKey !== `${state.revision}/${state.deadline}`)) {
+    page.turnKey = `${state.revision}/${state.deadline}`;
+    // The ring is full when the page first sees the turn (the server says when it ends).
+    page.turnTotal = page.turnTotal && page.turnDeadline === state.deadline ? page.turnTotal : Math.max(left, 1);
+    page.turnDeadline = state.deadline;
+  }
   for (const node of document.querySelectorAll("[data-clock]")) {
-    if (left === null) node.textContent = "";
-    else if (node.dataset.clock === "status") node.textContent = `⏱ ${say("left", { seconds: Math.ceil(left / 1000) })}`;
-    else node.textContent = clock(left);
-    node.classList.toggle("urgent", left !== null && left < URGENT_MS);
+    if (node.dataset.clock === "break") {
+      node.textContent = say("break", { seconds: Math.ceil(breakLeft(state) / 1000) });
+      continue;
+    }
+    node.textContent = left === null ? "" : String(Math.ceil(left / 1000));
+    node.setAttribute("aria-label", left === null ? "" : say("left", { seconds: Math.ceil(left / 1000) }));
+    const urgent = left !== null && left < URGENT_MS;
+    node.classList.toggle("urgent", urgent);
+    const ring = node.closest(".avatar");
+    if (ring) {
+      ring.style.setProperty("--left", String(left === null ? 0 : Math.min(1, left / page.turnTotal)));
+      ring.classList.toggle("urgent", urgent);
+    }
   }
 }
 
-// Transient things: a move's line, a round's reveal, a refusal ----------------------------
+// Transient things: a move's line, a refusal --------------------------------------------
 
 function showPlayed(frame) {
+  page.lastMover = typeof frame.seat === "number" ? frame.seat : null;
   const ticker = $("ticker");
-  ticker.textContent = frame.text || "";
+  ticker.textContent = unbroken(frame.text || "");
   ticker.classList.remove("fresh");
   void ticker.offsetWidth; // restarts the animation
   ticker.classList.add("fresh");
   clearTimeout(page.playedTimer);
   page.playedTimer = setTimeout(() => ticker.classList.remove("fresh"), PLAYED_MS);
-  const seat = document.querySelector(`.seat[data-seat="${frame.seat}"]`);
-  if (seat) {
-    seat.classList.remove("moved");
-    void seat.offsetWidth;
-    seat.classList.add("moved");
-  }
 }
 
+/** A text whose coloured squares never part from the number after them (Gap's "🟧0"). */
+function unbroken(text) {
+  return text.replace(/(\p{Extended_Pictographic}\uFE0F?)(?=\d)/gu, "$1\u2060");
+}
+
+/** A round's reveal frame: the table shows the finished round from the state's round_end. */
 function showReveal(frame) {
-  const box = $("reveal");
-  if (!page.game || !frame.reveal) return;
-  let drawn;
-  try {
-    drawn = page.game.drawReveal(frame.reveal, page.state || { seats: [] }, page.texts);
-  } catch (error) {
-    console.error("drawReveal", error);
-    return;
-  }
-  box.replaceChildren(el("div", { class: "reveal-card" }, drawn));
-  // Screen readers name the dialog by the round's result (its summary's first line).
-  const summary = Array.isArray(frame.reveal.summary) ? frame.reveal.summary[0] : "";
-  if (summary) box.setAttribute("aria-label", summary);
-  else box.removeAttribute("aria-label");
-  box.dataset.round = frame.round ?? "";
-  box.hidden = false;
-  clearTimeout(page.revealTimer);
-  page.revealTimer = setTimeout(dismissReveal, REVEAL_MS);
+  page.lastReveal = frame;
 }
 
-function dismissReveal() {
-  const box = $("reveal");
-  if (box.hidden) return;
-  clearTimeout(page.revealTimer);
-  box.hidden = true;
-  box.replaceChildren();
+/** Back (Telegram's button or Escape) closes the open choice of moves, if any. */
+function closeDialog() {
+  if (!page.choosing) return false;
+  page.choosing = null;
+  render();
+  return true;
 }
 
 function toast(text) {
@@ -680,6 +894,18 @@ function hideBanner() {
 
 async function start() {
   readLaunch();
+  setupTelegram(page.tg, {
+    back: closeDialog,
+    state: () => ({ seatedLive: isSeatedLive(page.state), dialogOpen: Boolean(page.choosing) }),
+  });
+  page.share = {
+    available: () => canShare(page.tg),
+    async run() {
+      const shared = await shareStandings(page.tg, page.session);
+      if (shared.result === "shared") toast(say("shared"));
+      else if (shared.result !== "cancelled") toast(shared.text || say(`share_${shared.result}`));
+    },
+  };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") resync();
   });
@@ -688,10 +914,14 @@ async function start() {
   } catch {
     // older clients have no "activated" event: visibilitychange covers them
   }
-  // A tap anywhere closes a round's reveal; so does Escape, for a keyboard.
-  document.addEventListener("pointerdown", dismissReveal, true);
+  // Escape closes an open choice of moves, as Telegram's Back button does.
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") dismissReveal();
+    if (event.key === "Escape") closeDialog();
+  });
+  // Another shape of window may seat the others elsewhere and want the other snake.
+  window.addEventListener("resize", () => {
+    page.shape = null;
+    render();
   });
   setInterval(tick, 250);
   try {

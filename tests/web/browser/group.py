@@ -76,13 +76,10 @@ async def ana_moves_in_chat(server: PageServer, game_id: int) -> None:
 
 
 async def tap_a_move(table: Table) -> tuple[str, list[tuple[str, str]]]:
-    """The viewer's turn, by tapping: a round's reveal is closed first, then the first
-    playable item (and, when it offers several, the first of its choice). Returns the
-    item's aria-label and the choice's (data-move, aria-label) options, if one opened."""
+    """The viewer's turn, by tapping: the first playable item (and, when it offers several,
+    the first of its choice). Returns the item's aria-label and the choice's (data-move,
+    aria-label) options, if one opened."""
     what = await table.settled()
-    if what == "reveal":
-        await table.dismiss_reveal()
-        what = await table.settled()
     assert what == "move", what
     before = await table.revision()
     moves, label = (await table.playable())[0]

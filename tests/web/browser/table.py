@@ -9,12 +9,25 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.async_api import ConsoleMessage, Page, Request, Response, WebSocket
+from playwright.async_api import (
+    ConsoleMessage,
+    Page,
+    Request,
+    Response,
+    ViewportSize,
+    WebSocket,
+)
 
 from .golden import assert_matches_golden
 
 Scheme = Literal["light", "dark"]
 """A phone's colour scheme (prefers-color-scheme)."""
+SCHEMES: tuple[Scheme, ...] = ("light", "dark")
+SIZES: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1280, "height": 800},
+}
+"""The windows each golden screenshot is taken in."""
 DEADLINE_MS = 30_000
 """Generous: a wait ends as soon as what it waits for shows."""
 PAGE_TIME = datetime(2030, 1, 1, tzinfo=UTC)
@@ -26,7 +39,7 @@ OPTION = "#choice button[data-move]:not(:disabled)"
 READY = """() => {
   const root = document.getElementById("table");
   if (!root || root.getAttribute("aria-busy") !== "false") return false;
-  if (!document.getElementById("reveal").hidden) return "reveal";
+  if (root.dataset.roundEnd) return "reveal";
   if (root.dataset.phase === "over" || root.dataset.phase === "aborted") return root.dataset.phase;
   if (root.dataset.phase === "lobby") return "lobby";
   if (!document.getElementById("choice").hidden) return "choice";
@@ -122,22 +135,21 @@ class Table:
         return what
 
     async def revealed(self) -> int:
-        """The round the open reveal shows, once the state after it (the next round's deal or
-        the game's end) is drawn behind it: the server sends the reveal first."""
+        """The round whose end the table shows in the break before the next one: its final
+        line on the felt, every seat's hand face up beside it, the result on the status line."""
         handle = await self.page.wait_for_function(
-            """() => {
-              const root = document.getElementById("table");
-              const round = Number(document.getElementById("reveal").dataset.round);
-              const after = Number(root.dataset.round) > round || root.dataset.phase === "over";
-              return after && round;
-            }""",
+            "() => Number(document.getElementById('table').dataset.roundEnd) || false",
             timeout=DEADLINE_MS,
         )
         round_number = await handle.json_value()
         assert isinstance(round_number, int)
-        # The dialog is named for screen readers by the round's result.
-        name = await self.page.locator("#reveal").get_attribute("aria-label")
-        assert name and f"{round_number}" in name, name
+        status = await self.page.locator("#status").inner_text()
+        assert f"{round_number}" in status, status
+        seats = await self.page.locator(".seat").count()
+        assert seats and await self.page.locator(".seat .seat-reveal").count() == seats
+        # Nothing of the live table shows over it: no hand to tap, no turn's clock.
+        assert await self.page.locator(PLAYABLE).count() == 0
+        assert await self.page.locator(".seat-clock").count() == 0
         return round_number
 
     async def wait_for_revision(self, revision: int) -> None:
@@ -189,14 +201,13 @@ class Table:
         """One of the lobby's or the standings' buttons (join, leave, start, again)."""
         await self.page.locator(f'button[data-act="{act}"]').tap(timeout=DEADLINE_MS)
 
-    async def dismiss_reveal(self, key: str | None = None) -> None:
-        """Close a round's reveal with a tap on it (or with `key` on the keyboard)."""
-        reveal = self.page.locator("#reveal")
-        if key is None:
-            await reveal.tap(position={"x": 12, "y": 12}, timeout=DEADLINE_MS)
-        else:
-            await self.page.keyboard.press(key)
-        await reveal.wait_for(state="hidden", timeout=DEADLINE_MS)
+    async def next_round(self) -> None:
+        """Tap Next in the break after a round, and wait for the live table to come back
+        (everyone seated at a local table is the viewer: their Next deals at once)."""
+        await self.page.locator('button[data-act="next"]').tap(timeout=DEADLINE_MS)
+        await self.page.wait_for_function(
+            "() => !document.getElementById('table').dataset.roundEnd", timeout=DEADLINE_MS
+        )
 
     # Events of the phone -----------------------------------------------------------------
 
@@ -219,12 +230,19 @@ class Table:
 
     # Pictures ----------------------------------------------------------------------------
 
-    async def matches_golden(self, name: str, schemes: tuple[Scheme, ...] = ("light",)) -> None:
-        """The page as it stands, in each colour scheme, against golden/<name>-<scheme>.png."""
-        for scheme in schemes:
-            await self.page.emulate_media(color_scheme=scheme)
-            png = await self.page.screenshot(animations="disabled", caret="hide")
-            assert_matches_golden(f"{name}-{scheme}", png, self.failures)
+    async def matches_golden(self, name: str) -> None:
+        """The page as it stands on a phone (390 × 844) and a desktop (1280 × 800), in each
+        colour scheme, against golden/<name>-<size>-<scheme>.png."""
+        for size, viewport in SIZES.items():
+            await self.page.set_viewport_size(viewport)
+            layout = "narrow" if size == "phone" else "wide"
+            await self.page.locator(f'#table[data-layout="{layout}"]').wait_for(timeout=DEADLINE_MS)
+            for scheme in SCHEMES:
+                await self.page.emulate_media(color_scheme=scheme)
+                png = await self.page.screenshot(animations="disabled", caret="hide")
+                assert_matches_golden(f"{name}-{size}-{scheme}", png, self.failures)
+        await self.page.set_viewport_size(SIZES["phone"])
+        await self.page.locator('#table[data-layout="narrow"]').wait_for(timeout=DEADLINE_MS)
         await self.page.emulate_media(color_scheme=self.scheme)
 
 

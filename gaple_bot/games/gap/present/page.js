@@ -1,15 +1,26 @@
-// Gap drawn for the table page (docs/PAGE.md): the middle's cards as coloured faces with
-// their values, the pile's count, every seat's collection by colour with what it scores now;
-// a hand's card with what each of its moves would take shown small under it; and every
-// collection at a round's end. Card colours are page.css's .card-<colour> classes.
+// Gap drawn for the table page (docs/PAGE.md): the middle's cards as coloured faces with their
+// values and the pile's count on the felt; each seat's collection by colour beside its name; a
+// hand's card with what each of its moves would take shown small under it; and at a round's
+// end every collection as coloured columns, the colours that score marked (+ for the largest
+// counts, − for the smallest) and the sum written out. Colours are page.css's .card-<colour>.
 
 const ORDER = ["red", "green", "blue", "yellow", "purple", "orange"];
+const ENGLISH = { to_middle: "to the middle" };
 
 function html(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+function word(texts, key) {
+  return (texts && texts[key]) || ENGLISH[key];
+}
+
+/** A score as typeset: a true minus sign. */
+function signed(number) {
+  return number < 0 ? `−${-number}` : String(number);
 }
 
 function card(face, size = "") {
@@ -22,73 +33,83 @@ function card(face, size = "") {
   return node;
 }
 
-function seatName(state, number) {
-  return state.seats?.find((seat) => seat.number === number)?.name ?? `#${number + 1}`;
-}
-
-/** A collection by colour (a chip per colour with its count) and its score now. */
-function collection(held, name, you) {
-  const row = html("li", `gap-collection${you ? " you" : ""}`);
-  row.append(html("span", "gap-who", name));
-  const chips = html("span", "gap-chips");
-  for (const colour of ORDER) {
-    const count = held.colours?.[colour];
-    if (!count) continue;
-    const chip = html("span", `gap-chip card-${colour}`, `×${count}`);
-    chip.dataset.colour = colour;
-    chips.append(chip);
-  }
-  if (!chips.childElementCount) chips.append(html("span", "", "—"));
-  row.append(chips);
-  row.append(html("span", `gap-score${held.score < 0 ? " negative" : ""}`, String(held.score)));
-  return row;
-}
-
-function collections(list, state) {
-  const box = html("ul", "gap-collections");
-  (list || []).forEach((held, number) => {
-    const seat = state.seats?.find((s) => s.number === number);
-    box.append(collection(held, seatName(state, number), Boolean(seat?.you)));
-  });
-  return box;
-}
-
 export function drawBoard(board, state, texts) {
   const root = html("div", "board gap-board");
   const top = html("div", "gap-top");
   const middle = html("div", "gap-middle");
-  for (const face of board.middle || []) middle.append(card(face));
+  for (const face of board.middle || []) middle.append(card(face, "big"));
   if (!middle.childElementCount) middle.append(html("span", "gap-middle-empty", "—"));
   const pile = html("div", "gap-pile");
-  pile.append(html("span", "", "🂠"), html("span", "gap-pile-count", String(board.pile ?? 0)));
+  pile.append(html("span", "gap-pile-count", String(board.pile ?? 0)));
+  pile.setAttribute("role", "img");
   pile.setAttribute("aria-label", `🂠 ${board.pile ?? 0}`);
   top.append(middle, pile);
-  root.append(top, collections(board.collections, state));
+  root.append(top);
   const recent = html("ul", "recent");
-  for (const line of board.recent || []) recent.append(html("li", "", line));
+  // A coloured square never parts from the number after it ("🟧0").
+  const joined = (line) => line.replace(/(\p{Extended_Pictographic}\uFE0F?)(?=\d)/gu, "$1\u2060");
+  for (const line of (board.recent || []).slice(-2)) recent.append(html("li", "", joined(line)));
   root.append(recent);
   return root;
 }
 
-export function drawItem(item, state) {
+/** A collection as chips: a colour's square and its count, never broken across lines. */
+function chips(held) {
+  const box = html("span", "gap-chips");
+  for (const colour of ORDER) {
+    const count = held?.colours?.[colour];
+    if (!count) continue;
+    const chip = html("span", `gap-chip card-${colour}`, String(count));
+    chip.dataset.colour = colour;
+    box.append(chip);
+  }
+  return box;
+}
+
+/** Beside a seat's name: its collection this round and what it would score now. */
+export function drawSeat(board, number, state, texts) {
+  const held = board.collections?.[number];
+  if (!held || !Object.keys(held.colours || {}).length) return null;
+  const root = html("span", "seat-extra gap-collection");
+  root.append(chips(held), html("span", `gap-score${held.score < 0 ? " negative" : ""}`, `= ${signed(held.score)}`));
+  return root;
+}
+
+export function drawItem(item, state, texts) {
   const root = html("span", "gap-item");
   root.append(card({ colour: item.colour, value: item.value }, "big"));
   const takes = html("span", "gap-takes");
   for (const move of item.moves || []) {
     const take = html("span", "gap-take");
     if (move.takes?.length) for (const face of move.takes) take.append(card(face, "mini"));
-    else take.append(html("span", "", "↓")); // the card joins the middle
+    else take.append(html("span", "gap-to-middle", word(texts, "to_middle")));
     takes.append(take);
   }
   root.append(takes);
   return root;
 }
 
-export function drawReveal(reveal, state, texts) {
-  const root = html("div", "reveal-body gap-reveal");
-  root.append(collections(reveal.collections, state));
-  const summary = html("ul", "summary");
-  for (const line of reveal.summary || []) summary.append(html("li", "", line));
-  root.append(summary);
+/** A seat's collection at a round's end: a column per colour, the scoring ones marked, and
+ * the sum written out (G5). */
+export function drawSeatReveal(reveal, number, state, texts) {
+  const held = reveal.collections?.[number] || { columns: [], score: 0 };
+  const root = html("div", "seat-reveal gap-seat-reveal");
+  const columns = html("span", "gap-columns");
+  const terms = [];
+  for (const column of held.columns || []) {
+    const node = html("span", `gap-column${column.mark ? ` ${column.mark}` : ""}`);
+    node.dataset.colour = column.colour;
+    const stack = html("span", "gap-stack");
+    for (let i = 0; i < column.count; i += 1) stack.append(html("span", `gap-block card-${column.colour}`));
+    node.append(html("span", "gap-mark", column.mark === "plus" ? "+" : column.mark === "minus" ? "−" : ""), stack, html("span", "gap-column-count", String(column.count)));
+    columns.append(node);
+    if (column.mark === "plus") terms.push(`${terms.length ? "+ " : ""}${column.count}`);
+  }
+  for (const column of held.columns || []) if (column.mark === "minus") terms.push(`− ${column.count}`);
+  root.append(columns);
+  const sum = terms.length ? `${terms.join(" ")} = ${signed(held.score)}` : "0";
+  const total = html("span", `seat-reveal-count gap-sum${held.score < 0 ? " negative" : ""}`, sum);
+  total.dataset.score = String(held.score);
+  root.append(total);
   return root;
 }

@@ -45,9 +45,21 @@ def card_label(t: Translator, card: int) -> str:
 
 
 def _collection(cards: tuple[int, ...]) -> JSON:
+    """A collection by colour, each colour marked by what it does to the score (G5: plus for
+    the largest counts, minus for the smallest when they are not also the largest), and the
+    score."""
     counts = colour_counts(cards)
+    present = [n for n in counts if n]
+    largest, smallest = (max(present), min(present)) if present else (0, 0)
+    columns = []
+    for colour, count in enumerate(counts):
+        if not count:
+            continue
+        mark = "plus" if count == largest else "minus" if count == smallest else None
+        columns.append({"colour": COLOURS[colour], "count": count, "mark": mark})
     return {
         "colours": {COLOURS[c]: n for c, n in enumerate(counts) if n},
+        "columns": columns,
         "score": score_collection(cards),
     }
 
@@ -103,5 +115,7 @@ def page_reveal(t: Translator, reveal: RoundReveal[GapBoard, GapHand]) -> JSON:
     text = render_round_end(t, reveal).text
     return {
         "collections": [_collection(cards) for cards in result.collections],
+        "points": list(result.points),
+        "totals": list(reveal.table.scores),
         "summary": [html.unescape(TAG.sub("", line)) for line in text.split("\n") if line],
     }

@@ -1,6 +1,7 @@
-// Gaple drawn for the table page (docs/PAGE.md): the line of play as SVG dominoes where
-// page_board laid them out (doubles crosswise, the tile it grew from ringed in gold, both
-// open ends marked), a hand's tile standing with its pips, and every hand at a round's end.
+// Gaple drawn for the table page (docs/PAGE.md): the line of play as SVG dominoes where the
+// server's snake placed them (the first tile at the centre, every tile keeping its place for
+// the whole round; the page only scales the line to the felt), both open ends marked; a hand's
+// tile standing with its pips; a seat's discards; and every hand face up at a round's end.
 // The faces follow the round-end picture (picture.py): ivory, a rim, a divider with a pin.
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,16 +16,15 @@ const PIP_SPOTS = [
 ]; // where each number's pips sit on a 3 x 3 grid (across, along) of an upright half
 const COLOURS = {
   plain: { face: "#faf7ee", pip: "#1c1c1e" },
-  first: { face: "#faf7ee", pip: "#1c1c1e" },
   dim: { face: "#cdc7ba", pip: "#605c56" },
 };
 const RIM = "#d6ccb4";
 const EDGE = "#c4baa4";
 const DIVIDER = "#8c8476";
 const PIN = "#ba9648";
-const GOLD = "#f2c446";
-const GAP = 6; // between a line's end and its badge, as between two tiles
-const BADGE = 22; // an open end's badge radius, in the line's units
+const BADGE = 15; // an open end's badge radius, in the line's units (a tile is 80 x 40)
+const BADGE_GAP = 5;
+const MARGIN = 12; // around everything drawn, so shadows and badges are not cut
 const HAND_LENGTH = 88;
 
 function svg(tag, attrs = {}) {
@@ -40,21 +40,17 @@ function html(tag, className, text) {
   return node;
 }
 
-/** One domino with its top left corner at (x, y): `first` on the left (lying) or on top
- * (standing). `style` is "plain", "first" (ringed in gold) or "dim" (a discard). */
-function domino(first, second, x, y, length, upright, style = "plain") {
+/** One domino in the box (x, y, w, h): `first` on the left (lying) or on top (standing). */
+function domino(first, second, x, y, w, h, style = "plain") {
+  const upright = h > w;
+  const length = Math.max(w, h);
   const short = length / 2;
-  const [w, h] = upright ? [short, length] : [length, short];
   const radius = short / 7;
   const lift = Math.max(1, length / 45);
   const shadow = Math.max(1, length / 30);
   const { face, pip } = COLOURS[style] || COLOURS.plain;
   const g = svg("g", { class: `domino domino-${style}` });
   g.append(svg("rect", { x: x + shadow, y: y + shadow, width: w, height: h, rx: radius, fill: "#000", "fill-opacity": 0.31 }));
-  if (style === "first") {
-    const ring = 5;
-    g.append(svg("rect", { x: x - ring, y: y - ring, width: w + 2 * ring, height: h + 2 * ring, rx: radius + ring, fill: GOLD }));
-  }
   g.append(svg("rect", { x, y, width: w, height: h, rx: radius, fill: RIM }));
   g.append(svg("rect", { x: x + 0.5, y: y + 0.5, width: w - 1, height: h - lift - 1, rx: radius, fill: face, stroke: EDGE, "stroke-width": 1 }));
   const top = h - lift;
@@ -88,104 +84,90 @@ function domino(first, second, x, y, length, upright, style = "plain") {
 
 /** A standing tile on its own (a hand's, or a reveal's), as an <svg> of class gaple-face. */
 function standing([high, low], style = "plain", length = HAND_LENGTH) {
-  const margin = style === "first" ? 6 : 3;
+  const margin = 3;
   const box = svg("svg", {
-    class: "gaple-face",
+    class: `gaple-face${style === "dim" ? " gaple-dim" : ""}`,
     viewBox: `${-margin} ${-margin} ${length / 2 + 2 * margin} ${length + 2 * margin}`,
     "aria-hidden": "true",
     focusable: "false",
   });
-  box.append(domino(high, low, 0, 0, length, true, style));
+  box.append(domino(high, low, 0, 0, length / 2, length, style));
   return box;
 }
 
-function size(tile, length) {
-  return tile.upright ? [length / 2, length] : [length, length / 2];
-}
-
-function centre(tile, length) {
-  const [w, h] = size(tile, length);
-  return [tile.x + w / 2, tile.y + h / 2];
-}
-
-/** Where an end's badge goes: beyond `tile` on the side away from `inner` (its neighbour
- * on the line), or towards `fallback` (-1 left, 1 right) when the tile is alone. */
-function badgeAt(tile, inner, length, fallback) {
-  const [w, h] = size(tile, length);
-  const [cx, cy] = centre(tile, length);
-  let dx = fallback;
-  let dy = 0;
-  if (inner) {
-    const [nx, ny] = centre(inner, length);
-    if (Math.abs(cx - nx) >= Math.abs(cy - ny)) dx = cx >= nx ? 1 : -1;
-    else [dx, dy] = [0, cy >= ny ? 1 : -1];
-  }
-  const reach = GAP + BADGE;
-  return [cx + dx * (w / 2 + reach), cy + dy * (h / 2 + reach)];
-}
-
-function badge(number, [x, y], side) {
-  const g = svg("g", { class: `gaple-end gaple-end-${side}`, "data-end": number });
-  g.append(svg("circle", { cx: x, cy: y, r: BADGE, fill: GOLD, stroke: "#0f3e2b", "stroke-width": 3 }));
+function badge(number, open, side) {
+  const reach = BADGE_GAP + BADGE;
+  const x = open.x + open.dx * reach;
+  const y = open.y + open.dy * reach;
+  const g = svg("g", { class: `gaple-end gaple-end-${side}`, "data-open": side, "data-value": number });
+  g.append(svg("circle", { cx: x, cy: y, r: BADGE, class: "gaple-end-disc" }));
   const text = svg("text", {
     x,
     y: y + 1,
     "text-anchor": "middle",
     "dominant-baseline": "central",
-    "font-size": 26,
+    "font-size": 19,
     "font-weight": 800,
     "font-family": "system-ui, sans-serif",
-    fill: "#1c1c1e",
+    class: "gaple-end-number",
   });
   text.textContent = String(number);
   g.append(text);
-  return g;
+  return { node: g, box: [x - BADGE, y - BADGE, x + BADGE, y + BADGE] };
 }
 
-/** The line of play where page_board laid it, centred across its width. */
-function drawLine(board) {
-  const length = board.length;
+/** The layout for the felt's shape: "narrow" (taller than wide) or "wide". */
+function layoutOf(board, shape) {
+  const layouts = board.layouts || {};
+  return layouts[shape] || layouts.wide || Object.values(layouts)[0] || null;
+}
+
+/** The line of play where the server's snake placed it, scaled as a whole to the felt. */
+function drawLine(board, shape) {
+  const layout = layoutOf(board, shape);
   const tiles = board.line || [];
   const box = svg("svg", {
     class: "gaple-line",
-    viewBox: `0 0 ${board.width} ${board.height}`,
     role: "img",
     "aria-label": tiles.map((tile) => tile.label).join(", "),
+    preserveAspectRatio: "xMidYMid meet",
   });
-  const left = Math.min(...tiles.map((tile) => tile.x));
-  const right = Math.max(...tiles.map((tile) => tile.x + size(tile, length)[0]));
-  const shift = (board.width - (right - left)) / 2 - left;
-  const g = svg("g", { transform: `translate(${shift} 0)` });
-  for (const tile of tiles) {
-    const face = domino(tile.a, tile.b, tile.x, tile.y, length, tile.upright, tile.first ? "first" : "plain");
-    face.setAttribute("data-tile", `${tile.a}${tile.b}`);
+  let [x0, y0, x1, y1] = layout.span;
+  const grow = ([a, b, c, d]) => {
+    x0 = Math.min(x0, a);
+    y0 = Math.min(y0, b);
+    x1 = Math.max(x1, c);
+    y1 = Math.max(y1, d);
+  };
+  const g = svg("g", { class: "gaple-tiles" });
+  tiles.forEach((tile, index) => {
+    const place = layout.tiles[index];
+    const face = domino(place.a, place.b, place.x, place.y, place.w, place.h);
+    face.setAttribute("data-tile", tile.key);
+    face.setAttribute("data-end", tile.end);
+    // The numbers as drawn: on the left (or top) half, then the right (or bottom) one.
+    face.setAttribute("data-a", place.a);
+    face.setAttribute("data-b", place.b);
     g.append(face);
-  }
-  if (board.ends) {
-    const last = tiles.length - 1;
-    g.append(badge(board.ends[0], badgeAt(tiles[0], tiles[1], length, -1), "left"));
-    g.append(badge(board.ends[1], badgeAt(tiles[last], tiles[last - 1], length, 1), "right"));
-  }
+    grow([place.x, place.y, place.x + place.w, place.y + place.h]);
+  });
   box.append(g);
+  if (board.ends && layout.open) {
+    ["left", "right"].forEach((side, index) => {
+      const drawn = badge(board.ends[index], layout.open[index], side);
+      box.append(drawn.node);
+      grow(drawn.box);
+    });
+  }
+  box.setAttribute("viewBox", `${x0 - MARGIN} ${y0 - MARGIN} ${x1 - x0 + 2 * MARGIN} ${y1 - y0 + 2 * MARGIN}`);
   return box;
 }
 
-function recentList(lines) {
-  const list = html("ul", "recent");
-  for (const line of lines || []) list.append(html("li", "", line));
-  return list;
-}
-
-function seatName(state, number) {
-  return state.seats?.find((seat) => seat.number === number)?.name ?? `#${number + 1}`;
-}
-
-export function drawBoard(board, state, texts) {
+/** The board: the line (or the place of the first tile). `view.shape` picks the snake. */
+export function drawBoard(board, state, texts, view = {}) {
   const root = html("div", "board gaple-board");
-  if (board.line && board.line.length) {
-    const frame = html("div", "gaple-line-box");
-    frame.append(drawLine(board));
-    root.append(frame);
+  if (board.line && board.line.length && board.layouts) {
+    root.append(drawLine(board, view.shape || "wide"));
   } else {
     // No tile yet: an empty place where the first one will lie.
     const empty = html("div", "gaple-empty");
@@ -194,22 +176,25 @@ export function drawBoard(board, state, texts) {
     empty.append(outline);
     root.append(empty);
   }
-  const discards = (board.discards || [])
-    .map((count, number) => (count ? `${seatName(state, number)} ${count}` : ""))
-    .filter(Boolean);
-  const mine = state.hand?.discarded || [];
-  if (discards.length || mine.length) {
-    const note = html("div", "board-note gaple-discards");
-    if (discards.length) note.append(html("span", "", `🂠 ${discards.join(" · ")} `));
-    if (mine.length) {
-      const own = html("span", "gaple-small");
-      for (const face of mine) own.append(standing(face, "dim", 40));
-      note.append(own);
-    }
-    root.append(note);
-  }
-  root.append(recentList(board.recent));
   return root;
+}
+
+/** What a seat shows of the board beside its name: its face-down discards, counted. */
+export function drawSeat(board, number, state, texts) {
+  const count = board.discards?.[number] || 0;
+  if (!count) return null;
+  const note = html("span", "seat-extra gaple-discards", `✕ ${count}`);
+  note.title = texts?.discards ? texts.discards.replace("{count}", count) : `${count}`;
+  return note;
+}
+
+/** Beside the viewer's hand: their own face-down discards. */
+export function drawHandNote(hand, state) {
+  const mine = hand?.discarded || [];
+  if (!mine.length) return null;
+  const own = html("span", "gaple-small gaple-own-discards");
+  for (const face of mine) own.append(standing(face, "dim", 44));
+  return own;
 }
 
 export function drawItem(item, state) {
@@ -218,28 +203,17 @@ export function drawItem(item, state) {
   return face;
 }
 
-export function drawReveal(reveal, state, texts) {
-  const root = html("div", "reveal-body gaple-reveal");
-  const seats = html("div", "reveal-seats");
-  (reveal.hands || []).forEach((hand, number) => {
-    const row = html("div", "reveal-seat");
-    row.dataset.seat = String(number);
-    row.append(html("span", "reveal-name", seatName(state, number)));
-    const tiles = html("span", "gaple-small");
-    for (const face of hand) tiles.append(standing(face, "plain", 40));
-    if (!hand.length) tiles.append(html("span", "", "—"));
-    row.append(tiles);
-    const discarded = reveal.discarded?.[number] || [];
-    if (discarded.length) {
-      const dim = html("span", "gaple-small");
-      for (const face of discarded) dim.append(standing(face, "dim", 40));
-      row.append(dim);
-    }
-    seats.append(row);
-  });
-  root.append(seats);
-  const summary = html("ul", "summary");
-  for (const line of reveal.summary || []) summary.append(html("li", "", line));
-  root.append(summary);
+/** A seat's hand at a round's end, face up, with its pips (and its discards, dimmed). */
+export function drawSeatReveal(reveal, number, state, texts) {
+  const root = html("div", "seat-reveal gaple-seat-reveal");
+  const tiles = html("span", "gaple-revealed");
+  for (const face of reveal.hands?.[number] || []) tiles.append(standing(face, "plain", 60));
+  for (const face of reveal.discarded?.[number] || []) tiles.append(standing(face, "dim", 60));
+  if (tiles.childElementCount) root.append(tiles);
+  const pips = reveal.pips?.[number] ?? 0;
+  const dropped = reveal.discard_pips?.[number] ?? 0;
+  const count = html("span", "seat-reveal-count", dropped ? `${pips} · ✕${dropped}` : String(pips));
+  count.dataset.pips = String(pips);
+  root.append(count);
   return root;
 }

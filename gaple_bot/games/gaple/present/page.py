@@ -1,5 +1,5 @@
-"""Gaple for the page: the line laid out as the round-end picture lays it, the hand with the
-moves each tile makes, and every hand at a round's end, as JSON for the page's drawing."""
+"""Gaple for the page: the line laid out as a snake that never moves a placed tile, the hand
+with the moves each tile makes, and every hand at a round's end, as JSON for the page."""
 
 from __future__ import annotations
 
@@ -10,17 +10,20 @@ from typing import Any
 from ....i18n import Translator
 from ...views import HandView, RoundReveal, TableView
 from ..board import GapleBoard, GapleHand
-from ..rules import Move, MoveKind, Side
+from ..rules import Move, MoveKind, Side, pips
 from ..rules.tiles import HIGH, LOW
 from .events import recent_lines
-from .picture import line_layout, line_origin
+from .picture import line_origin
 from .results import render_round_end
+from .snake import LONG, NARROW, WIDE, OpenEnd, Placed, Snake, lay_out
 from .table import rule_set_name
 from .tiles import by_weight
 
 JSON = dict[str, Any]
-LINE_WIDTH = 720
-"""The width the page's line is laid out in (the page scales it to the screen)."""
+UNIT = 40
+"""The page's units per tile's short side (the page scales the whole line to the felt)."""
+REACHES = {"narrow": NARROW, "wide": WIDE}
+"""The snakes the page chooses from by its felt's shape (snake.py)."""
 RECENT_MOVES = 4
 TAG = re.compile(r"<[^>]+>")
 
@@ -34,33 +37,63 @@ def tile_label(t: Translator, tile: int) -> str:
     return t.gettext("Tile {high} and {low}").format(high=HIGH[tile], low=LOW[tile])
 
 
+def _place(placed: Placed) -> JSON:
+    return {
+        "x": placed.x * UNIT,
+        "y": placed.y * UNIT,
+        "w": placed.width * UNIT,
+        "h": placed.height * UNIT,
+        "a": placed.a,
+        "b": placed.b,
+    }
+
+
+def _open(end: OpenEnd) -> JSON:
+    return {"x": end.x * UNIT, "y": end.y * UNIT, "dx": end.dx, "dy": end.dy}
+
+
+def _layout(snake: Snake, reach: float) -> JSON:
+    """One snake's places, in the order of the board's `line`, and its open ends; `span` is
+    the least the page shows around the first tile, so a short line is not drawn huge and
+    the scale changes only when the line outgrows it."""
+    wide = (reach + LONG) * UNIT
+    return {
+        "tiles": [_place(placed) for placed in snake.tiles],
+        "open": [_open(snake.ends[0]), _open(snake.ends[1])],
+        "span": [-wide, -1.5 * LONG * UNIT, wide, 1.5 * LONG * UNIT],
+    }
+
+
 def page_board(t: Translator, table: TableView[GapleBoard]) -> JSON:
-    """The public board: the line laid out (doubles crosswise, turning to stay inside the
-    width), the tile it grew from, the open ends, each seat's tiles and discards counted."""
+    """The public board: the line's tiles (the first, then outward to the right, then to the
+    left) with a snake for each shape of felt (the page's units, the first tile's centre at
+    0, 0), its open ends' numbers, each seat's tiles and discards counted."""
     board = table.board
-    placed, height, length = line_layout(board.line, LINE_WIDTH) if board.line else ([], 0, 0)
-    first = line_origin(board)
     config = board.config
+    origin = line_origin(board)
+    snakes = (
+        {name: lay_out(board.line, origin, reach) for name, reach in REACHES.items()}
+        if origin is not None
+        else {}
+    )
+    line: list[JSON] = []
+    if snakes:
+        for placed in snakes["wide"].tiles:
+            low, high = sorted((placed.a, placed.b))
+            line.append(
+                {
+                    "key": f"{low}-{high}",
+                    "end": placed.end.value,
+                    "label": t.gettext("Tile {high} and {low}").format(high=high, low=low),
+                }
+            )
     return {
         "title": t.gettext("<b>Gaple</b> · round {round} · {rules} · first to {target}")
         .format(round=table.round_number, rules=rule_set_name(t, config), target=config.target)
         .replace("<b>", "")
         .replace("</b>", ""),
-        "line": [
-            {
-                "x": p.x,
-                "y": p.y,
-                "a": p.first,
-                "b": p.second,
-                "upright": p.upright,
-                "first": p.index == first,
-                "label": t.gettext("Tile {high} and {low}").format(high=p.first, low=p.second),
-            }
-            for p in placed
-        ],
-        "width": LINE_WIDTH,
-        "height": height,
-        "length": length,
+        "line": line,
+        "layouts": {name: _layout(snakes[name], REACHES[name]) for name in snakes},
         "ends": list(board.ends) if board.ends is not None else None,
         "counts": list(board.hand_counts),
         "discards": list(board.discard_counts),
@@ -100,10 +133,18 @@ def page_hand(t: Translator, view: HandView[GapleBoard, GapleHand]) -> JSON:
 
 
 def page_reveal(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) -> JSON:
-    """Every seat's tiles and discards at the round's end, and the round's result in words."""
+    """Every seat's tiles and discards at the round's end with their pips, the round's winner,
+    its points and the totals after it, and the round's result in words."""
+    table = reveal.table
+    result = table.board.result
     text = render_round_end(t, reveal).text
     return {
         "hands": [[_face(tile) for tile in by_weight(seat.hand)] for seat in reveal.seats],
         "discarded": [[_face(tile) for tile in by_weight(seat.discards)] for seat in reveal.seats],
+        "pips": [pips(seat.hand) for seat in reveal.seats],
+        "discard_pips": [pips(seat.discards) for seat in reveal.seats],
+        "winner": result.winner if result is not None else None,
+        "points": list(result.points) if result is not None else [0] * len(reveal.seats),
+        "totals": list(table.scores),
         "summary": [html.unescape(TAG.sub("", line)) for line in text.split("\n") if line],
     }

@@ -10,7 +10,7 @@ from enum import StrEnum
 SHORT = 1.0
 """A tile's short side; its long side is two of them."""
 LONG = 2 * SHORT
-NARROW = 2.5 * LONG
+NARROW = 2 * LONG
 WIDE = 4.5 * LONG
 """How far from the first tile's centre a row runs before it turns: narrow for a felt taller
 than wide (a phone upright), wide otherwise. A tile's place may only depend on the tiles laid
