@@ -44,7 +44,7 @@ from .limits import FrameBucket
 from .sessions import PageSession, SessionRefused, SessionSigner
 from .share import PrepareShare, StandingsShare, share_texts
 from .sign_in import SignIn
-from .state import Viewer, state_of
+from .state import Viewer, photos_of, state_of
 from .texts import page_refusal, shell_texts
 
 log = logging.getLogger(__name__)
@@ -199,7 +199,7 @@ class PageFrontEnd:
             session = await self._hello(deps, ws)
             if session is None:
                 return ws
-            viewer = Viewer(session.user_id, session.name, session.language)
+            viewer = Viewer(session.user_id, session.name, session.language, session.photo)
             t = deps.translators.get(session.language)
             page = PageSocket(viewer, session.game_id, t)
             kind = await self._welcome(deps, ws, page, session)
@@ -258,7 +258,12 @@ class PageFrontEnd:
             await ws.close(code=4404, message=b"no table")
             return None
         fresh = self.signer.issue(
-            session.user_id, session.name, session.language, session.game_id, deps.clock()
+            session.user_id,
+            session.name,
+            session.language,
+            session.game_id,
+            deps.clock(),
+            session.photo,
         )
         await ws.send_json(
             {
@@ -279,7 +284,10 @@ class PageFrontEnd:
         except ServiceError as error:
             page.push(refusal_frame(page.t, "", error))
             return
-        page.push(state_of(snapshot, page.t, deps.registry, page.viewer, deps.clock()))
+        photos = deps.hub.photos(page.game_id) | photos_of([page])
+        page.push(
+            state_of(snapshot, page.t, deps.registry, page.viewer, deps.clock(), photos=photos)
+        )
 
     async def _read(self, deps: PageDeps, ws: web.WebSocketResponse, page: PageSocket) -> None:
         bucket = self._buckets.setdefault(page.viewer.user_id, FrameBucket(self._monotonic))

@@ -18,7 +18,7 @@ from ..service.outcome import NextGame, Outcome, Played, Reminded, RoundEnded, T
 from ..service.runtime import GameService
 from ..service.snapshot import GameSnapshot
 from .sessions import SessionSigner
-from .state import JSON, Viewer, state_of
+from .state import JSON, Viewer, photos_of, state_of
 
 log = logging.getLogger(__name__)
 UNSEEN_EFFECTS = (TurnSeen, Reminded)
@@ -117,6 +117,10 @@ class PageHub:
         """The pages open on the game."""
         return self._pages.get(game_id, set())
 
+    def photos(self, game_id: int) -> dict[int, str]:
+        """The Telegram photos of the people with the game's page open here, by user."""
+        return photos_of(self.pages_of(game_id))
+
     async def _follow(self, subscription: Any) -> None:
         try:
             while True:
@@ -145,7 +149,12 @@ class PageHub:
                     viewer = page.viewer
                     # The same group's next table: the page follows with a session for it.
                     session = self.signer.issue(
-                        viewer.user_id, viewer.name, viewer.language, effect.game_id, now
+                        viewer.user_id,
+                        viewer.name,
+                        viewer.language,
+                        effect.game_id,
+                        now,
+                        viewer.photo,
                     )
                     page.push(
                         {
@@ -193,8 +202,9 @@ class PageHub:
         seen: int | None = None
         # The public board is drawn once per language, not once per page.
         boards: dict[str, JSON] = {}
+        photos = self.photos(game_id)
         for page in list(self.pages_of(game_id)):
-            state = state_of(snapshot, page.t, self.registry, page.viewer, now, boards)
+            state = state_of(snapshot, page.t, self.registry, page.viewer, now, boards, photos)
             if played:
                 recent = (state.get("board") or {}).get("recent") or []
                 texts = recent[-len(played) :] if len(recent) >= len(played) else []

@@ -19,6 +19,10 @@ MAX_INIT_DATA = 4096
 """initData longer than this is not Telegram's."""
 
 
+PHOTO_ORIGIN = "https://t.me/"
+MAX_PHOTO_URL = 256
+
+
 class InitDataRefused(ValueError):
     """The initData is not Telegram's for this bot, too old, or names nobody."""
 
@@ -32,6 +36,8 @@ class WebAppUser:
     language: str | None
     start_param: str
     signed_at: datetime
+    photo: str | None = None
+    """The person's photo (photo_url), when Telegram gives one from its own address."""
 
 
 def secret_key(bot_token: str) -> bytes:
@@ -73,11 +79,13 @@ def check_init_data(
         raise InitDataRefused("initData has no auth_date") from None
     if now - signed_at > max_age or signed_at - now > timedelta(minutes=5):
         raise InitDataRefused("initData is too old")
-    return WebAppUser(*_user(fields.get("user", "")), fields.get("start_param", ""), signed_at)
+    user_id, name, language, photo = _user(fields.get("user", ""))
+    return WebAppUser(user_id, name, language, fields.get("start_param", ""), signed_at, photo)
 
 
-def _user(raw: str) -> tuple[int, str, str | None]:
-    """Id, display name and language of the initData's user (raises InitDataRefused)."""
+def _user(raw: str) -> tuple[int, str, str | None, str | None]:
+    """Id, display name, language and photo of the initData's user (raises
+    InitDataRefused)."""
     try:
         user = json.loads(raw)
     except ValueError:
@@ -90,4 +98,17 @@ def _user(raw: str) -> tuple[int, str, str | None]:
     parts = [user.get("first_name"), user.get("last_name")]
     name = " ".join(part for part in parts if isinstance(part, str) and part).strip()
     language = user.get("language_code")
-    return user_id, name or str(user_id), language if isinstance(language, str) else None
+    return (
+        user_id,
+        name or str(user_id),
+        language if isinstance(language, str) else None,
+        telegram_photo(user.get("photo_url")),
+    )
+
+
+def telegram_photo(url: object) -> str | None:
+    """A photo address the page may show: Telegram's own (the page's security policy allows
+    pictures from t.me only), of a sane length; else None."""
+    if isinstance(url, str) and url.startswith(PHOTO_ORIGIN) and len(url) <= MAX_PHOTO_URL:
+        return url
+    return None

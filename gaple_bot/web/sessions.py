@@ -37,6 +37,7 @@ class PageSession:
     language: str | None
     game_id: int
     expires: datetime
+    photo: str | None = None
 
 
 class SessionSigner:
@@ -60,16 +61,24 @@ class SessionSigner:
         return cls(secrets.token_bytes(32), LOCAL_SESSION_LIFETIME)
 
     def issue(
-        self, user_id: int, name: str, language: str | None, game_id: int, now: datetime
+        self,
+        user_id: int,
+        name: str,
+        language: str | None,
+        game_id: int,
+        now: datetime,
+        photo: str | None = None,
     ) -> str:
         """A session for the person at the game, good for `lifetime` from `now`."""
-        payload = {
+        payload: dict[str, object] = {
             "u": user_id,
             "n": name,
             "l": language,
             "g": game_id,
             "e": int((now + self.lifetime).timestamp()),
         }
+        if photo is not None:
+            payload["p"] = photo
         body = base64.urlsafe_b64encode(
             json.dumps(payload, separators=(",", ":")).encode()
         ).decode()
@@ -85,8 +94,14 @@ class SessionSigner:
         try:
             payload = json.loads(base64.urlsafe_b64decode(body.encode()))
             expires = datetime.fromtimestamp(int(payload["e"]), now.tzinfo)
+            photo = payload.get("p")
             checked = PageSession(
-                int(payload["u"]), str(payload["n"]), payload["l"], int(payload["g"]), expires
+                int(payload["u"]),
+                str(payload["n"]),
+                payload["l"],
+                int(payload["g"]),
+                expires,
+                photo if isinstance(photo, str) else None,
             )
         except (ValueError, KeyError, TypeError, OverflowError):
             raise SessionRefused("a malformed session") from None

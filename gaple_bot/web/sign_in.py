@@ -67,7 +67,9 @@ class SignIn:
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
         if not await deps.is_member(record.chat_id, user.user_id):
             return refused(t, "not_member", HTTPStatus.FORBIDDEN)
-        return self.answer(user.user_id, user.name, user.language, record.id, record.kind)
+        return self.answer(
+            user.user_id, user.name, user.language, record.id, record.kind, user.photo
+        )
 
     async def _table_vouched(self, asked: object, start_param: str) -> str | None:
         """The token of the table a sign-in opens (None: refused, the page asked for another
@@ -89,11 +91,17 @@ class SignIn:
         return named
 
     def answer(
-        self, user_id: int, name: str, language: str | None, game_id: int, kind: str
+        self,
+        user_id: int,
+        name: str,
+        language: str | None,
+        game_id: int,
+        kind: str,
+        photo: str | None = None,
     ) -> web.Response:
         """The answer to a sign-in: a new session for the game."""
         deps = self._ready()
-        session = self.signer.issue(user_id, name, language, game_id, deps.clock())
+        session = self.signer.issue(user_id, name, language, game_id, deps.clock(), photo)
         return web.json_response(
             {"session": session, "game_id": game_id, "kind": kind, "language": language}
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,6 +31,8 @@ class Viewer:
     user_id: int
     name: str
     language: str | None
+    photo: str | None = None
+    """Their Telegram photo's address, when Telegram gave one (shown on their seat)."""
 
 
 def epoch_ms(moment: datetime | None) -> int | None:
@@ -176,17 +178,29 @@ def state_of(
     viewer: Viewer,
     now: datetime,
     boards: dict[str, JSON] | None = None,
+    photos: Mapping[int, str] | None = None,
 ) -> JSON:
     """The viewer's state frame of the game as `snapshot` read it (their own hand only);
-    `boards` shares the public board among the viewers of one snapshot (see table_state)."""
+    `boards` shares the public board among the viewers of one snapshot (see table_state);
+    `photos`: the Telegram photos of the people who have the table's page open, by user."""
     facts = snapshot.facts
     if facts.status is GameStatus.LOBBY or not facts.playing or snapshot.table is None:
         state = lobby_state(t, registry, snapshot.lobby, viewer)
         if facts.status is not GameStatus.LOBBY:
             # Closed before it started: nothing to join any more.
             state["phase"], state["lobby"] = "aborted", None
-        return state
-    hand = snapshot.hand_of(viewer.user_id)
-    return table_state(
-        t, registry, facts, snapshot.table, hand, viewer, now, boards, snapshot.round_break
-    )
+        seats: Sequence[SeatInfo] = snapshot.lobby.seats
+    else:
+        hand = snapshot.hand_of(viewer.user_id)
+        state = table_state(
+            t, registry, facts, snapshot.table, hand, viewer, now, boards, snapshot.round_break
+        )
+        seats = snapshot.table.seats
+    for shown, seat in zip(state["seats"], seats, strict=True):
+        shown["photo"] = (photos or {}).get(seat.user_id) if seat.user_id is not None else None
+    return state
+
+
+def photos_of(pages: Iterable[Any]) -> dict[int, str]:
+    """The photos of the viewers of `pages` (anything with a `viewer`), by user."""
+    return {p.viewer.user_id: p.viewer.photo for p in pages if p.viewer.photo is not None}

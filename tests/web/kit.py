@@ -45,17 +45,19 @@ def init_data(
     signed_at: datetime | None = None,
     language: str = "en",
     user: bool = True,
+    photo: str | None = None,
 ) -> str:
-    """initData as Telegram would hand a Mini App of the bot with `token`."""
+    """initData as Telegram would hand a Mini App of the bot with `token` (`photo`: the
+    user's photo_url)."""
     fields = {
         "auth_date": str(int((signed_at or datetime.now().astimezone()).timestamp())),
         "query_id": "AAH-test",
     }
     if user:
-        fields["user"] = json.dumps(
-            {"id": user_id, "first_name": name, "language_code": language},
-            separators=(",", ":"),
-        )
+        person: JSON = {"id": user_id, "first_name": name, "language_code": language}
+        if photo is not None:
+            person["photo_url"] = photo
+        fields["user"] = json.dumps(person, separators=(",", ":"))
     if start:
         fields["start_param"] = start
     fields["hash"] = sign(fields, token)

@@ -494,9 +494,12 @@ const AVATAR_COLOURS = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "
 function avatar(seat, turn) {
   const face = el("span", { class: "avatar-face", "aria-hidden": "true" });
   const photo = seat.photo || (seat.you ? page.tg?.initDataUnsafe?.user?.photo_url : null);
+  const initial = Array.from(seat.name.replace(/^[^\p{L}\p{N}]+/u, "") || seat.name)[0]?.toUpperCase() || "?";
   if (seat.computer) face.textContent = "🤖";
-  else if (photo && /^https:\/\/t\.me\//.test(photo)) face.append(el("img", { src: photo, alt: "", referrerpolicy: "no-referrer" }));
-  else face.textContent = Array.from(seat.name.replace(/^\W+/u, "") || seat.name)[0]?.toUpperCase() || "?";
+  else if (photo && /^https:\/\/t\.me\//.test(photo)) {
+    // A photo that does not load leaves the initial, not a broken picture.
+    face.append(el("img", { src: photo, alt: "", referrerpolicy: "no-referrer", onerror: () => face.replaceChildren(initial) }));
+  } else face.textContent = initial;
   let hash = 0;
   for (const char of seat.name) hash = (hash * 31 + char.codePointAt(0)) % 9973;
   face.style.setProperty("--avatar", AVATAR_COLOURS[hash % AVATAR_COLOURS.length]);
@@ -603,7 +606,8 @@ function renderBoard(state, end) {
   const board = end ? end.board : state.board;
   if (!board || !page.game || state.phase === "over" || state.phase === "aborted") {
     felt.replaceChildren();
-    felt.hidden = state.phase !== "playing";
+    // The lobby's card lies on the empty felt; the standings take its place.
+    felt.hidden = state.phase !== "playing" && state.phase !== "lobby";
     return;
   }
   felt.hidden = false;
