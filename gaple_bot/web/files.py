@@ -17,7 +17,7 @@ CSP = (
     "base-uri 'none'; form-action 'none'"
 )
 """The page runs only its own files and Telegram's script, and talks only to this server; the
-one picture from elsewhere is the viewer's own photo, which Telegram serves from t.me."""
+only pictures from elsewhere are the players' Telegram photos, which Telegram serves from t.me."""
 TELEGRAM_SCRIPT = b'  <script src="https://telegram.org/js/telegram-web-app.js"></script>\n'
 """Telegram's script in the page's head, as Telegram asks of a Mini App."""
 STATIC_NAME = re.compile(r"[a-z][a-z0-9_-]*\.(js|css|html|svg)")

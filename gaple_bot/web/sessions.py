@@ -21,7 +21,9 @@ SESSION_LIFETIME = timedelta(minutes=30)
 LOCAL_SESSION_LIFETIME = timedelta(days=1)
 """Local play's page keeps the session it signed in with across reloads (its tab's storage)
 for a whole game, however long it lasts; only the one person on 127.0.0.1 can hold it."""
-MAX_SESSION = 1024
+MAX_SESSION = 2048
+"""Room for the longest name Telegram allows (128 characters, 4 bytes each in UTF-8) and a
+photo's address, in base64, beside the rest."""
 
 
 class SessionRefused(ValueError):
@@ -80,7 +82,7 @@ class SessionSigner:
         if photo is not None:
             payload["p"] = photo
         body = base64.urlsafe_b64encode(
-            json.dumps(payload, separators=(",", ":")).encode()
+            json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
         ).decode()
         return f"{body}.{self._mac(body)}"
 

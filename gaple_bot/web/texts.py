@@ -32,6 +32,8 @@ def shell_texts(t: Translator) -> dict[str, str]:
         "ready": t.gettext("Ready ✓"),
         "break": t.gettext("Next round in {seconds} s"),
         "share": t.gettext("Share"),
+        # A seat's tiles or cards face down, for screen readers.
+        "in_hand": t.gettext("{count} in hand"),
         # Gap: under a card whose move takes nothing, where the card goes.
         "to_middle": t.gettext("to the middle"),
     }

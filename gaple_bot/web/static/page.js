@@ -26,6 +26,7 @@
 //   ready         Next, once tapped                             "Ready ✓"
 //   break         the break's countdown                         "Next round in {seconds} s"
 //   share         shares the standings (Telegram only)          "Share"
+//   in_hand       a seat's face-down tiles (screen readers)     "{count} in hand"
 //   shared, share_failed, share_unavailable: what came of Share (web/share.py's texts)
 
 import {
@@ -61,12 +62,14 @@ const ENGLISH = {
   ready: "Ready ✓",
   break: "Next round in {seconds} s",
   share: "Share",
+  in_hand: "{count} in hand",
   shared: "Shared.",
   share_failed: "The standings could not be shared.",
   share_unavailable: "Sharing is not available here.",
 };
 
 const SLIDE_MS = 420; // a tile just played slides in from its player's seat this long
+const SLIDE_GAP_MS = 260; // several tiles of one state slide in one after another
 const PLAYED_MS = 2600; // a move's line stays this long
 const TOAST_MS = 3200;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
@@ -117,6 +120,8 @@ const page = {
   lastMover: null, // the seat of the move just announced (its tile slides in from there)
   lastReveal: null,
   shape: null, // the felt's snake shape, kept for a round: {round, kind, name}
+  resized: false, // the window changed since the felt was last drawn
+  buzzed: null, // the game and revision whose turn the phone last buzzed for
   turnKey: "",
   turnTotal: 0,
   turnDeadline: null,
@@ -356,13 +361,10 @@ async function receive(frame) {
 // The state ------------------------------------------------------------------------------
 
 function setState(state) {
-  const before = page.state;
   page.state = state;
   page.receivedAt = performance.now();
   // The server's clock when the frame says it (the page's own may be off), else the page's.
   page.clockOffset = (typeof state.now === "number" ? state.now : Date.now()) - page.receivedAt;
-  const mine = isMyTurn(state);
-  if (mine && !(before && isMyTurn(before))) hapticTurn(page.tg);
   // A choice survives a state only while its item still offers the same moves.
   if (page.choosing) {
     const item = state.hand?.items?.find((i) => i.id === page.choosing.id);
@@ -424,16 +426,23 @@ function render() {
   root.dataset.roundEnd = end ? end.round : "";
   root.dataset.layout = wideTable() ? "wide" : "narrow";
   root.classList.toggle("mine", !end && isMyTurn(state));
+  // The phone buzzes once for each turn of the viewer's, when it shows (a break's end too).
+  const turn = `${page.gameId}/${state.revision}`;
+  if (isMyTurn(state) && page.buzzed !== turn) {
+    page.buzzed = turn;
+    hapticTurn(page.tg);
+  }
   $("title").textContent = state.title || "";
   document.title = state.title || document.title;
   renderStatus(state, end);
   renderSeats(state, end);
-  renderBoard(state, end);
   renderLobby(state);
   renderOver(state);
   renderHand(state, end);
   renderChoice(state, end);
   renderBreak(state, end);
+  // Last: the felt is measured with everything around it in place.
+  renderBoard(state, end);
   tick();
   updateTelegram(page.tg, { seatedLive: isSeatedLive(state), dialogOpen: Boolean(page.choosing) });
 }
@@ -446,7 +455,7 @@ function renderStatus(state, end) {
   const status = $("status");
   let text = "";
   if (state.phase === "lobby") text = say("lobby");
-  else if (end) text = end.reveal?.summary?.[0] || "";
+  else if (end) text = end.reveal?.headline || end.reveal?.summary?.[0] || "";
   else if (state.phase === "playing") {
     if (state.you?.spectator) text = say("spectating");
     if (state.to_move !== null && state.to_move !== undefined) {
@@ -508,9 +517,9 @@ function avatar(seat, turn) {
 
 /** A seat's tiles or cards, face down: a few backs and their number. */
 function backs(count) {
-  const node = el("span", { class: "seat-backs", "aria-hidden": "true" });
-  for (let i = 0; i < Math.min(count, 4); i += 1) node.append(el("span", { class: "back" }));
-  node.append(el("span", { class: "seat-count", text: String(count) }));
+  const node = el("span", { class: "seat-backs", role: "img", "aria-label": say("in_hand", { count }) });
+  for (let i = 0; i < Math.min(count, 4); i += 1) node.append(el("span", { class: "back", "aria-hidden": "true" }));
+  node.append(el("span", { class: "seat-count", "aria-hidden": "true", text: String(count) }));
   return node;
 }
 
@@ -575,12 +584,14 @@ function renderSeats(state, end) {
     for (const seat of seats) filled.top.push(seatNode(state, seat, "top", null));
     const capacity = state.lobby?.capacity || seats.length;
     for (let i = seats.length; i < capacity; i += 1) filled.top.push(el("div", { class: "seat empty", "aria-hidden": "true" }, el("span", { class: "avatar" }, el("span", { class: "avatar-face" }))));
-  } else if (state.phase === "playing") {
-    // (At the game's end the standings name everyone: no seats around them.)
+  } else if (state.phase === "playing" || lastRound(state)) {
+    // At the game's end the seats show the hands of the round that decided it, when the page
+    // saw that round end; the standings name everyone anyway.
     const where = places(state);
+    const shown = end || lastRound(state);
     for (const seat of seats) {
       const place = where.get(seat.number) || "top";
-      filled[place].push(seatNode(state, seat, place, end));
+      filled[place].push(seatNode(state, seat, place, shown));
     }
   }
   for (const [place, box] of Object.entries(boxes)) {
@@ -592,19 +603,33 @@ function renderSeats(state, end) {
 
 // The felt -------------------------------------------------------------------------------
 
-/** The snake's shape for this felt, kept for a whole round so no tile moves under the eyes. */
-function feltShape(state) {
-  if (page.shape && page.shape.round === state.round && page.shape.kind === state.kind) return page.shape.name;
+/** The snake's shape for the felt, kept for a whole round (its end included) so that no
+ * tile moves under the eyes; a window resized well past the other shape picks again. */
+function feltShape(state, round) {
   const felt = $("felt");
-  const name = felt.clientWidth && felt.clientWidth < felt.clientHeight * 1.15 ? "narrow" : "wide";
-  page.shape = { round: state.round, kind: state.kind, name };
+  const ratio = felt.clientHeight ? felt.clientWidth / felt.clientHeight : 1.5;
+  const kept = page.shape && page.shape.round === round && page.shape.kind === state.kind ? page.shape.name : null;
+  // Either side of 1.15, with room, so a small change of layout keeps the shape.
+  if (kept === "narrow" && !(page.resized && ratio > 1.4)) return kept;
+  if (kept === "wide" && !(page.resized && ratio < 0.95)) return kept;
+  const name = ratio < 1.15 ? "narrow" : "wide";
+  page.shape = { round, kind: state.kind, name };
   return name;
+}
+
+/** The round that ended the game, as the seats show it under the standings (null if this
+ * page did not see it end). */
+function lastRound(state) {
+  const last = page.lastReveal;
+  if (state.phase !== "over" || !last || last.round !== state.round || last.game !== page.gameId) return null;
+  return { round: last.round, reveal: last.reveal, points: last.reveal.points };
 }
 
 function renderBoard(state, end) {
   const felt = $("felt");
   const board = end ? end.board : state.board;
-  if (!board || !page.game || state.phase === "over" || state.phase === "aborted") {
+  // The game's end keeps its last line under the standings.
+  if (!board || !page.game || state.phase === "aborted") {
     felt.replaceChildren();
     // The lobby's card lies on the empty felt; the standings take its place.
     felt.hidden = state.phase !== "playing" && state.phase !== "lobby";
@@ -614,34 +639,43 @@ function renderBoard(state, end) {
   const before = new Set(Array.from(felt.querySelectorAll("[data-tile]"), (node) => node.dataset.tile));
   const sameRound = felt.dataset.round === String(state.round) && !end && felt.dataset.final !== "true";
   try {
-    felt.replaceChildren(page.game.drawBoard(board, state, page.texts, { shape: feltShape(state) }));
+    const shape = feltShape(state, end ? end.round : state.round);
+    page.resized = false;
+    felt.replaceChildren(page.game.drawBoard(board, state, page.texts, { shape }));
   } catch (error) {
     console.error("drawBoard", error);
     return;
   }
   felt.dataset.round = String(state.round);
   felt.dataset.final = String(Boolean(end));
-  if (sameRound && page.lastMover !== null) slideIn(felt, before, page.lastMover);
+  if (sameRound) slideIn(felt, before, page.lastMover);
   page.lastMover = null;
 }
 
-/** The tiles just placed slide in from the seat of who played them. */
-function slideIn(felt, before, seatNumber) {
+/** The tiles just placed slide in, one after another, each from the seat that laid it (its
+ * data-seat; else the seat of the last move announced). */
+function slideIn(felt, before, lastMover) {
   if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const from = document.querySelector(`.seat[data-seat="${seatNumber}"] .avatar`);
   const line = felt.querySelector("svg");
-  if (!from || !line || !line.getScreenCTM) return;
+  if (!line || !line.getScreenCTM) return;
   const scale = line.getScreenCTM()?.a || 1;
-  const start = from.getBoundingClientRect();
+  let order = 0;
   for (const node of felt.querySelectorAll("[data-tile]")) {
     if (before.has(node.dataset.tile)) continue;
+    const seatNumber = node.dataset.seat ?? lastMover;
+    const from = seatNumber === null ? null : document.querySelector(`.seat[data-seat="${seatNumber}"] .avatar`);
+    if (!from) continue;
+    const start = from.getBoundingClientRect();
     const place = node.getBoundingClientRect();
     const dx = (start.left + start.width / 2 - (place.left + place.width / 2)) / scale;
     const dy = (start.top + start.height / 2 - (place.top + place.height / 2)) / scale;
     node.animate([{ transform: `translate(${dx}px, ${dy}px)`, opacity: 0.6 }, { transform: "translate(0px, 0px)", opacity: 1 }], {
       duration: SLIDE_MS,
+      delay: order * SLIDE_GAP_MS,
+      fill: "backwards",
       easing: "cubic-bezier(0.2, 0.7, 0.3, 1)",
     });
+    order += 1;
   }
 }
 
@@ -666,7 +700,9 @@ function renderOver(state) {
   const box = $("over");
   box.hidden = state.phase !== "over" && state.phase !== "aborted";
   if (box.hidden) return box.replaceChildren();
-  const ranked = [...(state.seats || [])].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+  // Best first; on a tie the winner the rules chose (G6's tie-breaks) leads.
+  const rank = (seat) => (seat.score ?? 0) * 2 + (seat.number === state.winner ? 1 : 0);
+  const ranked = [...(state.seats || [])].sort((a, b) => rank(b) - rank(a));
   const rows = ranked.map((seat, index) =>
     el(
       "li",
@@ -679,7 +715,7 @@ function renderOver(state) {
   );
   const heading = el("h2", { class: "over-title", text: say(state.phase === "aborted" ? "stopped" : "over") });
   // The last round's result, which ended the game.
-  const last = page.lastReveal?.reveal?.summary?.[0];
+  const last = page.lastReveal?.reveal?.headline || page.lastReveal?.reveal?.summary?.[0];
   const lastRound = last && state.phase === "over" ? el("p", { class: "over-round", text: last }) : null;
   const actions = [button("again", { t: "again" })];
   if (state.phase === "over" && page.share?.available()) {
@@ -857,9 +893,10 @@ function unbroken(text) {
   return text.replace(/(\p{Extended_Pictographic}\uFE0F?)(?=\d)/gu, "$1\u2060");
 }
 
-/** A round's reveal frame: the table shows the finished round from the state's round_end. */
+/** A round's reveal frame: the table shows the finished round from the state's round_end;
+ * the game's last round, which has no break, from this frame. */
 function showReveal(frame) {
-  page.lastReveal = frame;
+  page.lastReveal = { ...frame, game: page.gameId };
 }
 
 /** Back (Telegram's button or Escape) closes the open choice of moves, if any. */
@@ -924,7 +961,7 @@ async function start() {
   });
   // Another shape of window may seat the others elsewhere and want the other snake.
   window.addEventListener("resize", () => {
-    page.shape = null;
+    page.resized = true;
     render();
   });
   setInterval(tick, 250);

@@ -148,6 +148,8 @@ function drawLine(board, shape) {
     // The numbers as drawn: on the left (or top) half, then the right (or bottom) one.
     face.setAttribute("data-a", place.a);
     face.setAttribute("data-b", place.b);
+    // Who laid it: a tile just played slides in from that seat.
+    if (tile.seat !== null && tile.seat !== undefined) face.setAttribute("data-seat", tile.seat);
     g.append(face);
     grow([place.x, place.y, place.x + place.w, place.y + place.h]);
   });

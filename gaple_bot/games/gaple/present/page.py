@@ -10,7 +10,7 @@ from typing import Any
 from ....i18n import Translator
 from ...views import HandView, RoundReveal, TableView
 from ..board import GapleBoard, GapleHand
-from ..rules import Move, MoveKind, Side, pips
+from ..rules import Move, MoveKind, Played, Side, pips
 from ..rules.tiles import HIGH, LOW
 from .events import recent_lines
 from .picture import line_origin
@@ -76,14 +76,20 @@ def page_board(t: Translator, table: TableView[GapleBoard]) -> JSON:
         if origin is not None
         else {}
     )
+    # Who laid each tile (none for a starting tile turned up, D1): it slides in from them.
+    laid_by = {
+        f"{LOW[e.tile]}-{HIGH[e.tile]}": e.seat for e in board.events if isinstance(e, Played)
+    }
     line: list[JSON] = []
     if snakes:
         for placed in snakes["wide"].tiles:
             low, high = sorted((placed.a, placed.b))
+            key = f"{low}-{high}"
             line.append(
                 {
-                    "key": f"{low}-{high}",
+                    "key": key,
                     "end": placed.end.value,
+                    "seat": laid_by.get(key),
                     "label": t.gettext("Tile {high} and {low}").format(high=high, low=low),
                 }
             )
@@ -138,7 +144,11 @@ def page_reveal(t: Translator, reveal: RoundReveal[GapleBoard, GapleHand]) -> JS
     table = reveal.table
     result = table.board.result
     text = render_round_end(t, reveal).text
+    # The result's head, up to its first blank line: how the round ended and, under the
+    # discard rules, who won it (the one who went out need not be the winner, D6).
+    head = text.split("\n\n", 1)[0]
     return {
+        "headline": html.unescape(TAG.sub("", " ".join(head.split("\n")))),
         "hands": [[_face(tile) for tile in by_weight(seat.hand)] for seat in reveal.seats],
         "discarded": [[_face(tile) for tile in by_weight(seat.discards)] for seat in reveal.seats],
         "pips": [pips(seat.hand) for seat in reveal.seats],
