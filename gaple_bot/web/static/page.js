@@ -714,6 +714,26 @@ function renderOver(state) {
     ),
   );
   const heading = el("h2", { class: "over-title", text: say(state.phase === "aborted" ? "stopped" : "over") });
+  // The first three on a podium: second, first, third, the winner's step the highest.
+  const podium =
+    state.phase === "over" && ranked.length > 1
+      ? el(
+          "div",
+          { class: "podium", "aria-hidden": "true" },
+          ...[1, 0, 2]
+            .filter((index) => index < ranked.length)
+            .map((index) =>
+              el(
+                "div",
+                { class: `step step-${index + 1}${ranked[index].computer ? " computer" : ""}` },
+                avatar(ranked[index], false),
+                el("span", { class: "step-name", text: shownName(ranked[index]) }),
+                el("span", { class: "step-score", text: String(ranked[index].score ?? 0) }),
+                el("span", { class: "step-block", text: index === 0 ? "🏆" : String(index + 1) }),
+              ),
+            ),
+        )
+      : null;
   // The last round's result, which ended the game.
   const last = page.lastReveal?.reveal?.headline || page.lastReveal?.reveal?.summary?.[0];
   const lastRound = last && state.phase === "over" ? el("p", { class: "over-round", text: last }) : null;
@@ -721,7 +741,7 @@ function renderOver(state) {
   if (state.phase === "over" && page.share?.available()) {
     actions.push(el("button", { type: "button", class: "act act-share", "data-act": "share", text: say("share"), onclick: () => page.share.run() }));
   }
-  box.replaceChildren(...[heading, lastRound, el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, ...actions)].filter(Boolean));
+  box.replaceChildren(...[heading, podium, lastRound, el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, ...actions)].filter(Boolean));
 }
 
 function renderHand(state, end) {
