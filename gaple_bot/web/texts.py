@@ -34,6 +34,8 @@ def shell_texts(t: Translator) -> dict[str, str]:
         "share": t.gettext("Share"),
         # A seat's tiles or cards face down, for screen readers.
         "in_hand": t.gettext("{count} in hand"),
+        # Gaple: the pips left in a hand at a round's end.
+        "pips": t.gettext("{count} pips"),
         # Gap: under a card whose move takes nothing, where the card goes.
         "to_middle": t.gettext("to the middle"),
     }

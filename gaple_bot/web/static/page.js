@@ -222,6 +222,8 @@ function connect() {
     if (event.code === 1001 && page.local && !page.initData) {
       page.ended = true;
       showBanner(say("closed"));
+      // Nothing to tap and no clock running at a table that is gone.
+      if (page.state) render();
       return;
     }
     if (!page.ended) {
@@ -432,7 +434,8 @@ function render() {
     page.buzzed = turn;
     hapticTurn(page.tg);
   }
-  $("title").textContent = state.title || "";
+  // In the break the title names the round that ended, as the status line does.
+  $("title").textContent = (end ? end.board?.title : null) || state.title || "";
   document.title = state.title || document.title;
   renderStatus(state, end);
   renderSeats(state, end);
@@ -464,6 +467,7 @@ function renderStatus(state, end) {
     }
   }
   status.replaceChildren(el("span", { class: "status-text", text }));
+  status.hidden = !text;
 }
 
 // Seats ----------------------------------------------------------------------------------
@@ -751,7 +755,7 @@ function renderHand(state, end) {
   if (box.hidden || !page.game) return box.replaceChildren();
   const nodes = items.map((item) => {
     const moves = codes(item);
-    const playable = moves !== "" && !page.pending;
+    const playable = moves !== "" && !page.pending && !page.ended;
     let face;
     try {
       face = page.game.drawItem(item, state, page.texts);
@@ -870,7 +874,7 @@ function tick() {
     render(); // the break ran out before the server's next state came: show the live table
     return;
   }
-  const running = !page.showing && state.phase === "playing" && state.to_move !== null && state.to_move !== undefined;
+  const running = !page.ended && !page.showing && state.phase === "playing" && state.to_move !== null && state.to_move !== undefined;
   const left = running ? timeLeft(state) : null;
   if (left !== null && (page.turnKey !== `${state.revision}/${state.deadline}`)) {
     page.turnKey = `${state.revision}/${state.deadline}`;

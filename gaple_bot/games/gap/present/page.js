@@ -107,8 +107,10 @@ export function drawSeatReveal(reveal, number, state, texts) {
   }
   for (const column of held.columns || []) if (column.mark === "minus") terms.push(`− ${column.count}`);
   root.append(columns);
-  const sum = terms.length ? `${terms.join(" ")} = ${signed(held.score)}` : "0";
-  const total = html("span", `seat-reveal-count gap-sum${held.score < 0 ? " negative" : ""}`, sum);
+  // The score first, then how it is made: a narrow seat wraps the terms, never the score.
+  const total = html("span", `seat-reveal-count gap-sum${held.score < 0 ? " negative" : ""}`);
+  total.append(html("b", "gap-sum-score", signed(held.score)));
+  if (terms.length) total.append(html("span", "gap-sum-terms", ` = ${terms.join(" ")}`));
   total.dataset.score = String(held.score);
   root.append(total);
   return root;

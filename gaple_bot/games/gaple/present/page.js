@@ -214,7 +214,8 @@ export function drawSeatReveal(reveal, number, state, texts) {
   if (tiles.childElementCount) root.append(tiles);
   const pips = reveal.pips?.[number] ?? 0;
   const dropped = reveal.discard_pips?.[number] ?? 0;
-  const count = html("span", "seat-reveal-count", dropped ? `${pips} · ✕${dropped}` : String(pips));
+  const word = (n) => (texts?.pips || "{count} pips").replace("{count}", n);
+  const count = html("span", "seat-reveal-count", dropped ? `${word(pips)} · ✕ ${dropped}` : word(pips));
   count.dataset.pips = String(pips);
   root.append(count);
   return root;
