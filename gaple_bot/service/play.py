@@ -340,15 +340,28 @@ class Tables:
         progress.steps.append(RoundStarted(table, hands))
 
     async def end_round_break(self, live: LiveGame, progress: Progress) -> None:
-        """The break after a round's end is over: the round may be played (the first turn's
-        time runs from the break's end as set)."""
+        """The break after a round's end is over: the round may be played. The first turn's
+        time runs from the break's end as set; from now when the break ended sooner
+        (everyone said Next), so the turn keeps its whole time and no more."""
+        assert live.round_break is not None
+        sooner = live.round_break.until - self.clock()
+        deadline = live.deadline
+        restart = deadline is not None and sooner > timedelta(0)
+        if deadline is not None and restart:
+            deadline -= sooner
         try:
             async with self.store.transaction() as tx:
                 await tx.games.set_round_break(live.game_id, None)
+                if deadline is not None and restart:
+                    remind = self.remind_at(live, deadline)
+                    await tx.games.set_turn_times(live.game_id, deadline, remind)
         except BaseException:
             self.cache.drop(live.game_id)
             raise
         live.round_break = None
+        if restart:
+            live.deadline = deadline
+            progress.clock_restarted = True
         assert live.match is not None
         progress.break_ended = live.match.round_number
 

@@ -73,3 +73,5 @@ class Progress:
     """While the break after a round's end runs, when it ends (nobody moves before)."""
     break_ended: int | None = None
     """The round whose break (after the round before it ended) ended in this use case."""
+    clock_restarted: bool = False
+    """The break ended sooner (everyone said Next): the first turn's time runs from now."""

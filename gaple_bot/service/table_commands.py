@@ -91,7 +91,13 @@ class TableCommands(CommandBase):
         """The outcome of a break's end: the moves that followed it; only its end when
         nobody moved (a person leads the round: the chat shows nothing new, the pages the
         round's table)."""
-        if progress.plays or progress.steps or progress.abandoned is not None:
+        if (
+            progress.plays
+            or progress.steps
+            or progress.abandoned is not None
+            or progress.clock_restarted
+        ):
+            # (A restarted clock: the chat arms the turn's timers again for its new end.)
             return Outcome.of_progress(progress, self.by)
         assert progress.break_ended is not None
         return self._outcome(progress.game_id, BreakEnded(progress.break_ended))

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from gaple_bot.service.errors import BetweenRounds, GameNotRunning, NoRoundBreak, NotSeated
-from gaple_bot.service.outcome import BreakEnded, BreakReady, Played
+from gaple_bot.service.outcome import BreakEnded, BreakReady, Played, TurnStarted
 from gaple_bot.service.progress import RoundOver, RoundStarted
 from gaple_bot.service.runtime import GameService
 from tests.clock import TestClock
@@ -105,6 +105,33 @@ async def test_the_first_turn_runs_from_the_break_end(
     assert (await gaple.record()).turn_deadline == until + TURN
     # The same button plays now: the break changed no version.
     moved = await gaple.play_code(BUDI, code)
+    assert (moved.plays[0].round_number, moved.plays[0].seat) == (2, 1)
+
+
+async def test_a_break_everyone_ends_sooner_starts_the_first_turn_clock_then(
+    table: Tables, service: GameService, clock: TestClock
+) -> None:
+    gaple = await blocked(table, computer_second=False)
+    progress = await gaple.play(ANA, "R66")
+    assert progress.turn is not None and progress.turn.seat == 1
+    version = gaple.version
+    clock.advance(3)
+    commands = service.page_commands
+    for person in (ANA, CITRA):
+        await commands.next_round(gaple.game_id, person.user_id)
+    outcome = await commands.next_round(gaple.game_id, BUDI.user_id)
+    # Budi's whole turn from now, not from when the break would have run out; the chat gets
+    # the turn again to arm its timers for that end (the same version: his buttons stay live).
+    assert outcome.effects[0] == BreakEnded(2)
+    started = [effect for effect in outcome.effects if isinstance(effect, TurnStarted)]
+    assert [(turn.hand.seat, turn.deadline) for turn in started] == [(1, clock() + TURN)]
+    record = await gaple.record()
+    assert record.turn_deadline == clock() + TURN and record.round_break_until is None
+    assert gaple.version == version
+    half = clock() + TURN / 2
+    assert await service.reminders_due(half - timedelta(seconds=1)) == []
+    assert await service.reminders_due(half + timedelta(seconds=1)) == [(gaple.game_id, version)]
+    moved = await gaple.play_code(BUDI, progress.turn.legal[0])
     assert (moved.plays[0].round_number, moved.plays[0].seat) == (2, 1)
 
 

@@ -240,6 +240,15 @@ class GameRepository:
             round_break_ready=ready if until is not None else 0,
         )
 
+    async def set_turn_times(
+        self, game_id: int, turn_deadline: datetime, remind_at: datetime | None
+    ) -> None:
+        """Move the current turn's end and its reminder (the version and the hand owed stay:
+        the same turn, its clock restarted)."""
+        await self._change(
+            game_id, (GameStatus.RUNNING,), turn_deadline=turn_deadline, turn_remind_at=remind_at
+        )
+
     async def lobbies_opened_before(self, before: datetime) -> list[int]:
         """The ids of the lobbies opened before `before`."""
         stmt = (
