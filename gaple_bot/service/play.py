@@ -344,23 +344,22 @@ class Tables:
         time runs from the break's end as set; from now when the break ended sooner
         (everyone said Next), so the turn keeps its whole time and no more."""
         assert live.round_break is not None
-        sooner = live.round_break.until - self.clock()
-        deadline = live.deadline
-        restart = deadline is not None and sooner > timedelta(0)
-        if deadline is not None and restart:
-            deadline -= sooner
+        unused = live.round_break.until - self.clock()
+        restarted = (
+            live.deadline - unused if live.deadline is not None and unused > timedelta(0) else None
+        )
         try:
             async with self.store.transaction() as tx:
                 await tx.games.set_round_break(live.game_id, None)
-                if deadline is not None and restart:
-                    remind = self.remind_at(live, deadline)
-                    await tx.games.set_turn_times(live.game_id, deadline, remind)
+                if restarted is not None:
+                    remind = self.remind_at(live, restarted)
+                    await tx.games.set_turn_times(live.game_id, restarted, remind)
         except BaseException:
             self.cache.drop(live.game_id)
             raise
         live.round_break = None
-        if restart:
-            live.deadline = deadline
+        if restarted is not None:
+            live.deadline = restarted
             progress.clock_restarted = True
         assert live.match is not None
         progress.break_ended = live.match.round_number

@@ -44,7 +44,7 @@ from .limits import FrameBucket
 from .sessions import PageSession, SessionRefused, SessionSigner
 from .share import PrepareShare, StandingsShare, share_texts
 from .sign_in import SignIn
-from .state import Viewer, photos_of, state_of
+from .state import Viewer, state_of
 from .texts import page_refusal, shell_texts
 
 log = logging.getLogger(__name__)
@@ -284,7 +284,8 @@ class PageFrontEnd:
         except ServiceError as error:
             page.push(refusal_frame(page.t, "", error))
             return
-        photos = deps.hub.photos(page.game_id) | photos_of([page])
+        # The page is the hub's already: its own photo is among them.
+        photos = deps.hub.photos(page.game_id)
         page.push(
             state_of(snapshot, page.t, deps.registry, page.viewer, deps.clock(), photos=photos)
         )

@@ -18,7 +18,7 @@ from ..service.outcome import NextGame, Outcome, Played, Reminded, RoundEnded, T
 from ..service.runtime import GameService
 from ..service.snapshot import GameSnapshot
 from .sessions import SessionSigner
-from .state import JSON, Viewer, photos_of, state_of
+from .state import JSON, Viewer, state_of
 
 log = logging.getLogger(__name__)
 UNSEEN_EFFECTS = (TurnSeen, Reminded)
@@ -119,7 +119,11 @@ class PageHub:
 
     def photos(self, game_id: int) -> dict[int, str]:
         """The Telegram photos of the people with the game's page open here, by user."""
-        return photos_of(self.pages_of(game_id))
+        return {
+            page.viewer.user_id: page.viewer.photo
+            for page in self.pages_of(game_id)
+            if page.viewer.photo is not None
+        }
 
     async def _follow(self, subscription: Any) -> None:
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -199,8 +199,3 @@ def state_of(
     for shown, seat in zip(state["seats"], seats, strict=True):
         shown["photo"] = (photos or {}).get(seat.user_id) if seat.user_id is not None else None
     return state
-
-
-def photos_of(pages: Iterable[Any]) -> dict[int, str]:
-    """The photos of the viewers of `pages` (anything with a `viewer`), by user."""
-    return {p.viewer.user_id: p.viewer.photo for p in pages if p.viewer.photo is not None}

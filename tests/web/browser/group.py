@@ -44,6 +44,7 @@ async def open_as(
     *,
     scheme: Scheme = "light",
     sockets: SocketRoute | None = None,
+    platform: str = "tdesktop",
 ) -> Table:
     """The group's page as Telegram opens it for `person`: no ?table= in its address, the
     token only in the signed initData's start_param."""
@@ -54,7 +55,9 @@ async def open_as(
         signed_at=clock(),
         language=person.telegram_language or "en",
     )
-    return await open_table(server.url("/app"), init_data=signed, scheme=scheme, sockets=sockets)
+    return await open_table(
+        server.url("/app"), init_data=signed, scheme=scheme, sockets=sockets, platform=platform
+    )
 
 
 async def start_in_chat(server: PageServer, game_id: int) -> None:

@@ -8,12 +8,20 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from gaple_bot.service.views import Person
 from tests.clock import TestClock
-from tests.web.kit import GROUP, PageServer, init_data
+from tests.web.kit import GROUP, PageServer
 
 from .conftest import OpenTable
-from .group import BEA, CID, ana_moves_in_chat, open_group, start_in_chat, tap_a_move, turn
+from .group import (
+    BEA,
+    CID,
+    ana_moves_in_chat,
+    open_as,
+    open_group,
+    start_in_chat,
+    tap_a_move,
+    turn,
+)
 from .table import DEADLINE_MS, Table
 
 MAX_TURNS = 200
@@ -31,24 +39,6 @@ class StandInBot:
     async def __call__(self, user_id: int, **result: Any) -> tuple[str, datetime] | None:
         self.calls.append({"user_id": user_id, **result})
         return f"prepared-{len(self.calls)}", self.clock() + timedelta(hours=1)
-
-
-async def open_in_telegram(
-    open_table: OpenTable,
-    server: PageServer,
-    person: Person,
-    token: str,
-    clock: TestClock,
-    platform: str,
-) -> Table:
-    signed = init_data(
-        person.user_id,
-        person.name,
-        start=token,
-        signed_at=clock(),
-        language=person.telegram_language or "en",
-    )
-    return await open_table(server.url("/app"), init_data=signed, platform=platform)
 
 
 async def until(table: Table, condition: str) -> None:
@@ -71,8 +61,8 @@ async def test_the_page_follows_telegrams_conventions_through_a_whole_game(
     async with server.service.store.transaction() as tx:
         await tx.chats.set_option(GROUP, "gaple", "target", "1")
     game_id, token = await open_group(server)
-    bea = await open_in_telegram(open_table, server, BEA, token, clock, "android")
-    cid = await open_in_telegram(open_table, server, CID, token, clock, "tdesktop")
+    bea = await open_as(open_table, server, BEA, token, clock, platform="android")
+    cid = await open_as(open_table, server, CID, token, clock, platform="tdesktop")
     assert await bea.settled() == "lobby" and await cid.settled() == "lobby"
 
     # Ready, expanded; full screen on a phone, not on a desktop client.
@@ -167,7 +157,7 @@ async def test_share_says_why_it_did_not_share(
     """shareStandings as the page calls it, where the server refuses: no bot behind the page
     (not available), a game not over yet (failed, with the server's reason and words)."""
     _, token = await open_group(server)
-    bea = await open_in_telegram(open_table, server, BEA, token, clock, "ios")
+    bea = await open_as(open_table, server, BEA, token, clock, platform="ios")
     assert await bea.settled() == "lobby"
     session = next(f["session"] for f in bea.received if f["t"] == "welcome")
     share = """async (session) => {
