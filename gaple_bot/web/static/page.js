@@ -122,7 +122,6 @@ const page = {
   shape: null, // the felt's snake shape, kept for a round: {round, kind, name}
   resized: false, // the window changed since the felt was last drawn
   buzzed: null, // the game and revision whose turn the phone last buzzed for
-  turnKey: "",
   turnTotal: 0,
   turnDeadline: null,
   share: null, // Share at the game's end: {available(), run()} where Telegram offers it
@@ -876,10 +875,9 @@ function tick() {
   }
   const running = !page.ended && !page.showing && state.phase === "playing" && state.to_move !== null && state.to_move !== undefined;
   const left = running ? timeLeft(state) : null;
-  if (left !== null && (page.turnKey !== `${state.revision}/${state.deadline}`)) {
-    page.turnKey = `${state.revision}/${state.deadline}`;
+  if (left !== null && page.turnDeadline !== state.deadline) {
     // The ring is full when the page first sees the turn (the server says when it ends).
-    page.turnTotal = page.turnTotal && page.turnDeadline === state.deadline ? page.turnTotal : Math.max(left, 1);
+    page.turnTotal = Math.max(left, 1);
     page.turnDeadline = state.deadline;
   }
   for (const node of document.querySelectorAll("[data-clock]")) {
