@@ -31,6 +31,8 @@ from gaple_bot.games.gap.rules import GapConfig
 
 HARD = BUDGETS[Level.HARD]
 NORMAL = BUDGETS[Level.NORMAL]
+FAST_WORK = (8500, 25000, 50000, 100000, 200000)
+"""Simulated plays per decision tried on the compiled core."""
 
 
 def variants() -> dict[str, Budget]:
@@ -49,6 +51,15 @@ def variants() -> dict[str, Budget]:
         "prune3": with_(HARD, prune=3.0, deals=1000),
         **{f"normal-w{w}": with_(NORMAL, work=w, deals=128) for w in (6000, 8000)},
         "hard-eps90": with_(HARD, epsilon=0.9),
+        # Issue 41: the same method on the compiled core (`fast`), with more work.
+        **{f"fast-w{w // 1000}k": with_(HARD, fast=True, work=w, deals=20000) for w in FAST_WORK},
+        **{
+            f"fast-w{w // 1000}k-eps{round(100 * e)}": with_(
+                HARD, fast=True, work=w, deals=20000, epsilon=e
+            )
+            for w in FAST_WORK
+            for e in (0.0, 0.5, 0.8)
+        },
     }
 
 

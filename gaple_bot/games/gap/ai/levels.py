@@ -6,6 +6,7 @@ import random
 from enum import StrEnum
 
 from ..rules import Move, SeatView
+from .fastsearch import fast_search
 from .greedy import greedy_move
 from .montecarlo import Budget, Decision, search
 
@@ -58,4 +59,5 @@ def decision(
     rng = random.Random(seed)
     if level is Level.EASY:
         return Decision(greedy_move(view, rng), False)
-    return search(view, rng, budget or BUDGETS[level])
+    chosen = budget or BUDGETS[level]
+    return (fast_search if chosen.fast else search)(view, rng, chosen)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -43,6 +44,9 @@ class Budget:
     epsilon: float = 0.0
     """Each simulated play is a random card with this probability instead of greedy's (1.0:
     `State.random_rollout`, uniformly random play throughout)."""
+    fast: bool = False
+    """Play out on the compiled core (`fastsearch.fast_search`; no pruning) rather than in
+    Python: the same method, many times the deals for the same CPU."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -54,6 +58,11 @@ class Decision(NamedTuple):
 
     move: Move
     capped: bool
+
+
+def clock() -> Callable[[], float]:
+    """The clock the sampling levels' time caps read (tests stop it by replacing `time`)."""
+    return time.perf_counter
 
 
 def value(points: list[int], me: int, budget: Budget) -> float:
