@@ -55,7 +55,9 @@ def build_bot(
 
     async def open_service() -> GameService:
         executor = (
-            process_pool(settings.computer_processes) if settings.computer_processes else None
+            process_pool(settings.computer_processes, [kind.warm_up_computers for kind in registry])
+            if settings.computer_processes
+            else None
         )
         return await GameService.open(
             settings.database_url,

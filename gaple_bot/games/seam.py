@@ -377,6 +377,12 @@ class GameKind(Protocol[Board, Private, View]):
         """The code of the move computer `level` makes in `view` (runs in a worker process:
         a module-level function's arguments and result pickle)."""
 
+    def warm_up_computers(self) -> None:
+        """Load (or compile) what the computer players run, so the first decision after
+        start is quick; called once in each computer process as it starts. By default
+        there is nothing to load."""
+        return None
+
 
 AnyGameKind: TypeAlias = GameKind[Any, Any, Any]
 """A kind whatever its board and views: what the registry holds and the layers above use."""

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ..games.seam import AnyGameKind
@@ -39,16 +40,33 @@ class ComputerPlayers:
             self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-def process_pool(workers: int = 1) -> ProcessPoolExecutor:
+def process_pool(
+    workers: int = 1, warm_ups: Sequence[Callable[[], None]] = ()
+) -> ProcessPoolExecutor:
     """A process pool for the computer players; the caller shuts it down.
 
     It starts workers with "spawn": forking a process that runs an event loop and threads can
     copy a held lock into the child. Each worker ends as soon as this process does, however it
-    ends (SIGKILL included), so none is left waiting for work that cannot come.
+    ends (SIGKILL included), so none is left waiting for work that cannot come. With
+    `warm_ups` (each kind's `warm_up_computers`), every worker is started now and runs them
+    before its first task, so the first decision after start does not wait for a process to
+    start nor for compiled code to load.
     """
-    return ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=end_with_parent,
-        initargs=(os.getpid(),),
+        initializer=start_worker,
+        initargs=(os.getpid(), tuple(warm_ups)),
     )
+    if warm_ups:
+        # A pool starts a process per task submitted while none is idle, up to `workers`.
+        for _ in range(workers):
+            pool.submit(int)
+    return pool
+
+
+def start_worker(parent: int, warm_ups: tuple[Callable[[], None], ...]) -> None:
+    """A computer process's start: it ends with `parent`, then warms every kind up."""
+    end_with_parent(parent)
+    for warm_up in warm_ups:
+        warm_up()

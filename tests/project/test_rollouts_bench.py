@@ -1,5 +1,6 @@
-"""bench/rollouts.py runs: it times both games' play-outs from the same seeded positions and
-judges a floor only when given one."""
+"""bench/rollouts.py runs: it times both games' play-outs, Python and compiled, from the same
+seeded positions and judges the ratio and floors it is given (a tiny run's figures say nothing
+of the speeds, so these runs ask for no ratio unless they test its verdict)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
 SCRIPT = ROOT / "bench" / "rollouts.py"
-SMALL = ["--positions", "30", "--repeats", "2"]
+SMALL = ["--positions", "30", "--repeats", "2", "--min-ratio", "0"]
 RUN_SECONDS = 120
 """Generous for sixty play-outs and Python's start on a loaded machine."""
 
@@ -29,8 +30,15 @@ def test_the_rollout_bench_prints_both_games_figures() -> None:
     done = run()
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["gaple", "gap"], done.stdout
-    assert all("play-outs per CPU second" in line for line in lines)
+    figures = [line.split(":")[0] for line in lines if "play-outs per CPU second" in line]
+    assert figures == ["gaple, Python", "gaple, compiled", "gap, Python"], done.stdout
+    assert "gaple: the compiled core is" in done.stdout
+
+
+def test_a_ratio_no_core_reaches_fails_the_run() -> None:
+    done = run("--min-ratio", "1e9")
+    assert done.returncode == 1, done.stdout
+    assert "missed: gaple" in done.stdout
 
 
 def test_a_floor_no_core_reaches_fails_the_run() -> None:

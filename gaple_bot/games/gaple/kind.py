@@ -204,3 +204,9 @@ class GapleKind(GameKind[GapleBoard, GapleHand, SeatView]):
         from .ai.levels import decide
 
         return decide(level, view, seed).code
+
+    def warm_up_computers(self) -> None:
+        """The compiled simulation core loaded from numba's cache (compiled if it is not)."""
+        from .ai.fastcore import warm_up
+
+        warm_up()

@@ -7,11 +7,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import Move, MoveKind, Played, SeatView
+from ..rules import Move, MoveKind, Played, SeatView, Side
 from ..rules.tiles import TILE_COUNT
+from .dealer import Dealer
 from .exact import SearchTooLarge, Solver
+from .fastcore import GREEDY, KEEPING, RANDOM
+from .fastsearch import KIND_CODES, FastJudge, Valuation
 from .inference import PlayModel
-from .knowledge import Knowledge, PlaceKind, knowledge_of
 from .modelled import Policy, modelled_rollout
 from .opponents import OpponentModel
 from .playout import (
@@ -25,7 +27,6 @@ from .playout import (
     step,
     to_bits,
 )
-from .sampler import Sampler, SamplerError
 from .value import MatchValue
 
 
@@ -87,62 +88,15 @@ class Budget:
     further deal is drawn, past `min_deals` (0: no limit). Unlike the time cap it depends on
     the seed alone."""
 
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled core can judge this budget's deals (`fastsearch`): not with a
+        model of the opponents' play, which it does not have."""
+        return not (self.play_model or self.opponents or self.modelled)
+
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
         return self.deals * legal_moves if self.per_move else self.deals
-
-
-def _sampler(knowledge: Knowledge) -> Sampler:
-    """A sampler of the hidden tiles in the simulation's bit order."""
-    return Sampler(
-        to_bits(knowledge.unseen), [(p.count, to_bits(p.allowed)) for p in knowledge.places]
-    )
-
-
-def knowledge_and_sampler(view: SeatView) -> tuple[Knowledge, Sampler]:
-    """What the seat knows and a sampler for it, dropping the C4 inference if it misleads."""
-    knowledge = knowledge_of(view)
-    try:
-        sampler = _sampler(knowledge)
-        sampler.sample(random.Random(0))
-    except SamplerError:
-        # Only the C4 inference is an assumption: a hand-made first deal may break it.
-        knowledge = knowledge_of(view, assume_c4=False)
-        sampler = _sampler(knowledge)
-    return knowledge, sampler
-
-
-@dataclass(frozen=True, slots=True)
-class Dealer:
-    """Deals of the hidden tiles consistent with what one seat knows, around its own hand and
-    discards."""
-
-    knowledge: Knowledge
-    sampler: Sampler
-    hands: list[int]
-    """Each seat's hand in simulation bits, the seat's own filled in, the others empty."""
-    discs: list[int]
-    """Likewise the discards."""
-
-    @classmethod
-    def of(cls, view: SeatView, seats: int) -> Dealer:
-        """The dealer for the seat to move in `view`."""
-        knowledge, sampler = knowledge_and_sampler(view)
-        hands, discs = [0] * seats, [0] * seats
-        hands[view.seat] = to_bits(view.hand)
-        discs[view.seat] = to_bits(view.own_discards)
-        return cls(knowledge, sampler, hands, discs)
-
-    def deal(self, rng: random.Random) -> tuple[list[int], list[int], float]:
-        """One deal: every seat's hand and discards (fresh lists), and its weight."""
-        masks, weight = self.sampler.sample(rng)
-        hands, discs = list(self.hands), list(self.discs)
-        for place, mask in zip(self.knowledge.places, masks, strict=True):
-            if place.kind is PlaceKind.HAND:
-                hands[place.seat] = mask
-            elif place.kind is PlaceKind.DISCARDS:
-                discs[place.seat] |= mask
-        return hands, discs, weight
 
 
 def _passed_over(view: SeatView) -> list[tuple[int, int]]:
@@ -217,6 +171,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
     keep = budget.keep if rules.classic or budget.discards_keep is None else budget.discards_keep
+    if not exact and budget.compiled:
+        return _compiled_move(view, rng, budget, dealer, keep, deadline)
     nodes_left = budget.exact_nodes
     judged_moves = 0
     totals = [0.0] * len(legal)
@@ -334,3 +290,90 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
             return legal[max(pair, key=totals.__getitem__)]
     best = max(active, key=totals.__getitem__)
     return legal[best]
+
+
+def _compiled_move(
+    view: SeatView,
+    rng: random.Random,
+    budget: Budget,
+    dealer: Dealer,
+    keep: int,
+    deadline: float | None,
+) -> Move:
+    """`monte_carlo_move`'s judgement by rollouts on the compiled core, in batches of deals
+    between its checks (pruning, the work bound, the time cap): the same decision rules, the
+    deals and rollouts drawn from the core's own generator, seeded from `rng`."""
+    legal = view.legal
+    rules = rules_of(view.config)
+    moves = []
+    for move in legal:
+        kind, bit, side = move_parts(move)
+        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    policy = RANDOM if budget.random_rollouts else KEEPING if keep else GREEDY
+    judge = FastJudge(
+        rules,
+        dealer,
+        view.ends if view.ends is not None else (-1, -1),
+        view.seat,
+        moves,
+        policy,
+        keep,
+        Valuation(True, view.scores, view.config.target, budget.win_worth),
+        rng,
+        _passed_over(view) if budget.passed_over != 1.0 else (),
+        budget.passed_over,
+    )
+    totals = [0.0] * len(legal)
+    scored: list[list[float]] = [[] for _ in legal]
+    judged_moves = 0
+
+    def run(judged: Sequence[int], deals: int) -> None:
+        nonlocal judged_moves
+        worth, weights = judge.judge(judged, deals)
+        weighted = worth * weights[:, None]
+        for j in judged:
+            totals[j] += float(weighted[:, j].sum())
+            scored[j].extend(weighted[:, j].tolist())
+        judged_moves += len(judged) * deals
+
+    def batch(judged: int, deals_left: int) -> int:
+        # Deals up to the work bound (the last batch may pass it by less than one deal, as a
+        # deal judges every move still in the running).
+        if budget.work:
+            return max(1, min(deals_left, -(-(budget.work - judged_moves) // judged)))
+        return deals_left
+
+    def spent() -> bool:
+        if 0 < budget.work <= judged_moves:
+            return True
+        return deadline is not None and time.perf_counter() > deadline
+
+    active: Sequence[int] = range(len(legal))
+    check = PRUNE_FIRST
+    total = budget.deals_for(len(legal))
+    drawn = 0
+    while drawn < total:
+        until = min(total, check) if budget.prune else total
+        if drawn < budget.min_deals:
+            until = min(until, budget.min_deals)
+        deals = batch(len(active), until - drawn)
+        run(active, deals)
+        drawn += deals
+        if drawn >= budget.min_deals and spent():
+            return legal[max(active, key=totals.__getitem__)]
+        if budget.prune and drawn == check:
+            check *= 2
+            active = _survivors(active, scored, budget.prune)
+            if len(active) == 1:
+                return legal[active[0]]
+    if budget.extra_deals and len(active) > 1:
+        first, second = sorted(active, key=lambda j: (-totals[j], j))[:2]
+        if _close(scored[first], scored[second]):
+            pair = sorted((first, second))
+            extra = 0
+            while extra < budget.extra_deals and not (extra and spent()):
+                deals = batch(2, budget.extra_deals - extra)
+                run(pair, deals)
+                extra += deals
+            return legal[max(pair, key=totals.__getitem__)]
+    return legal[max(active, key=totals.__getitem__)]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 
-from ..rules import Move, SeatView
-from .montecarlo import Dealer
-from .playout import move_parts, random_rollout, rules_of, step
+from ..rules import Move, SeatView, Side
+from .dealer import Dealer
+from .fastcore import RANDOM
+from .fastsearch import KIND_CODES, FastJudge, Valuation
+from .playout import move_parts, rules_of
 
 REFERENCE_DEALS = 50
 """Deals the reference player draws per decision; every legal move is judged on each."""
@@ -23,26 +25,30 @@ def reference_move(view: SeatView, rng: random.Random, deals: int = REFERENCE_DE
     counts, C4's first lead), each move played out once per deal with random play by all.
 
     No time cap, no match awareness, no inference from plays: it is the fixed yardstick the
-    levels are measured against. Ties go to the earlier legal move.
+    levels are measured against. Ties go to the earlier legal move. The deals and play-outs
+    run on the compiled core (`fastsearch`), which plays `playout.random_rollout`'s policy.
     """
     legal = view.legal
     if not legal:
         raise ValueError("the seat has no move to make")
     if len(legal) == 1:
         return legal[0]
-    me = view.seat
     rules = rules_of(view.config)
-    dealer = Dealer.of(view, rules.seats)
-    left, right = view.ends if view.ends is not None else (-1, -1)
-    moves = [move_parts(move) for move in legal]
-    totals = [0.0] * len(legal)
-    for _ in range(deals):
-        hands, discs, weight = dealer.deal(rng)
-        for j, (kind, bit, side) in enumerate(moves):
-            h, d = list(hands), list(discs)
-            nxt = step(rules, h, d, left, right, me, kind, bit, side)
-            points = nxt.points
-            if points is None:
-                points = random_rollout(rules, h, d, nxt.left, nxt.right, nxt.seat, rng)
-            totals[j] += weight * round_margin(points, me)
+    moves = []
+    for move in legal:
+        kind, bit, side = move_parts(move)
+        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    judge = FastJudge(
+        rules,
+        Dealer.of(view, rules.seats),
+        view.ends if view.ends is not None else (-1, -1),
+        view.seat,
+        moves,
+        RANDOM,
+        0,
+        Valuation(match=False),
+        rng,
+    )
+    worth, weights = judge.judge(range(len(legal)), deals)
+    totals = (worth * weights[:, None]).sum(axis=0).tolist()
     return legal[max(range(len(legal)), key=totals.__getitem__)]

@@ -69,6 +69,15 @@ class Sampler:
         """Whether the fast path has been given up for the matching."""
         return self._fallback
 
+    def fast_plan(self) -> tuple[int, list[int], list[int], list[int], list[int]]:
+        """What the fast path needs, for a compiled copy of it: the unseen tiles, each place's
+        count and allowed tiles, the constrained places tightest first, the free places."""
+        return self._unseen, list(self._counts), list(self._allowed), self._order, self._free
+
+    def give_up_fast(self) -> None:
+        """Draw by the matching from now on (a compiled fast path kept hitting dead ends)."""
+        self._fallback = True
+
     def sample(self, rng: random.Random) -> tuple[list[int], float]:
         """One consistent assignment (a mask per place, in the given order) and its weight."""
         if not self._fallback:

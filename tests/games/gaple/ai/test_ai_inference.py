@@ -8,8 +8,8 @@ import random
 import pytest
 
 from gaple_bot.games.gaple.ai import Budget, Level, decide
+from gaple_bot.games.gaple.ai.dealer import Dealer
 from gaple_bot.games.gaple.ai.inference import PlayModel
-from gaple_bot.games.gaple.ai.montecarlo import Dealer
 from gaple_bot.games.gaple.ai.playout import BIT_OF, NUM, SUM
 from gaple_bot.games.gaple.rules import GameConfig, Played, SeatView
 from gaple_bot.games.gaple.rules.tiles import tile_id

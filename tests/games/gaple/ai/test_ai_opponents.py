@@ -8,7 +8,7 @@ import random
 import pytest
 
 from gaple_bot.games.gaple.ai import Budget, Level, decide
-from gaple_bot.games.gaple.ai.montecarlo import Dealer
+from gaple_bot.games.gaple.ai.dealer import Dealer
 from gaple_bot.games.gaple.ai.opponents import (
     PLAY_WEIGHTS,
     Evidence,

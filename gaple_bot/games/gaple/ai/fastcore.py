@@ -1,0 +1,615 @@
+"""Gaple's simulation core compiled with numba: moves, play-outs, deals and a whole flat judgement.
+
+The same bitmasks and bit order as playout.py (a hand's heaviest tile is its highest bit), in
+int64 numpy arrays. Every function here mirrors one in playout.py, sampler.py or the Monte
+Carlo search, move for move (tests/games/gaple/ai/test_ai_fastcore.py plays them side by side
+with the rules); what is new is that one call plays many deals, so Python's cost per call is
+paid once per batch rather than once per move.
+
+Randomness comes from a small linear congruential generator whose state is a one-element
+array the caller seeds: the same seed gives the same play on any machine, and nothing here
+touches a global generator.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import types
+from numba.cpython.unsafe.numbers import leading_zeros
+from numba.extending import intrinsic
+
+from ...jit import compiled
+from ..rules.tiles import TILE_COUNT, lightness
+from .playout import HI, LO, NUM, SUM, TILE_OF, pip_count
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+GREEDY, KEEPING, RANDOM = 0, 1, 2
+"""Play-out policies: `playout.rollout`, `playout.keeping_rollout`, `playout.random_rollout`."""
+PLAY, PASS, DISCARD = 0, 1, 2
+"""Move kinds, as the core codes them."""
+MARGIN, MATCH = 0, 1
+"""How a round's points are valued: the round margin (the reference player's) or `MatchValue`."""
+FAST_TRIES = 12
+"""Dead ends in a row after which `judge` stops and leaves the rest to the Python sampler's
+matching (as `Sampler` gives up its fast path)."""
+TRACE_FIELDS = 5
+"""A traced move: seat, kind, bit (-1 for a pass), 1 if played at the left end, legal moves."""
+
+NUM_A: Ints = np.array(NUM, dtype=np.int64)
+SUM_A: Ints = np.array(SUM, dtype=np.int64)
+LO_A: Ints = np.array(LO, dtype=np.int64)
+HI_A: Ints = np.array(HI, dtype=np.int64)
+PIPS_CHUNKS: Ints = np.array(
+    [[pip_count(bits << (7 * k)) for bits in range(128)] for k in range(4)], dtype=np.int64
+)
+LIGHT_RANK: Ints = np.array(
+    [sorted(range(TILE_COUNT), key=lambda b: lightness(TILE_OF[b])).index(b) for b in range(28)],
+    dtype=np.int64,
+)
+"""Bit -> its place in C11's order of lightness (weight, then lower end)."""
+COMB: Floats = np.array([[comb(n, k) for k in range(29)] for n in range(29)], dtype=np.float64)
+
+
+@intrinsic
+def _ctpop(typing_context: Any, x: Any) -> tuple[Any, Any]:
+    """The processor's count of set bits of an int64 (LLVM's ctpop)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@compiled
+def popcount(x: int) -> int:
+    """The set bits of a non-negative mask."""
+    return _ctpop(x)  # type: ignore[call-arg]
+
+
+@compiled
+def top_bit(x: int) -> int:
+    """The highest set bit of a positive int64 mask (the processor's count of leading zeros)."""
+    return 63 - leading_zeros(x)  # type: ignore[call-arg]
+
+
+@compiled
+def pips(mask: int) -> int:
+    """The pips of the tiles in a mask."""
+    t = PIPS_CHUNKS
+    return t[0, mask & 127] + t[1, mask >> 7 & 127] + t[2, mask >> 14 & 127] + t[3, mask >> 21]  # type: ignore[no-any-return]
+
+
+@compiled
+def below(rng: Ints, n: int) -> int:
+    """A uniformly random integer in [0, n), advancing the generator in `rng[0]`."""
+    state = rng[0] * 6364136223846793005 + 1442695040888963407
+    rng[0] = state
+    # The high bits of a power-of-two LCG are its good ones.
+    return ((state >> 33) & 0x7FFFFFFF) * n >> 31  # type: ignore[no-any-return]
+
+
+@compiled
+def finish(classic: bool, seats: int, hands: Ints, discs: Ints, gaple: int, points: Ints) -> None:
+    """`playout.finish` into `points`."""
+    if classic:
+        winner = gaple
+        total = 0
+        best_pips = best_tiles = best_light = 1 << 30
+        for s in range(seats):
+            count = pips(hands[s])
+            total += count
+            if gaple < 0:
+                # C11/D6: lowest pips, then fewest tiles, then the lighter lightest tile.
+                tiles = popcount(hands[s])
+                light = -1 if hands[s] == 0 else 1 << 30
+                rest = hands[s]
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    light = min(light, LIGHT_RANK[top_bit(low)])
+                if count < best_pips or (
+                    count == best_pips
+                    and (tiles < best_tiles or (tiles == best_tiles and light < best_light))
+                ):
+                    best_pips, best_tiles, best_light = count, tiles, light
+                    winner = s
+        for s in range(seats):
+            points[s] = 0
+        points[winner] = total - pips(hands[winner])
+        return
+    for s in range(seats):
+        points[s] = pips(hands[s] | discs[s])
+    for s in range(seats):
+        mine = pips(hands[s] | discs[s])
+        won = 0
+        for o in range(seats):
+            other = pips(hands[o] | discs[o])
+            if other > mine:
+                won += other - mine
+        points[s] = won
+
+
+@compiled
+def make_move(
+    classic: bool,
+    discards: bool,
+    seats: int,
+    hands: Ints,
+    discs: Ints,
+    ends: Ints,
+    seat: int,
+    kind: int,
+    bit: int,
+    on_left: bool,
+    points: Ints,
+) -> int:
+    """`playout.step`: make a legal move (mutating hands, discs and `ends`, [left, right],
+    left < 0 for an empty line); the seat to move next, or -1 with `points` filled."""
+    if kind == PLAY:
+        hands[seat] ^= 1 << bit
+        if ends[0] < 0:
+            ends[0], ends[1] = LO_A[bit], HI_A[bit]
+        elif on_left:
+            ends[0] = SUM_A[bit] - ends[0]
+        else:
+            ends[1] = SUM_A[bit] - ends[1]
+        if hands[seat] == 0:
+            finish(classic, seats, hands, discs, seat, points)
+            return -1
+        in_hands = 0
+        for s in range(seats):
+            in_hands |= hands[s]
+        if in_hands & (NUM_A[ends[0]] | NUM_A[ends[1]]) == 0:
+            finish(classic, seats, hands, discs, -1, points)
+            return -1
+    elif kind == DISCARD:
+        hands[seat] ^= 1 << bit
+        discs[seat] |= 1 << bit
+        if hands[seat] == 0:
+            finish(classic, seats, hands, discs, -1, points)
+            return -1
+    return seat + 1 if seat + 1 < seats else 0
+
+
+@compiled
+def play_out(
+    policy: int,
+    keep: int,
+    classic: bool,
+    discards: bool,
+    seats: int,
+    hands: Ints,
+    discs: Ints,
+    left: int,
+    right: int,
+    seat: int,
+    rng: Ints,
+    points: Ints,
+    trace: Ints,
+    options: Ints,
+) -> int:
+    """Play the round out by `policy` (mutating hands and discs) into `points`; the moves
+    made. The line must not be empty and the round not over. Moves are written to `trace`
+    while it has rows (an empty trace records nothing); `options` is room for 56 moves."""
+    num = NUM_A
+    sums = SUM_A
+    in_hands = 0
+    for s in range(seats):
+        in_hands |= hands[s]
+    moves = passes = 0
+    while True:
+        h = hands[seat]
+        at_left = num[left]
+        at_right = num[right]
+        fit = h & (at_left | at_right)
+        if fit:
+            on_left = False
+            count = 0
+            if policy == RANDOM or moves < trace.shape[0]:
+                # (bit, 1 if at the left end), as random_rollout lists them.
+                rest = fit
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    b = top_bit(low)
+                    if low & at_right:
+                        options[count] = 2 * b
+                        count += 1
+                    if low & at_left and (left != right or not low & at_right):
+                        options[count] = 2 * b + 1
+                        count += 1
+            if policy == RANDOM:
+                choice = options[below(rng, count)]
+                top = choice >> 1
+                on_left = choice & 1 == 1
+            elif policy == KEEPING and fit & (fit - 1):
+                best_score = -1
+                top = 0
+                rest = fit
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    b = top_bit(low)
+                    total = sums[b]
+                    others = h ^ low
+                    # Ties go to the heavier tile, then to the right end.
+                    if low & at_left and (left != right or not low & at_right):
+                        score = total + keep * popcount(others & (num[total - left] | at_right))
+                        if score >= best_score:
+                            best_score, top, on_left = score, b, True
+                    if low & at_right:
+                        score = total + keep * popcount(others & (at_left | num[total - right]))
+                        if score >= best_score:
+                            best_score, top, on_left = score, b, False
+            else:
+                top = top_bit(fit)
+                bit = 1 << top
+                total = sums[top]
+                others = h ^ bit
+                if bit & at_right:
+                    if bit & at_left and left != right:
+                        if policy == KEEPING:
+                            kept_left = popcount(others & (num[total - left] | at_right))
+                            kept_right = popcount(others & (at_left | num[total - right]))
+                        else:
+                            kept_left = popcount(others & num[total - left])
+                            kept_right = popcount(others & num[total - right])
+                        on_left = kept_left > kept_right
+                else:
+                    on_left = True
+            bit = 1 << top
+            passes = 0
+            if moves < trace.shape[0]:
+                trace[moves, 0] = seat
+                trace[moves, 1] = PLAY
+                trace[moves, 2] = top
+                trace[moves, 3] = 1 if on_left else 0
+                trace[moves, 4] = count
+            moves += 1
+            if on_left:
+                left = sums[top] - left
+            else:
+                right = sums[top] - right
+            h ^= bit
+            hands[seat] = h
+            in_hands ^= bit
+            if not h:
+                finish(classic, seats, hands, discs, seat, points)
+                return moves
+            if not in_hands & (num[left] | num[right]):
+                finish(classic, seats, hands, discs, -1, points)
+                return moves
+        elif discards:
+            if policy == RANDOM:
+                pick = below(rng, popcount(h))
+                rest = h
+                for _ in range(pick):
+                    rest &= rest - 1
+                bit = rest & -rest
+            else:
+                bit = h & -h
+            if moves < trace.shape[0]:
+                trace[moves, 0] = seat
+                trace[moves, 1] = DISCARD
+                trace[moves, 2] = top_bit(bit)
+                trace[moves, 3] = 0
+                trace[moves, 4] = popcount(h)
+            moves += 1
+            h ^= bit
+            hands[seat] = h
+            discs[seat] |= bit
+            in_hands ^= bit
+            if not h:
+                finish(classic, seats, hands, discs, -1, points)
+                return moves
+        else:
+            if moves < trace.shape[0]:
+                trace[moves, 0] = seat
+                trace[moves, 1] = PASS
+                trace[moves, 2] = -1
+                trace[moves, 3] = 0
+                trace[moves, 4] = 1
+            moves += 1
+            passes += 1
+            if passes == seats:
+                # Only a deal that blocks the line before anyone moves gets here (a pass
+                # judged on a deal with every fitting tile set aside): it is blocked.
+                finish(classic, seats, hands, discs, -1, points)
+                return moves
+        seat = seat + 1 if seat + 1 < seats else 0
+
+
+@compiled
+def play_outs(
+    policy: int,
+    keep: int,
+    classic: bool,
+    discards: bool,
+    hands: Ints,
+    discs: Ints,
+    lefts: Ints,
+    rights: Ints,
+    movers: Ints,
+    seed: int,
+    points: Ints,
+) -> None:
+    """Play out every row of `hands`/`discs` (mutated) from its ends and seat to move into
+    the same row of `points`: the batch the benchmark and the tests time and check."""
+    rng = np.empty(1, dtype=np.int64)
+    rng[0] = seed
+    no_trace = np.empty((0, TRACE_FIELDS), dtype=np.int64)
+    options = np.empty(56, dtype=np.int64)
+    seats = hands.shape[1]
+    for row in range(hands.shape[0]):
+        play_out(
+            policy,
+            keep,
+            classic,
+            discards,
+            seats,
+            hands[row],
+            discs[row],
+            lefts[row],
+            rights[row],
+            movers[row],
+            rng,
+            points[row],
+            no_trace,
+            options,
+        )
+
+
+@compiled
+def random_subset(mask: int, size: int, rng: Ints, bits: Ints) -> int:
+    """`size` of the tiles in `mask`, uniformly at random (a partial Fisher-Yates shuffle in
+    `bits`, room for 28)."""
+    n = 0
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        bits[n] = low
+        n += 1
+    pick = 0
+    for k in range(size):
+        j = k + below(rng, n - k)
+        bits[k], bits[j] = bits[j], bits[k]
+        pick |= bits[k]
+    return pick
+
+
+@compiled
+def draw(
+    unseen: int,
+    counts: Ints,
+    allowed: Ints,
+    order: Ints,
+    free: Ints,
+    rng: Ints,
+    out: Ints,
+    bits: Ints,
+) -> float:
+    """`Sampler`'s fast path: masks for the places into `out` and the draw's importance
+    weight, or -1.0 at a dead end. `order` lists the constrained places tightest first, `free`
+    those that accept every unseen tile."""
+    remaining = unseen
+    weight = 1.0
+    for i in order:
+        count = counts[i]
+        avail = remaining & allowed[i]
+        n = popcount(avail)
+        if n < count:
+            return -1.0
+        if n == count:
+            pick = avail
+        else:
+            # This place had comb(n, count) equally likely fillings given the places before.
+            weight *= COMB[n, count]
+            pick = random_subset(avail, count, rng, bits)
+        out[i] = pick
+        remaining ^= pick
+    for i in free:
+        # Whatever is left, shuffled into the free places: each a uniform subset of the rest.
+        pick = random_subset(remaining, counts[i], rng, bits)
+        out[i] = pick
+        remaining ^= pick
+    return weight
+
+
+@compiled
+def round_value(
+    value_kind: int,
+    seats: int,
+    me: int,
+    points: Ints,
+    scores: Ints,
+    target: int,
+    game_value: float,
+    win_worth: float,
+) -> float:
+    """What a round's points are worth to `me`: the round margin (`reference.round_margin`)
+    or `MatchValue.of(points)[me]`."""
+    if value_kind == MARGIN:
+        best_other = -(1 << 40)
+        for s in range(seats):
+            if s != me:
+                best_other = max(best_other, points[s])
+        return float(points[me] - best_other)
+    # C13/D8: a total at the target that no other seat equals ends the game.
+    best_total = -(1 << 40)
+    tied = 0
+    leader = -1
+    for s in range(seats):
+        total = scores[s] + points[s]
+        if total > best_total:
+            best_total, tied, leader = total, 1, s
+        elif total == best_total:
+            tied += 1
+    if best_total >= target and tied == 1:
+        return game_value if leader == me else -game_value
+    best_points = -(1 << 40)
+    sharing = 0
+    best_other = -(1 << 40)
+    for s in range(seats):
+        if points[s] > best_points:
+            best_points, sharing = points[s], 1
+        elif points[s] == best_points:
+            sharing += 1
+        if s != me:
+            best_other = max(best_other, scores[s] + points[s])
+    worth = float(scores[me] + points[me] - best_other)
+    if points[me] == best_points:
+        worth += win_worth / sharing
+    return worth
+
+
+@compiled
+def judge(
+    table: Ints,
+    base_hands: Ints,
+    base_discs: Ints,
+    places: Ints,
+    order: Ints,
+    free: Ints,
+    given_hands: Ints,
+    given_discs: Ints,
+    given_weights: Floats,
+    passed: Ints,
+    passed_over: float,
+    moves: Ints,
+    active: Ints,
+    deals: int,
+    scores: Ints,
+    valuation: Floats,
+    rng: Ints,
+    worth: Floats,
+    weights: Floats,
+) -> int:
+    """Judge the `active` moves on `deals` deals, each played out once per move: each move's
+    value per deal into `worth[deal, move]` and the deal's weight into `weights[deal]`; the
+    deals judged (fewer when the fast sampler hits `FAST_TRIES` dead ends in a row).
+
+    `table` is [seats, classic, discards, left, right, me, policy, keep, value kind, target,
+    unseen]; `places` rows are (count, allowed, kind 0 hand / 1 discards / 2 set aside, seat);
+    given deals (rows of `given_hands`) are used instead of drawing while there are any;
+    `passed` rows are (seat, mask) of tiles heavier than a play that would have fitted then,
+    each held one weighing a deal by `passed_over`; `moves` rows are (kind, bit, on_left);
+    `valuation` is [game value, win worth].
+    """
+    seats, classic, discards = table[0], table[1] == 1, table[2] == 1
+    left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
+    value_kind, target, unseen = table[8], table[9], table[10]
+    masks = np.zeros(places.shape[0], dtype=np.int64)
+    counts = places[:, 0].copy()
+    allowed = places[:, 1].copy()
+    hands = np.empty(seats, dtype=np.int64)
+    discs = np.empty(seats, dtype=np.int64)
+    deal_hands = np.empty(seats, dtype=np.int64)
+    deal_discs = np.empty(seats, dtype=np.int64)
+    ends = np.empty(2, dtype=np.int64)
+    points = np.empty(seats, dtype=np.int64)
+    no_trace = np.empty((0, TRACE_FIELDS), dtype=np.int64)
+    options = np.empty(56, dtype=np.int64)
+    bits = np.empty(28, dtype=np.int64)
+    for deal in range(deals):
+        if deal < given_hands.shape[0]:
+            deal_hands[:] = given_hands[deal]
+            deal_discs[:] = given_discs[deal]
+            weight = given_weights[deal]
+        else:
+            weight = -1.0
+            for _ in range(FAST_TRIES):
+                weight = draw(unseen, counts, allowed, order, free, rng, masks, bits)
+                if weight >= 0.0:
+                    break
+            if weight < 0.0:
+                return deal
+            deal_hands[:] = base_hands
+            deal_discs[:] = base_discs
+            for p in range(places.shape[0]):
+                if places[p, 2] == 0:
+                    deal_hands[places[p, 3]] = masks[p]
+                elif places[p, 2] == 1:
+                    deal_discs[places[p, 3]] |= masks[p]
+        if passed.shape[0]:
+            skipped = 0
+            for k in range(passed.shape[0]):
+                skipped += popcount(deal_hands[passed[k, 0]] & passed[k, 1])
+            weight *= passed_over**skipped
+        weights[deal] = weight
+        for j in active:
+            hands[:] = deal_hands
+            discs[:] = deal_discs
+            ends[0], ends[1] = left, right
+            nxt = make_move(
+                classic,
+                discards,
+                seats,
+                hands,
+                discs,
+                ends,
+                me,
+                moves[j, 0],
+                moves[j, 1],
+                moves[j, 2] == 1,
+                points,
+            )
+            if nxt >= 0:
+                play_out(
+                    policy,
+                    keep,
+                    classic,
+                    discards,
+                    seats,
+                    hands,
+                    discs,
+                    ends[0],
+                    ends[1],
+                    nxt,
+                    rng,
+                    points,
+                    no_trace,
+                    options,
+                )
+            worth[deal, j] = round_value(
+                value_kind, seats, me, points, scores, target, valuation[0], valuation[1]
+            )
+    return deals
+
+
+def warm_up() -> None:
+    """Every compiled function here loaded (from numba's cache, else compiled) by a tiny call,
+    so a computer process's first decision does not pay for it."""
+    seats = 2
+    hands = np.array([[0b11, 0b1100]], dtype=np.int64)
+    points = np.zeros((1, seats), dtype=np.int64)
+    ends = np.array([0], dtype=np.int64)
+    play_outs(GREEDY, 0, True, False, hands, np.zeros_like(hands), ends, ends, ends, 1, points)
+    empty = np.zeros((0, seats), dtype=np.int64)
+    judge(
+        np.array([seats, 1, 0, 0, 0, 0, GREEDY, 0, MATCH, 100, 0b1100], dtype=np.int64),
+        np.array([0b11, 0], dtype=np.int64),
+        np.zeros(seats, dtype=np.int64),
+        np.array([[2, 0b1100, 0, 1]], dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.array([0], dtype=np.int64),
+        empty,
+        empty,
+        np.zeros(0, dtype=np.float64),
+        np.zeros((0, 2), dtype=np.int64),
+        1.0,
+        np.array([[PLAY, 0, 0], [PLAY, 1, 0]], dtype=np.int64),
+        np.array([0, 1], dtype=np.int64),
+        1,
+        np.zeros(seats, dtype=np.int64),
+        np.array([200.0, 0.0], dtype=np.float64),
+        np.array([1], dtype=np.int64),
+        np.zeros((1, 2), dtype=np.float64),
+        np.zeros(1, dtype=np.float64),
+    )
