@@ -4,9 +4,10 @@ compiled one (issue 41), side by side in one run, and how many times faster the 
 A play-out is a whole round played out from its first move by the greedy policy the computer
 players' rollouts use: Gaple's `playout.rollout` on bitmasks from a random deal with the first
 seat's heaviest tile down (compiled: `fastcore.play_outs`, one call for the whole batch), Gap's
-`sim.State.rollout` from a random deal. The same seeded positions are played in every repeat;
-each figure is the median over repeats, each timed with `time.process_time` (CPU, not the wall
-clock: the machine is shared), the Python and compiled runs taking turns.
+`sim.State.rollout` from a random deal (compiled: `fastsim.playout_deals`, from
+bench/rollouts_gap.py). The same seeded positions are played in every repeat; each figure is
+the median over repeats, each timed with `time.process_time` (CPU, not the wall clock: the
+machine is shared), the Python and compiled runs taking turns.
 
 The script exits 1 when a compiled core is less than `--min-ratio` (20) times as fast as the
 Python one; `--min-gaple` / `--min-gap` (play-outs per second) add floors on the Python medians.
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from rollouts_gap import gap_fast_run
 
 from gaple_bot.games.gap.ai.sim import State
 from gaple_bot.games.gap.rules import GapConfig
@@ -138,7 +140,12 @@ def main(argv: list[str] | None = None) -> int:
             gaple_fast_run(args.seats, positions),
             args.min_gaple,
         ),
-        ("gap", gap_run(args.seats, args.positions, args.seed), None, args.min_gap),
+        (
+            "gap",
+            gap_run(args.seats, args.positions, args.seed),
+            gap_fast_run(args.seats, args.positions, args.seed),
+            args.min_gap,
+        ),
     ]
     misses = []
     for name, python, compiled, least in games:

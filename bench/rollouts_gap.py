@@ -1,14 +1,9 @@
 """Gap's compiled play-outs (`fastsim`) for bench/rollouts.py: the same seeded deals as its
-`gap_run`, every one played out greedily in one compiled call.
-
-    .venv/bin/python bench/rollouts_gap.py [--positions 2000] [--seats 4]
-"""
+`gap_run`, every one played out greedily in one compiled call (bench/rollouts.py times both)."""
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -46,31 +41,3 @@ def gap_fast_run(seats: int, count: int, seed: int) -> Callable[[], int]:
         return count
 
     return run
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Print the compiled and the pure-Python play-outs per CPU second side by side."""
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-    from rollouts import gap_run, per_second
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=2000)
-    parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=41)
-    args = parser.parse_args(argv)
-    runs = (
-        ("gap (python)", gap_run(args.seats, args.positions, args.seed)),
-        ("gap (compiled)", gap_fast_run(args.seats, args.positions, args.seed)),
-    )
-    for name, run in runs:
-        median, figures = per_second(run, args.repeats)
-        print(
-            f"{name}: {median:,.0f} play-outs per CPU second (median of {args.repeats} runs of "
-            f"{args.positions} at {args.seats} seats; runs {min(figures):,.0f}–{max(figures):,.0f})"
-        )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -31,8 +31,11 @@ def test_the_rollout_bench_prints_both_games_figures() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     figures = [line.split(":")[0] for line in lines if "play-outs per CPU second" in line]
-    assert figures == ["gaple, Python", "gaple, compiled", "gap, Python"], done.stdout
+    assert figures == ["gaple, Python", "gaple, compiled", "gap, Python", "gap, compiled"], (
+        done.stdout
+    )
     assert "gaple: the compiled core is" in done.stdout
+    assert "gap: the compiled core is" in done.stdout
 
 
 def test_a_ratio_no_core_reaches_fails_the_run() -> None:
