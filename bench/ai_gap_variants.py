@@ -60,6 +60,31 @@ def variants() -> dict[str, Budget]:
             for w in FAST_WORK
             for e in (0.0, 0.5, 0.8)
         },
+        # Issue 41: information-set MCTS with greedy play-outs (`-rand`: random ones).
+        **{
+            f"tree-w{w // 1000}k-c{c}{suffix}": with_(
+                HARD, tree=True, work=w, explore=float(c), epsilon=e
+            )
+            for w in (15000, 30000, 60000)
+            for c in (2, 4, 8, 16)
+            for suffix, e in (("", 0.0), ("-rand", 1.0))
+        },
+        # Issue 41: the round's win weighed more against the margin, now that deals are many.
+        **{
+            f"fast-w{w // 1000}k-eps0-m{m}": with_(
+                HARD, fast=True, work=w, deals=20000, epsilon=0.0, margin=m
+            )
+            for w in FAST_WORK
+            for m in (0.5, 0.25, 0.1, 0.0)
+        },
+        **{
+            f"tree-w{w // 1000}k-c{c}-m{m}": with_(
+                HARD, tree=True, work=w, explore=c, epsilon=0.0, margin=m
+            )
+            for w in (15000, 30000, 60000)
+            for c in (1.0, 2.0, 4.0)
+            for m in (0.25, 0.0)
+        },
     }
 
 

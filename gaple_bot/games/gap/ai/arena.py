@@ -262,7 +262,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default="hard,normal,normal,normal",
         help="one player per seat, comma-separated ("
         + ", ".join(p.value for p in Player)
-        + "; reference and hard-v1 are arena-only), 2 to 6 seats",
+        + "; reference, hard-v1 and hard-v2 are arena-only), 2 to 6 seats",
     )
     parser.add_argument(
         "--single-rounds",

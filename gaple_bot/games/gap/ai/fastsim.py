@@ -9,10 +9,14 @@ same seed plays the same; never numba's global generator).
 
 A play-out is one compiled function, not calls to helpers taking arrays: numba counts
 references on every array passed (atomic operations), which cost more than a play's work.
+The searches' kernels (`judge` for flat sampling, `grow` for the tree search) live here too:
+numba's cache on disk is renewed when a function's own file changes, not when a function it
+calls does, so every compiled function that calls another sits in the same file.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -25,6 +29,7 @@ from ..rules.config import MIDDLE_SIZE
 
 F = TypeVar("F", bound=Callable[..., Any])
 Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
 
 HAND = 6
 """G3: no hand holds more than six cards."""
@@ -129,11 +134,12 @@ def playout(
     scratch: Ints,
     records: Ints,
     forced: Ints,
+    limit: int,
 ) -> tuple[int, int, np.uint64]:
     """Every seat plays by `policy` until every hand is empty (G3: equal hands, so the seat to
-    move always holds a card); returns (mlen, drawn, state) at the end. When `forced[0]` is a
-    card (not -1) the first play is that card of the seat to move taking the neighbours
-    `forced[1]` and `forced[2]` (-1: none), a legal play.
+    move always holds a card), or for `limit` plays; returns (mlen, drawn, state) then. When
+    `forced[0]` is a card (not -1) the first play is that card of the seat to move taking the
+    neighbours `forced[1]` and `forced[2]` (-1: none), a legal play.
 
     GREEDY is `sim.State.rollout`: the play with the best score of the player's collection
     after it, ties to the earlier card in hand, then to the earlier neighbour in the middle.
@@ -148,7 +154,7 @@ def playout(
     for s in range(seats):
         left += hand_len[s]
     ply = 0
-    while left:
+    while left and ply < limit:
         n = hand_len[seat]
         low = -1
         high = -1
@@ -312,7 +318,7 @@ def playout_deals(
         keys[:] = 0
         _, _, state = playout(
             work, lengths, firsts[d], middle, 4, piles[d], plens[d], 0, keys,
-            policy, epsilon, state, scratch, records, unforced,
+            policy, epsilon, state, scratch, records, unforced, ROOM,
         )  # fmt: skip
         for s in range(seats):
             total += score(keys[s])
@@ -325,33 +331,306 @@ def legal_plays(hand: Ints, hlen: int, middle: Ints, mlen: int, out: Ints) -> in
     that neighbour value, in hand order then the middle's order (low outer, high inner);
     returns the count written into `out` (room for 6 * 36 rows)."""
     rows = 0
-    lows = np.empty(8, dtype=np.int64)
-    highs = np.empty(8, dtype=np.int64)
     for i in range(hlen):
         card = hand[i]
         value = VALUE_OF[card]
-        nl = 0
-        nh = 0
+        low_value, high_value = LOWER_OF[value], UPPER_OF[value]
         exact = False
+        lows = 0
+        highs = 0
         for m in range(mlen):
-            c = middle[m]
-            v = VALUE_OF[c]
+            v = VALUE_OF[middle[m]]
             if v == value:
                 exact = True
-            elif v == LOWER_OF[value]:
-                lows[nl] = c
-                nl += 1
-            elif v == UPPER_OF[value]:
-                highs[nh] = c
-                nh += 1
+            elif v == low_value:
+                lows += 1
+            elif v == high_value:
+                highs += 1
         if exact:
             out[rows, 0], out[rows, 1], out[rows, 2] = card, -1, -1
             rows += 1
             continue
-        for a in range(max(nl, 1)):
-            for b in range(max(nh, 1)):
-                out[rows, 0] = card
-                out[rows, 1] = lows[a] if nl else -1
-                out[rows, 2] = highs[b] if nh else -1
-                rows += 1
+        # One row per pair of neighbours: lows in the middle's order, each with every high.
+        first = rows
+        for _ in range(max(lows, 1) * max(highs, 1)):
+            out[rows, 0], out[rows, 1], out[rows, 2] = card, -1, -1
+            rows += 1
+        a = 0
+        b = 0
+        for m in range(mlen):
+            c = middle[m]
+            v = VALUE_OF[c]
+            if v == low_value:
+                for k in range(max(highs, 1)):
+                    out[first + a * max(highs, 1) + k, 1] = c
+                a += 1
+            elif v == high_value:
+                for k in range(max(lows, 1)):
+                    out[first + k * max(highs, 1) + b, 2] = c
+                b += 1
     return rows
+
+
+CARD, LOW, HIGH, MOVER, CHILD, SIBLING, VISITS, AVAILABLE = range(8)
+"""Columns of a node: the move into it (card, low, high), the seat that made it, its first
+child and next sibling (-1: none), its visits and the times its move was available."""
+FIELDS = 8
+
+
+@compiled
+def judge(
+    hand: Ints,
+    middle: Ints,
+    keys: Ints,
+    unseen: Ints,
+    counts: Ints,
+    me: int,
+    plays: Ints,
+    deals: int,
+    policy: int,
+    epsilon: float,
+    weights: Floats,
+    state: np.uint64,
+    totals: Floats,
+) -> np.uint64:
+    """Add to `totals[j]` the worth of play j (`plays[j]`: card, low, high) on each of `deals`
+    deals of `unseen` (shuffled, then dealt to the other seats by `counts`, the rest the pile
+    in drawing order), every seat playing out by `policy`; returns the generator's state.
+
+    A finished round is worth, to `me`, `weights[0]` per point of margin over the best
+    opponent, plus, when no opponent is ahead, `weights[1]` and `weights[2]` shared among the
+    seats tied for the best score (`montecarlo.value`). Every play is judged on the same deals.
+    """
+    seats = keys.shape[0]
+    cards = unseen.copy()
+    base = np.zeros((seats, HAND), dtype=np.int64)
+    base_len = np.zeros(seats, dtype=np.int64)
+    hands = np.empty((seats, HAND), dtype=np.int64)
+    hand_len = np.empty(seats, dtype=np.int64)
+    work_middle = np.empty(ROOM, dtype=np.int64)
+    work_keys = np.empty(seats, dtype=np.int64)
+    scratch = np.empty(SCRATCH, dtype=np.int64)
+    records = np.empty((0, 8), dtype=np.int64)
+    pile = np.empty(ROOM, dtype=np.int64)
+    points = np.empty(seats, dtype=np.int64)
+    mlen = middle.shape[0]
+    base_len[me] = hand.shape[0]
+    base[me, : hand.shape[0]] = hand
+    for _ in range(deals):
+        # Fisher-Yates: every way of dealing the unseen cards is equally likely (`Sampler`).
+        for i in range(cards.shape[0] - 1, 0, -1):
+            state += GOLDEN
+            j = below(mix(state), i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        at = 0
+        for s in range(seats):
+            if s != me:
+                base_len[s] = counts[s]
+                for k in range(counts[s]):
+                    base[s, k] = cards[at]
+                    at += 1
+        plen = cards.shape[0] - at
+        pile[:plen] = cards[at:]
+        for p in range(plays.shape[0]):
+            hands[:, :] = base
+            hand_len[:] = base_len
+            work_middle[:mlen] = middle
+            work_keys[:] = keys
+            _, _, state = playout(
+                hands, hand_len, me, work_middle, mlen, pile, plen, 0, work_keys,
+                policy, epsilon, state, scratch, records, plays[p], ROOM,
+            )  # fmt: skip
+            best_other = -1000
+            for s in range(seats):
+                points[s] = score(work_keys[s])
+                if s != me and points[s] > best_other:
+                    best_other = points[s]
+            margin = points[me] - best_other
+            worth = weights[0] * margin
+            if margin >= 0:
+                tied = 0
+                for s in range(seats):
+                    tied += points[s] == points[me]
+                worth += weights[1] + weights[2] / tied
+            totals[p] += worth
+    return state
+
+
+@compiled
+def grow(
+    hand: Ints,
+    middle: Ints,
+    keys: Ints,
+    unseen: Ints,
+    counts: Ints,
+    me: int,
+    iterations: int,
+    policy: int,
+    epsilon: float,
+    weights: Floats,
+    explore: float,
+    state: np.uint64,
+    nodes: Ints,
+    worths: Floats,
+    size: int,
+) -> tuple[int, np.uint64]:
+    """Run `iterations` iterations on the tree in `nodes` (rows of FIELDS; row 0 the root;
+    `size` rows used) with every node's summed worth to its mover in `worths`; returns the
+    rows used and the generator's state."""
+    seats = keys.shape[0]
+    cards = unseen.copy()
+    hands = np.zeros((seats, HAND), dtype=np.int64)
+    hand_len = np.zeros(seats, dtype=np.int64)
+    work_middle = np.empty(ROOM, dtype=np.int64)
+    work_keys = np.empty(seats, dtype=np.int64)
+    scratch = np.empty(SCRATCH, dtype=np.int64)
+    records = np.empty((0, 8), dtype=np.int64)
+    pile = np.empty(ROOM, dtype=np.int64)
+    points = np.empty(seats, dtype=np.int64)
+    seat_worth = np.empty(seats, dtype=np.float64)
+    legal = np.empty((6 * 36, 3), dtype=np.int64)
+    found = np.empty(6 * 36, dtype=np.int64)
+    path = np.empty(ROOM, dtype=np.int64)
+    unforced = np.full(3, -1, dtype=np.int64)
+    for _ in range(iterations):
+        # A deal of the unseen cards (`fastsearch.judge`'s).
+        for i in range(cards.shape[0] - 1, 0, -1):
+            state += GOLDEN
+            j = below(mix(state), i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        at = 0
+        for s in range(seats):
+            if s == me:
+                hand_len[s] = hand.shape[0]
+                hands[s, : hand.shape[0]] = hand
+            else:
+                hand_len[s] = counts[s]
+                for k in range(counts[s]):
+                    hands[s, k] = cards[at]
+                    at += 1
+        plen = cards.shape[0] - at
+        pile[:plen] = cards[at:]
+        mlen = middle.shape[0]
+        work_middle[:mlen] = middle
+        work_keys[:] = keys
+        drawn = 0
+        seat = me
+        left = hand_len.sum()
+        node = 0
+        depth = 0
+        while left:
+            # The moves legal in this deal, each matched with its child (-1: not in the tree).
+            rows = legal_plays(hands[seat], hand_len[seat], work_middle, mlen, legal)
+            untried = 0
+            for r in range(rows):
+                found[r] = -1
+                child = nodes[node, CHILD]
+                while child >= 0:
+                    if (
+                        nodes[child, CARD] == legal[r, 0]
+                        and nodes[child, LOW] == legal[r, 1]
+                        and nodes[child, HIGH] == legal[r, 2]
+                    ):
+                        found[r] = child
+                        break
+                    child = nodes[child, SIBLING]
+                if found[r] < 0:
+                    untried += 1
+            if untried:
+                # Expand: one untried move, drawn at random, becomes a child.
+                state += GOLDEN
+                pick = below(mix(state), untried)
+                r = 0
+                while found[r] >= 0 or pick > 0:
+                    if found[r] < 0:
+                        pick -= 1
+                    r += 1
+                child = size
+                size += 1
+                nodes[child, CARD] = legal[r, 0]
+                nodes[child, LOW] = legal[r, 1]
+                nodes[child, HIGH] = legal[r, 2]
+                nodes[child, MOVER] = seat
+                nodes[child, CHILD] = -1
+                nodes[child, SIBLING] = nodes[node, CHILD]
+                nodes[child, VISITS] = 0
+                nodes[child, AVAILABLE] = 0
+                worths[child] = 0.0
+                nodes[node, CHILD] = child
+                found[r] = child
+            else:
+                r = -1
+            # Every child available in this deal counts one more chance of being chosen.
+            for k in range(rows):
+                nodes[found[k], AVAILABLE] += 1
+            if r < 0:
+                best = -1e300
+                for k in range(rows):
+                    child = found[k]
+                    visits = nodes[child, VISITS]
+                    bound = worths[child] / visits + explore * math.sqrt(
+                        math.log(nodes[child, AVAILABLE]) / visits
+                    )
+                    if bound > best:
+                        best, r = bound, k
+            child = found[r]
+            mlen, drawn, state = playout(
+                hands, hand_len, seat, work_middle, mlen, pile, plen, drawn, work_keys,
+                policy, epsilon, state, scratch, records, legal[r], 1,
+            )  # fmt: skip
+            path[depth] = child
+            depth += 1
+            node = child
+            left -= 1
+            seat = seat + 1 if seat + 1 < seats else 0
+            if untried:
+                break
+        if left:
+            mlen, drawn, state = playout(
+                hands, hand_len, seat, work_middle, mlen, pile, plen, drawn, work_keys,
+                policy, epsilon, state, scratch, records, unforced, ROOM,
+            )  # fmt: skip
+        # Every seat's worth of the round (`montecarlo.value` from its own seat).
+        for s in range(seats):
+            points[s] = score(work_keys[s])
+        for s in range(seats):
+            best_other = -1000
+            tied = 0
+            for o in range(seats):
+                if o != s and points[o] > best_other:
+                    best_other = points[o]
+                tied += points[o] == points[s]
+            margin = points[s] - best_other
+            seat_worth[s] = weights[0] * margin
+            if margin >= 0:
+                seat_worth[s] += weights[1] + weights[2] / tied
+        for d in range(depth):
+            child = path[d]
+            nodes[child, VISITS] += 1
+            worths[child] += seat_worth[nodes[child, MOVER]]
+    return size, state
+
+
+def warm_up() -> None:
+    """Compile, or load from numba's cache on disk, every compiled function the levels call,
+    each with a tiny call on a two-seat round: a computer pool's worker runs it as it starts,
+    so its first real decision does not wait for the compiler (about 15 s without the cache,
+    a fifth of a second with it)."""
+    unseen = np.array([1, 2, 3], dtype=np.int64)
+    plays = np.array([[0, -1, -1]], dtype=np.int64)
+    weights = np.zeros(3, dtype=np.float64)
+    keys = np.zeros(2, dtype=np.int64)
+    counts = np.array([0, 1], dtype=np.int64)
+    hand = np.array([0], dtype=np.int64)
+    middle = np.zeros(0, dtype=np.int64)
+    state = np.uint64(1)
+    for policy, epsilon in ((RANDOM, 1.0), (MIXED, 0.5), (GREEDY, 0.0)):
+        totals = np.zeros(1, dtype=np.float64)
+        judge(
+            hand, middle, keys, unseen, counts, 0, plays, 1, policy, epsilon, weights, state, totals
+        )
+        nodes = np.zeros((2, FIELDS), dtype=np.int64)
+        nodes[0, CHILD] = nodes[0, SIBLING] = -1
+        worths = np.zeros(2, dtype=np.float64)
+        grow(hand, middle, keys, unseen, counts, 0, 1, policy, epsilon, weights, 1.0, state,
+             nodes, worths, 1)  # fmt: skip

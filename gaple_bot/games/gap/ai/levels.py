@@ -8,6 +8,7 @@ from enum import StrEnum
 from ..rules import Move, SeatView
 from .fastsearch import fast_search
 from .greedy import greedy_move
+from .ismcts import tree_search
 from .montecarlo import Budget, Decision, search
 
 
@@ -60,4 +61,6 @@ def decision(
     if level is Level.EASY:
         return Decision(greedy_move(view, rng), False)
     chosen = budget or BUDGETS[level]
+    if chosen.tree:
+        return tree_search(view, rng, chosen)
     return (fast_search if chosen.fast else search)(view, rng, chosen)

@@ -47,6 +47,10 @@ class Budget:
     fast: bool = False
     """Play out on the compiled core (`fastsearch.fast_search`; no pruning) rather than in
     Python: the same method, many times the deals for the same CPU."""
+    tree: bool = False
+    """Search by information-set MCTS on the compiled core (`ismcts.tree_search`): `work`
+    bounds its iterations, `explore` is UCB's constant (in points of worth)."""
+    explore: float = 8.0
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""

@@ -10,8 +10,16 @@ import numpy as np
 import pytest
 
 from gaple_bot.games.gap.ai import fastsim
-from gaple_bot.games.gap.ai.fastsearch import judge
-from gaple_bot.games.gap.ai.fastsim import GREEDY, HAND, MIXED, RANDOM, RECORD, ROOM, SCRATCH
+from gaple_bot.games.gap.ai.fastsim import (
+    GREEDY,
+    HAND,
+    MIXED,
+    RANDOM,
+    RECORD,
+    ROOM,
+    SCRATCH,
+    judge,
+)
 from gaple_bot.games.gap.ai.montecarlo import Budget, value
 from gaple_bot.games.gap.ai.sim import State, greedy, pack, score
 from gaple_bot.games.gap.rules import (
@@ -83,7 +91,7 @@ def _play_out(
     assert seat is not None
     fastsim.playout(
         hands, lengths, seat, middle, mlen, pile, plen, 0, keys, policy, epsilon,
-        np.uint64(seed), scratch, records, NONE,
+        np.uint64(seed), scratch, records, NONE, ROOM,
     )  # fmt: skip
     assert lengths.sum() == 0
     return records, [int(k) for k in keys]
