@@ -45,6 +45,18 @@ def _variants() -> dict[str, Budget]:
         "opponents-random": with_(HARD, opponents=1.0, passed_over=1.0, random_rollouts=True),
         **{f"win{w}": with_(HARD, win_worth=float(w)) for w in (10, 20, 40, 80, 1000)},
         **{f"keep{k}": with_(HARD, keep=k) for k in (0, 1, 2, 5, 8)},
+        # Issue 41: the compiled core makes deals twenty times cheaper.
+        **{
+            f"work{w}k": with_(HARD, deals=50 * w, work=1000 * w, extra_deals=50 * w)
+            for w in (4, 10, 20)
+        },
+        "work10k-noexact": with_(HARD, deals=500, work=10000, extra_deals=500, exact_tiles=0),
+        "noexact": with_(HARD, exact_tiles=0),
+        **{
+            f"tree{n}-c{c}": with_(HARD, tree=n, explore=c / 10)
+            for n in (1000, 3000, 5000, 10000)
+            for c in (3, 5, 7, 10, 15, 20, 30, 50, 100)
+        },
     }
 
 

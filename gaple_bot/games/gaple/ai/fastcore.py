@@ -470,6 +470,94 @@ def round_value(
 
 
 @compiled
+def deal_into(
+    unseen: int,
+    places: Ints,
+    counts: Ints,
+    allowed: Ints,
+    order: Ints,
+    free: Ints,
+    base_hands: Ints,
+    base_discs: Ints,
+    rng: Ints,
+    masks: Ints,
+    bits: Ints,
+    hands: Ints,
+    discs: Ints,
+) -> float:
+    """A deal around the seat's own hand and discards into `hands`/`discs` and its weight, or
+    -1.0 after `FAST_TRIES` dead ends in a row (`places` rows as `judge` takes them)."""
+    weight = -1.0
+    for _ in range(FAST_TRIES):
+        weight = draw(unseen, counts, allowed, order, free, rng, masks, bits)
+        if weight >= 0.0:
+            break
+    if weight < 0.0:
+        return weight
+    hands[:] = base_hands
+    discs[:] = base_discs
+    for p in range(places.shape[0]):
+        if places[p, 2] == 0:
+            hands[places[p, 3]] = masks[p]
+        elif places[p, 2] == 1:
+            discs[places[p, 3]] |= masks[p]
+    return weight
+
+
+@compiled
+def passed_weight(hands: Ints, passed: Ints, passed_over: float) -> float:
+    """`passed_over` to the power of the tiles the seats hold that they passed over (rows of
+    `passed`: seat, mask of heavier tiles that fitted when it played a lighter one)."""
+    skipped = 0
+    for k in range(passed.shape[0]):
+        skipped += popcount(hands[passed[k, 0]] & passed[k, 1])
+    return passed_over**skipped if skipped else 1.0
+
+
+@compiled
+def deal_pool(
+    unseen: int,
+    places: Ints,
+    order: Ints,
+    free: Ints,
+    base_hands: Ints,
+    base_discs: Ints,
+    passed: Ints,
+    passed_over: float,
+    rng: Ints,
+    hands: Ints,
+    discs: Ints,
+    weights: Floats,
+) -> int:
+    """Deals into the rows of `hands`/`discs` with their weights (as `judge` weighs them);
+    how many, fewer when the fast sampler keeps hitting dead ends."""
+    masks = np.zeros(places.shape[0], dtype=np.int64)
+    counts = places[:, 0].copy()
+    allowed = places[:, 1].copy()
+    bits = np.empty(28, dtype=np.int64)
+    for row in range(hands.shape[0]):
+        weight = deal_into(
+            unseen,
+            places,
+            counts,
+            allowed,
+            order,
+            free,
+            base_hands,
+            base_discs,
+            rng,
+            masks,
+            bits,
+            hands[row],
+            discs[row],
+        )
+        if weight < 0.0:
+            return row
+        weights[row] = weight * passed_weight(hands[row], passed, passed_over)
+    return int(hands.shape[0])
+
+
+@compiled
 def judge(
     table: Ints,
     base_hands: Ints,
@@ -523,25 +611,24 @@ def judge(
             deal_discs[:] = given_discs[deal]
             weight = given_weights[deal]
         else:
-            weight = -1.0
-            for _ in range(FAST_TRIES):
-                weight = draw(unseen, counts, allowed, order, free, rng, masks, bits)
-                if weight >= 0.0:
-                    break
+            weight = deal_into(
+                unseen,
+                places,
+                counts,
+                allowed,
+                order,
+                free,
+                base_hands,
+                base_discs,
+                rng,
+                masks,
+                bits,
+                deal_hands,
+                deal_discs,
+            )
             if weight < 0.0:
                 return deal
-            deal_hands[:] = base_hands
-            deal_discs[:] = base_discs
-            for p in range(places.shape[0]):
-                if places[p, 2] == 0:
-                    deal_hands[places[p, 3]] = masks[p]
-                elif places[p, 2] == 1:
-                    deal_discs[places[p, 3]] |= masks[p]
-        if passed.shape[0]:
-            skipped = 0
-            for k in range(passed.shape[0]):
-                skipped += popcount(deal_hands[passed[k, 0]] & passed[k, 1])
-            weight *= passed_over**skipped
+        weight *= passed_weight(deal_hands, passed, passed_over)
         weights[deal] = weight
         for j in active:
             hands[:] = deal_hands

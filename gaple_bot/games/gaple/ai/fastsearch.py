@@ -141,6 +141,49 @@ class FastJudge:
             weights[done:] = rest_weights
         return worth, weights
 
+    def pool(self, count: int) -> tuple[Ints, Ints, Floats]:
+        """`count` new deals (hands, discards) and their weights, as `judge` draws them."""
+        seats = len(self._base_hands)
+        hands = np.zeros((count, seats), dtype=np.int64)
+        discs = np.zeros((count, seats), dtype=np.int64)
+        weights = np.zeros(count, dtype=np.float64)
+        done = int(
+            fastcore.deal_pool(
+                int(self._table[10]),
+                self._places,
+                self._order,
+                self._free,
+                self._base_hands,
+                self._base_discs,
+                self._passed,
+                self._passed_over,
+                self._rng,
+                hands,
+                discs,
+                weights,
+            )
+        )
+        if done < count:
+            self._drawn, self._drawn_weight = done, float(weights[:done].sum())
+            self._dealer.sampler.give_up_fast()
+            hands[done:], discs[done:], weights[done:] = self._given(count - done)
+        return hands, discs, weights
+
+    @property
+    def table(self) -> Ints:
+        """The judge's table (seats, rules, ends, seat, policy, keep, valuation, target…)."""
+        return self._table
+
+    @property
+    def rng(self) -> Ints:
+        """The core's generator state, shared by everything this judge runs."""
+        return self._rng
+
+    @property
+    def valuation(self) -> tuple[Ints, Floats]:
+        """The scores and [game value, win worth] the round's points are valued with."""
+        return self._scores, self._valuation
+
     def judge_given(
         self, active: Sequence[int], deals: Sequence[tuple[list[int], list[int], float]]
     ) -> tuple[Floats, Floats]:

@@ -14,6 +14,7 @@ from .exact import SearchTooLarge, Solver
 from .fastcore import GREEDY, KEEPING, RANDOM
 from .fastsearch import KIND_CODES, FastJudge, Valuation
 from .inference import PlayModel
+from .ismcts import tree_visits
 from .modelled import Policy, modelled_rollout
 from .opponents import OpponentModel
 from .playout import (
@@ -93,6 +94,18 @@ class Budget:
         """Whether the compiled core can judge this budget's deals (`fastsearch`): not with a
         model of the opponents' play, which it does not have."""
         return not (self.play_model or self.opponents or self.modelled)
+
+    tree: int = 0
+    """Iterations of information-set tree search (`ismcts`) instead of flat judgement, past
+    exact search (0: flat)."""
+    tree_pool: int = 512
+    """Deals drawn for the tree search to pick from by weight."""
+    explore: float = 0.7
+    """The tree search's exploration constant (UCB, rewards divided by `scale`)."""
+    scale: float = 50.0
+    """Points of value that count as one unit of reward in the tree search."""
+    tree_room: int = 60000
+    """Nodes the tree search may make."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -323,6 +336,17 @@ def _compiled_move(
         _passed_over(view) if budget.passed_over != 1.0 else (),
         budget.passed_over,
     )
+    if budget.tree:
+        visits = tree_visits(
+            judge,
+            moves,
+            budget.tree,
+            budget.tree_pool,
+            budget.explore,
+            budget.scale,
+            budget.tree_room,
+        )
+        return legal[max(range(len(legal)), key=lambda j: (visits[j], -j))]
     totals = [0.0] * len(legal)
     scored: list[list[float]] = [[] for _ in legal]
     judged_moves = 0

@@ -22,7 +22,7 @@ from gaple_bot.games.gaple.ai.playout import (
 )
 from gaple_bot.games.gaple.ai.reference import round_margin
 from gaple_bot.games.gaple.ai.value import GAME_WEIGHT, MatchValue
-from gaple_bot.games.gaple.rules import Game, GameConfig, Move, MoveKind, Round, Side
+from gaple_bot.games.gaple.rules import Game, GameConfig, Move, MoveKind, Round, SeatView, Side
 
 from .ai_positions import SETUPS, positions
 
@@ -95,6 +95,28 @@ def test_greedy_and_keeping_play_outs_match_the_python_rollouts(
         points, end_hands, end_discs, _, _ = _play_out(config, current, policy, 1)
         assert points == expected
         assert (end_hands, end_discs) == (hands, discs)
+
+
+def _judge_for(view: SeatView, rng: random.Random) -> tuple[FastJudge, list[tuple[int, int, int]]]:
+    """A keeping judge of the seat to move in `view`, valued by the match, and its legal moves
+    as the core codes them."""
+    rules = rules_of(view.config)
+    moves = []
+    for move in view.legal:
+        kind, bit, side = move_parts(move)
+        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    judge = FastJudge(
+        rules,
+        Dealer.of(view, rules.seats),
+        view.ends if view.ends is not None else (-1, -1),
+        view.seat,
+        moves,
+        fastcore.KEEPING,
+        3,
+        Valuation(True, view.scores, view.config.target, 40.0),
+        rng,
+    )
+    return judge, moves
 
 
 def _engine_move(seat: int, kind: int, bit: int, on_left: int) -> Move:

@@ -1,0 +1,68 @@
+"""The tree search: its legal moves are the engine's, every iteration goes through one root
+move, and the same seed gives the same search."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gaple_bot.games.gaple.ai.ismcts import DISCARD_CODE, PASS_CODE, legal_codes, tree_visits
+from gaple_bot.games.gaple.ai.playout import BIT_OF, rules_of, to_bits
+from gaple_bot.games.gaple.rules import GameConfig, Move, MoveKind, RuleSet, SeatView, Side
+
+from .ai_positions import SETUPS, positions
+from .test_ai_fastcore import _judge_for
+
+
+def _engine_codes(legal: tuple[Move, ...]) -> list[int]:
+    """The tree's codes of the engine's legal moves."""
+    codes = []
+    for move in legal:
+        if move.kind is MoveKind.PASS:
+            codes.append(PASS_CODE)
+        elif move.kind is MoveKind.DISCARD:
+            codes.append(DISCARD_CODE + BIT_OF[move.tile])
+        else:
+            codes.append(2 * BIT_OF[move.tile] + int(move.side is Side.LEFT))
+    return codes
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_the_trees_legal_moves_are_the_engines(config: GameConfig) -> None:
+    rules = rules_of(config)
+    out = np.empty(64, dtype=np.int64)
+    for position in positions(config, random.Random(21), 200):
+        view = position.view
+        if view.ends is None:
+            continue
+        n = legal_codes(to_bits(view.hand), *view.ends, rules.discards, out)
+        assert sorted(out[:n].tolist()) == sorted(_engine_codes(view.legal))
+
+
+def test_every_iteration_passes_through_one_root_move_and_the_seed_decides() -> None:
+    config = GameConfig(RuleSet.CLASSIC, 4)
+    for position in positions(config, random.Random(22), 30):
+        view = position.view
+        if view.ends is None or len(view.legal) < 2:
+            continue
+        first = _tree(view, seed=5)
+        assert sum(first) == 400
+        assert _tree(view, seed=5) == first
+
+
+def _tree(view: SeatView, seed: int) -> list[int]:
+    judge, moves = _judge_for(view, random.Random(seed))
+    return tree_visits(judge, moves, 400, 64, 1.0, 50.0, 5000)
+
+
+def test_a_tiny_tree_room_still_answers() -> None:
+    config = GameConfig(RuleSet.CLASSIC, 4)
+    for position in positions(config, random.Random(23), 10):
+        view = position.view
+        if view.ends is None or len(view.legal) < 2:
+            continue
+        judge, moves = _judge_for(view, random.Random(1))
+        visits = tree_visits(judge, moves, 300, 16, 1.0, 50.0, 3)
+        assert sum(visits) == 300
