@@ -69,6 +69,20 @@ def variants() -> dict[str, Budget]:
             for c in (2, 4, 8, 16)
             for suffix, e in (("", 0.0), ("-rand", 1.0))
         },
+        # Issue 41: greedy play-outs that give the middle the card the next seat gains least by.
+        **{
+            f"fast-w{w // 1000}k-dumps": with_(
+                HARD, fast=True, work=w, deals=20000, epsilon=0.0, dumps=True
+            )
+            for w in FAST_WORK
+        },
+        **{
+            f"tree-w{w // 1000}k-c{c}-dumps": with_(
+                HARD, tree=True, work=w, explore=float(c), epsilon=0.0, dumps=True
+            )
+            for w in (15000, 30000, 60000)
+            for c in (4, 8, 16)
+        },
         # Issue 41: the round's win weighed more against the margin, now that deals are many.
         **{
             f"fast-w{w // 1000}k-eps0-m{m}": with_(

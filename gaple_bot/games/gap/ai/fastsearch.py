@@ -9,7 +9,7 @@ import numpy as np
 
 from ..rules import SeatView
 from . import montecarlo
-from .fastsim import GREEDY, MIXED, RANDOM, judge
+from .fastsim import DUMPS, GREEDY, MIXED, RANDOM, judge
 from .montecarlo import Budget, Decision
 from .sampler import Sampler
 from .sim import pack
@@ -58,6 +58,8 @@ def fast_search(view: SeatView, rng: random.Random, budget: Budget) -> Decision:
     policy, epsilon = RANDOM, 1.0
     if budget.epsilon < 1.0:
         policy, epsilon = (MIXED, float(budget.epsilon)) if budget.epsilon else (GREEDY, 0.0)
+        if budget.dumps and not budget.epsilon:
+            policy = DUMPS
     weights = np.array([budget.margin, budget.win, budget.share], dtype=np.float64)
     totals = np.zeros(len(legal), dtype=np.float64)
     state = np.uint64(rng.getrandbits(64))

@@ -37,8 +37,9 @@ ROOM = 64
 """Room for the middle and the pile: the 60 cards of G1 fit in it."""
 RECORD = 8
 """A recorded play: the card, how many cards it took, the cards taken (at most six)."""
-GREEDY, RANDOM, MIXED = 0, 1, 2
-"""Play-out policies: `sim.State.rollout`, `random_rollout` and `mixed_rollout`."""
+GREEDY, RANDOM, MIXED, DUMPS = 0, 1, 2, 3
+"""Play-out policies: `sim.State.rollout`, `random_rollout` and `mixed_rollout`, and greedy
+that, when its play gives a card to the middle, gives the one the next seat gains least by."""
 
 VALUE_OF = np.array(VALUE, dtype=np.int64)
 LOWER_OF = np.array(LOWER, dtype=np.int64)
@@ -160,7 +161,7 @@ def playout(
         high = -1
         forcing = ply == 0 and forced[0] >= 0
         first = policy == MIXED
-        thinks = policy == GREEDY
+        thinks = policy in (GREEDY, DUMPS)
         if first and not forcing:
             state += GOLDEN
             thinks = unit(mix(state)) >= epsilon
@@ -208,6 +209,35 @@ def playout(
                         points = score(k1 + ADD_OF[hc] if hc >= 0 else k1)
                         if points > best:
                             best, i, low, high = points, j, lc, hc
+            if policy == DUMPS and low < 0 and high < 0 and scratch[VALUE_OF[hands[seat, i]]] == 0:
+                # The play gives card i to the middle (taking would take): of the cards that
+                # would, give the one whose best take by the next seat scores least for it.
+                after = seat + 1 if seat + 1 < seats else 0
+                their = keys[after]
+                least = 1000
+                for j in range(n):
+                    card = hands[seat, j]
+                    value = VALUE_OF[card]
+                    low_value, high_value = LOWER_OF[value], UPPER_OF[value]
+                    if scratch[value] or scratch[low_value] or scratch[high_value]:
+                        continue
+                    # Only the next seat's cards of this value or a neighbour value can take it.
+                    offered = -1000
+                    for k in range(hand_len[after]):
+                        c = hands[after, k]
+                        v = VALUE_OF[c]
+                        if v == value:
+                            offered = max(offered, score(their + ADD_OF[c] + ADD_OF[card]))
+                        elif v in (low_value, high_value):
+                            if scratch[v]:
+                                continue  # an exact match of its own takes instead
+                            other = UPPER_OF[v] if v == high_value else LOWER_OF[v]
+                            k0 = their + ADD_OF[c] + ADD_OF[card]
+                            for a in range(max(scratch[other], 1)):
+                                oc = scratch[20 + 6 * other + a] if scratch[other] else -1
+                                offered = max(offered, score(k0 + ADD_OF[oc] if oc >= 0 else k0))
+                    if offered < least:
+                        least, i = offered, j
         else:
             state += GOLDEN
             i = below(mix(state), n)

@@ -17,7 +17,20 @@ import numpy as np
 from ..rules import SeatView
 from . import montecarlo
 from .fastsearch import _card
-from .fastsim import CARD, CHILD, FIELDS, GREEDY, HIGH, LOW, MIXED, RANDOM, SIBLING, VISITS, grow
+from .fastsim import (
+    CARD,
+    CHILD,
+    DUMPS,
+    FIELDS,
+    GREEDY,
+    HIGH,
+    LOW,
+    MIXED,
+    RANDOM,
+    SIBLING,
+    VISITS,
+    grow,
+)
 from .montecarlo import Budget, Decision
 from .sampler import Sampler
 from .sim import pack
@@ -45,6 +58,8 @@ def tree_search(view: SeatView, rng: random.Random, budget: Budget) -> Decision:
     policy, epsilon = RANDOM, 1.0
     if budget.epsilon < 1.0:
         policy, epsilon = (MIXED, float(budget.epsilon)) if budget.epsilon else (GREEDY, 0.0)
+        if budget.dumps and not budget.epsilon:
+            policy = DUMPS
     nodes = np.zeros((iterations + 1, FIELDS), dtype=np.int64)
     nodes[0, CHILD] = -1
     nodes[0, SIBLING] = -1

@@ -26,7 +26,7 @@ class Level(StrEnum):
 
 
 BUDGETS: dict[Level, Budget] = {
-    Level.NORMAL: Budget(deals=64, epsilon=1.0, work=4000, time_cap=0.25, min_deals=4),
+    Level.NORMAL: Budget(deals=64, epsilon=1.0, work=4000, time_cap=0.25, min_deals=4, fast=True),
     Level.HARD: Budget(deals=400, epsilon=1.0, work=8500, time_cap=0.25, min_deals=4, share=4.0),
 }
 """The thinking each sampling level gets, bounded by work (simulated plays), so the same seed

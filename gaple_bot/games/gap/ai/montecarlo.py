@@ -44,6 +44,9 @@ class Budget:
     epsilon: float = 0.0
     """Each simulated play is a random card with this probability instead of greedy's (1.0:
     `State.random_rollout`, uniformly random play throughout)."""
+    dumps: bool = False
+    """On the compiled core, greedy play-outs (`epsilon` 0) give the middle, when they give it a
+    card, the one the next seat gains least by (`fastsim.DUMPS`)."""
     fast: bool = False
     """Play out on the compiled core (`fastsearch.fast_search`; no pruning) rather than in
     Python: the same method, many times the deals for the same CPU."""

@@ -11,6 +11,7 @@ import pytest
 
 from gaple_bot.games.gap.ai import fastsim
 from gaple_bot.games.gap.ai.fastsim import (
+    DUMPS,
     GREEDY,
     HAND,
     MIXED,
@@ -148,7 +149,7 @@ def test_greedy_play_outs_are_sims_move_for_move_and_score_as_the_rules(seats: i
         assert list(current.result.points) == state.points() == [fastsim.score(k) for k in keys]
 
 
-@pytest.mark.parametrize("policy", [RANDOM, MIXED])
+@pytest.mark.parametrize("policy", [RANDOM, MIXED, DUMPS])
 @pytest.mark.parametrize("seats", SEAT_COUNTS)
 def test_random_play_outs_move_legally_and_score_as_the_rules(seats: int, policy: int) -> None:
     for n, game in enumerate(_games(seats, 200, 600 + seats)):
@@ -237,3 +238,22 @@ def test_judge_deals_as_the_sampler_and_values_as_montecarlo(seats: int) -> None
             sim.play(move.card, exact or list(move.neighbours))
             sim.rollout()
             assert totals[j] == pytest.approx(value(sim.points(), me, budget))
+
+
+def test_dumps_gives_the_middle_what_the_next_seat_gains_least_by() -> None:
+    # Seat 0 holds G5 and B7, neither of which takes from a middle of R0; seat 1 holds Y5
+    # (it would take G5) and P3. Greedy gives the first card, G5; DUMPS gives B7.
+    hands = np.zeros((2, HAND), dtype=np.int64)
+    hands[0, :2] = (15, 27)
+    hands[1, :2] = (35, 43)
+    firsts = {}
+    for policy in (GREEDY, DUMPS):
+        records = np.full((4, RECORD), -1, dtype=np.int64)
+        middle = np.zeros(ROOM, dtype=np.int64)
+        fastsim.playout(
+            hands.copy(), np.array([2, 2], dtype=np.int64), 0, middle, 1,
+            np.zeros(ROOM, dtype=np.int64), 0, 0, np.zeros(2, dtype=np.int64), policy, 0.0,
+            np.uint64(1), np.empty(SCRATCH, dtype=np.int64), records, NONE, ROOM,
+        )  # fmt: skip
+        firsts[policy] = int(records[0, 0])
+    assert firsts == {GREEDY: 15, DUMPS: 27}
