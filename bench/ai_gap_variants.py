@@ -83,6 +83,15 @@ def variants() -> dict[str, Budget]:
             for w in (15000, 30000, 60000)
             for c in (4, 8, 16)
         },
+        # Issue 41: a tree of the seat's own moves only, the others' greedy (or DUMPS).
+        **{
+            f"own-w{w // 1000}k-c{c}{suffix}": with_(
+                HARD, tree=True, own=True, work=w, explore=float(c), epsilon=0.0, dumps=dumps
+            )
+            for w in (15000, 30000, 60000)
+            for c in (4, 8, 16)
+            for suffix, dumps in (("", False), ("-dumps", True))
+        },
         # Issue 41: the round's win weighed more against the margin, now that deals are many.
         **{
             f"fast-w{w // 1000}k-eps0-m{m}": with_(

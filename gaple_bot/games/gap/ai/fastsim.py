@@ -503,10 +503,12 @@ def grow(
     nodes: Ints,
     worths: Floats,
     size: int,
+    own: bool,
 ) -> tuple[int, np.uint64]:
     """Run `iterations` iterations on the tree in `nodes` (rows of FIELDS; row 0 the root;
     `size` rows used) with every node's summed worth to its mover in `worths`; returns the
-    rows used and the generator's state."""
+    rows used and the generator's state. With `own` the tree holds `me`'s moves only: the
+    other seats' moves on the way down are the play-out policy's."""
     seats = keys.shape[0]
     cards = unseen.copy()
     hands = np.zeros((seats, HAND), dtype=np.int64)
@@ -549,6 +551,14 @@ def grow(
         node = 0
         depth = 0
         while left:
+            if own and seat != me:
+                mlen, drawn, state = playout(
+                    hands, hand_len, seat, work_middle, mlen, pile, plen, drawn, work_keys,
+                    policy, epsilon, state, scratch, records, unforced, 1,
+                )  # fmt: skip
+                left -= 1
+                seat = seat + 1 if seat + 1 < seats else 0
+                continue
             # The moves legal in this deal, each matched with its child (-1: not in the tree).
             rows = legal_plays(hands[seat], hand_len[seat], work_middle, mlen, legal)
             untried = 0
@@ -592,7 +602,8 @@ def grow(
                 r = -1
             # Every child available in this deal counts one more chance of being chosen.
             for k in range(rows):
-                nodes[found[k], AVAILABLE] += 1
+                if found[k] >= 0:
+                    nodes[found[k], AVAILABLE] += 1
             if r < 0:
                 best = -1e300
                 for k in range(rows):
@@ -663,4 +674,4 @@ def warm_up() -> None:
         nodes[0, CHILD] = nodes[0, SIBLING] = -1
         worths = np.zeros(2, dtype=np.float64)
         grow(hand, middle, keys, unseen, counts, 0, 1, policy, epsilon, weights, 1.0, state,
-             nodes, worths, 1)  # fmt: skip
+             nodes, worths, 1, False)  # fmt: skip

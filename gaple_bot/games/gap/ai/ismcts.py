@@ -79,7 +79,7 @@ def tree_search(view: SeatView, rng: random.Random, budget: Budget) -> Decision:
         chunk = min(CHUNK, iterations - done)
         size, state = grow(
             *arrays, me, chunk, policy, epsilon, weights, float(budget.explore), state, nodes,
-            worths, size,
+            worths, size, budget.own,
         )  # fmt: skip
         state = np.uint64(state)
         done += chunk

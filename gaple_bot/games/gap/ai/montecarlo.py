@@ -54,6 +54,8 @@ class Budget:
     """Search by information-set MCTS on the compiled core (`ismcts.tree_search`): `work`
     bounds its iterations, `explore` is UCB's constant (in points of worth)."""
     explore: float = 8.0
+    own: bool = False
+    """The tree holds the seat's own moves only, the others' played by the play-out policy."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""

@@ -23,11 +23,13 @@ FLAT = Budget(deals=400, fast=True, work=3000, epsilon=0.0, share=4.0, min_deals
 RANDOM_FLAT = Budget(deals=400, fast=True, work=3000, epsilon=1.0)
 MIXED_FLAT = Budget(deals=400, fast=True, work=3000, epsilon=0.5)
 TREE = Budget(deals=1, tree=True, work=3000, epsilon=0.0, explore=4.0, min_deals=2)
+OWN_TREE = Budget(deals=1, tree=True, own=True, work=3000, epsilon=0.0, dumps=True, min_deals=2)
 SEARCHES = {
     "flat": (fast_search, FLAT),
     "flat-random": (fast_search, RANDOM_FLAT),
     "flat-mixed": (fast_search, MIXED_FLAT),
     "tree": (tree_search, TREE),
+    "own-tree": (tree_search, OWN_TREE),
 }
 
 
