@@ -57,6 +57,29 @@ def _variants() -> dict[str, Budget]:
             for n in (1000, 3000, 5000, 10000)
             for c in (3, 5, 7, 10, 15, 20, 30, 50, 100)
         },
+        "normal": BUDGETS[Level.NORMAL],
+        "normal-d60": with_(BUDGETS[Level.NORMAL], deals=60),
+        "normal-tree500": with_(BUDGETS[Level.NORMAL], tree=500, explore=3.0),
+        "normal-tree800-keep": with_(
+            BUDGETS[Level.NORMAL], tree=800, explore=3.0, keep=3, discards_keep=0
+        ),
+        "tree-mean": with_(HARD, tree=3000, explore=3.0, by_mean=True),
+        "tree-mean-c10": with_(HARD, tree=3000, explore=10.0, by_mean=True),
+        **{
+            f"final-c{c}": with_(HARD, tree=3000, explore=c / 10, exact_tiles=0, by_mean=True)
+            for c in (10, 20, 30, 50)
+        },
+        "final-k5": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, keep=5),
+        "final-4k": with_(HARD, tree=4000, explore=3.0, exact_tiles=0, by_mean=True),
+        "tree-k2": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, keep=2),
+        "tree-k5": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, keep=5),
+        "tree-win0": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, win_worth=0.0),
+        "tree2000": with_(HARD, tree=2000, explore=3.0, exact_tiles=0),
+        "tree-noexact": with_(HARD, tree=3000, explore=3.0, exact_tiles=0),
+        "tree-pool2k": with_(HARD, tree=3000, explore=3.0, tree_pool=2048),
+        "tree-greedy": with_(HARD, tree=3000, explore=3.0, keep=0),
+        "tree-even": with_(HARD, tree=3000, explore=3.0, passed_over=1.0),
+        "tree-scale25": with_(HARD, tree=3000, explore=3.0, scale=25.0),
     }
 
 

@@ -11,6 +11,7 @@ them, rather than played by the rollout's rule of thumb.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,6 +36,8 @@ PASS_CODE = 56
 """A move's code: 2 x bit (+1 at the left end) for a play, this for a pass, 57 + bit for a
 discard."""
 DISCARD_CODE = 57
+CHUNK = 500
+"""Iterations between two looks at the clock."""
 
 
 @compiled
@@ -116,6 +119,11 @@ def _apply_code(
     )
 
 
+MOVE, MOVER, FIRST_CHILD, NEXT_SIBLING, VISITS, AVAIL = range(6)
+"""The rows of a tree's integer table, a column per node: a node's move code, the seat that
+made it, its first child and next sibling (-1: none), its visits and its availability."""
+
+
 @compiled
 def search(
     table: Ints,
@@ -129,23 +137,26 @@ def search(
     explore: float,
     scale: float,
     rng: Ints,
-    visits_out: Ints,
+    links: Ints,
+    reward: Floats,
+    nodes: int,
 ) -> int:
-    """Run `iterations` iterations from the root (the seat `me` to move, its legal moves'
-    codes `root_codes`), deals picked from the pool with odds by `cumulative` weight; each
-    root move's visits into `visits_out`. `table` is [seats, classic, discards, left, right,
-    me, policy, keep, target, node room]. The nodes made."""
+    """Run `iterations` more iterations on the tree in `links` (rows as `MOVE`… name them, a
+    column per node, node 0 the root) and `reward` (the value each node's visits led to, for
+    the seat that made its move), of which `nodes` columns are in use; the columns in use
+    after. The root is the seat `me` to move, its legal moves' codes `root_codes`; deals are
+    picked from the pool with odds by `cumulative` weight. `table` is [seats, classic,
+    discards, left, right, me, policy, keep, target]."""
     seats, classic, discards = table[0], table[1] == 1, table[2] == 1
     left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
-    target, room = table[8], table[9]
-    move = np.empty(room, dtype=np.int64)
-    mover = np.empty(room, dtype=np.int64)
-    first_child = np.full(room, -1, dtype=np.int64)
-    next_sibling = np.full(room, -1, dtype=np.int64)
-    visits = np.zeros(room, dtype=np.int64)
-    avail = np.zeros(room, dtype=np.int64)
-    reward = np.zeros(room, dtype=np.float64)
-    nodes = 1
+    target = table[8]
+    room = links.shape[1]
+    move = links[MOVE]
+    mover = links[MOVER]
+    first_child = links[FIRST_CHILD]
+    next_sibling = links[NEXT_SIBLING]
+    visits = links[VISITS]
+    avail = links[AVAIL]
     hands = np.empty(seats, dtype=np.int64)
     discs = np.empty(seats, dtype=np.int64)
     ends = np.empty(2, dtype=np.int64)
@@ -246,12 +257,6 @@ def search(
             visited = path[k]
             visits[visited] += 1
             reward[visited] += values[mover[visited]]
-    child = first_child[0]
-    while child >= 0:
-        for k in range(root_codes.shape[0]):
-            if root_codes[k] == move[child]:
-                visits_out[k] = visits[child]
-        child = next_sibling[child]
     return nodes
 
 
@@ -263,45 +268,61 @@ def tree_visits(
     explore: float,
     scale: float,
     room: int,
-) -> list[int]:
-    """Each legal move's visits at the root after `iterations` iterations of the search, on a
-    pool of `pool` deals drawn by `judge` (its rules, seat, policy and valuation); `moves`
-    are the legal moves as (kind, bit, on_left)."""
+    deadline: float | None = None,
+) -> tuple[list[int], list[float]]:
+    """Each legal move's visits at the root after `iterations` iterations of the search, and
+    the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
+    seat, policy and valuation); `moves` are the legal moves as (kind, bit, on_left). Past
+    `deadline` (`time.perf_counter`), checked every `CHUNK` iterations, it stops early: a
+    safety net for a loaded machine, the one thing that makes the answer depend on more than
+    the seed."""
     hands, discs, weights = judge.pool(pool)
     cumulative = np.cumsum(weights)
     if cumulative[-1] <= 0.0:
         cumulative = np.arange(1.0, pool + 1.0)
     table = judge.table
-    seats, left, right, me, policy, keep, target = (
-        table[0],
-        table[3],
-        table[4],
-        table[5],
-        table[6],
-        table[7],
-        table[9],
+    tree_table = np.array(
+        [table[0], table[1], table[2], table[3], table[4], table[5], table[6], table[7], table[9]],
+        dtype=np.int64,
     )
     codes = np.array([_code(kind, bit, on_left) for kind, bit, on_left in moves], dtype=np.int64)
     scores, valuation = judge.valuation
-    tree_table = np.array(
-        [seats, table[1], table[2], left, right, me, policy, keep, target, room], dtype=np.int64
-    )
-    visits = np.zeros(len(moves), dtype=np.int64)
-    search(
-        tree_table,
-        codes,
-        hands,
-        discs,
-        cumulative,
-        scores,
-        valuation,
-        iterations,
-        explore,
-        scale,
-        judge.rng,
-        visits,
-    )
-    return [int(v) for v in visits]
+    links = np.zeros((6, max(2, room)), dtype=np.int64)
+    links[FIRST_CHILD] = -1
+    links[NEXT_SIBLING] = -1
+    reward = np.zeros(links.shape[1], dtype=np.float64)
+    nodes = 1
+    done = 0
+    while done < iterations:
+        chunk = min(CHUNK, iterations - done)
+        nodes = search(
+            tree_table,
+            codes,
+            hands,
+            discs,
+            cumulative,
+            scores,
+            valuation,
+            chunk,
+            explore,
+            scale,
+            judge.rng,
+            links,
+            reward,
+            nodes,
+        )
+        done += chunk
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    visits = [0] * len(moves)
+    rewards = [0.0] * len(moves)
+    where = {int(code): k for k, code in enumerate(codes)}
+    child = int(links[FIRST_CHILD, 0])
+    while child >= 0:
+        k = where[int(links[MOVE, child])]
+        visits[k], rewards[k] = int(links[VISITS, child]), float(reward[child])
+        child = int(links[NEXT_SIBLING, child])
+    return visits, rewards
 
 
 def _code(kind: int, bit: int, on_left: int) -> int:

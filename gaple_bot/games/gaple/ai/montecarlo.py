@@ -106,6 +106,9 @@ class Budget:
     """Points of value that count as one unit of reward in the tree search."""
     tree_room: int = 60000
     """Nodes the tree search may make."""
+    by_mean: bool = False
+    """The tree search's move is the one whose visits led to the best mean value, rather than
+    the one visited most."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -337,7 +340,7 @@ def _compiled_move(
         budget.passed_over,
     )
     if budget.tree:
-        visits = tree_visits(
+        visits, rewards = tree_visits(
             judge,
             moves,
             budget.tree,
@@ -345,7 +348,10 @@ def _compiled_move(
             budget.explore,
             budget.scale,
             budget.tree_room,
+            deadline,
         )
+        if budget.by_mean:
+            return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]
         return legal[max(range(len(legal)), key=lambda j: (visits[j], -j))]
     totals = [0.0] * len(legal)
     scored: list[list[float]] = [[] for _ in legal]

@@ -21,6 +21,8 @@ class Player(StrEnum):
     """The hard level as issue 15 found it, frozen so later versions can be measured on it."""
     HARD_V2 = "hard-v2"
     """The hard level as issue 30 found it (no worth for the round's win), frozen likewise."""
+    HARD_V3 = "hard-v3"
+    """The hard level as issue 41 found it (flat judgement, the round's win worth 40)."""
     REFERENCE = "reference"
     """Plain flat Monte Carlo (`reference_move`): the fixed yardstick of bench/ai.py."""
 
@@ -55,6 +57,24 @@ HARD_V2 = Budget(
 top)."""
 
 
+HARD_V3 = Budget(
+    deals=50,
+    per_move=True,
+    exact_tiles=12,
+    time_cap=0.040,
+    min_deals=8,
+    extra_deals=50,
+    passed_over=0.5,
+    keep=3,
+    prune=2.0,
+    exact_nodes=6000,
+    work=1000,
+    discards_keep=0,
+    win_worth=40.0,
+)
+"""The hard level's budget before issue 41 (flat judgement of every move on its deals)."""
+
+
 def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
     """The move `player` makes in `view`, its randomness drawn from `seed`; `budget` overrides
     a Monte Carlo player's thinking (tests)."""
@@ -65,4 +85,6 @@ def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None 
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V1)
     if player is Player.HARD_V2:
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V2)
+    if player is Player.HARD_V3:
+        return monte_carlo_move(view, random.Random(seed), budget or HARD_V3)
     return decide(Level(player.value), view, seed, budget)

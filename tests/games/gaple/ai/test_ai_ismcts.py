@@ -54,7 +54,7 @@ def test_every_iteration_passes_through_one_root_move_and_the_seed_decides() -> 
 
 def _tree(view: SeatView, seed: int) -> list[int]:
     judge, moves = _judge_for(view, random.Random(seed))
-    return tree_visits(judge, moves, 400, 64, 1.0, 50.0, 5000)
+    return tree_visits(judge, moves, 400, 64, 1.0, 50.0, 5000)[0]
 
 
 def test_a_tiny_tree_room_still_answers() -> None:
@@ -64,5 +64,5 @@ def test_a_tiny_tree_room_still_answers() -> None:
         if view.ends is None or len(view.legal) < 2:
             continue
         judge, moves = _judge_for(view, random.Random(1))
-        visits = tree_visits(judge, moves, 300, 16, 1.0, 50.0, 3)
+        visits, _ = tree_visits(judge, moves, 300, 16, 1.0, 50.0, 3)
         assert sum(visits) == 300

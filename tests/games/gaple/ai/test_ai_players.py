@@ -37,7 +37,7 @@ def test_the_frozen_hard_players_play_legal_moves_that_repeat_for_a_seed(
     rng = random.Random(32)
     for view, *_ in positions(config, rng, 40):
         seed = rng.getrandbits(64)
-        for frozen in (Player.HARD_V1, Player.HARD_V2):
+        for frozen in (Player.HARD_V1, Player.HARD_V2, Player.HARD_V3):
             move = play(frozen, view, seed, SMALL_V1)
             assert move in view.legal
             assert play(frozen, view, seed, SMALL_V1) == move
@@ -66,6 +66,7 @@ def test_chats_are_offered_the_levels_only() -> None:
         "reference",
         "hard-v1",
         "hard-v2",
+        "hard-v3",
     }
     with pytest.raises(ValueError):
         Level("reference")
