@@ -69,6 +69,35 @@ def _variants() -> dict[str, Budget]:
             f"final-c{c}": with_(HARD, tree=3000, explore=c / 10, exact_tiles=0, by_mean=True)
             for c in (10, 20, 30, 50)
         },
+        **{
+            f"final-po{p}": with_(
+                HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, passed_over=p / 10
+            )
+            for p in (3, 7)
+        },
+        **{
+            f"final-win{w}": with_(
+                HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, win_worth=float(w)
+            )
+            for w in (20, 80)
+        },
+        **{
+            f"paired-c{c}": with_(
+                HARD, tree=3000, explore=c / 10, exact_tiles=0, by_mean=True, paired=True
+            )
+            for c in (10, 30)
+        },
+        "block": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, blocking=True),
+        "block-paired": with_(
+            HARD,
+            tree=3000,
+            explore=1.0,
+            exact_tiles=0,
+            by_mean=True,
+            paired=True,
+            blocking=True,
+        ),
+        "block-flat": with_(HARD, blocking=True),
         "final-k5": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, keep=5),
         "final-4k": with_(HARD, tree=4000, explore=3.0, exact_tiles=0, by_mean=True),
         "tree-k2": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, keep=2),

@@ -13,7 +13,9 @@ def compiled(function: F) -> F:
     result cached beside the module (or in NUMBA_CACHE_DIR) so later processes load it.
 
     numba is imported here, at decoration, not at import of this module: nothing but the
-    simulation cores pays for it.
+    simulation cores pays for it. numba renews a cached function only when its own file
+    changes, not when a function it calls in another file does: so compiled functions call
+    only compiled functions of their own file (one file per game's core).
     """
     import numba
 

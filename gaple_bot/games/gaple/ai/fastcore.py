@@ -1,4 +1,4 @@
-"""Gaple's simulation core compiled with numba: moves, play-outs, deals and a whole flat judgement.
+"""Gaple's simulation core compiled with numba: moves, play-outs, deals, judgements, tree search.
 
 The same bitmasks and bit order as playout.py (a hand's heaviest tile is its highest bit), in
 int64 numpy arrays. Every function here mirrors one in playout.py, sampler.py or the Monte
@@ -29,8 +29,9 @@ from .playout import HI, LO, NUM, SUM, TILE_OF, pip_count
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
-GREEDY, KEEPING, RANDOM = 0, 1, 2
-"""Play-out policies: `playout.rollout`, `playout.keeping_rollout`, `playout.random_rollout`."""
+GREEDY, KEEPING, RANDOM, BLOCKING = 0, 1, 2, 3
+"""Play-out policies: `playout.rollout`, `playout.keeping_rollout`, `playout.random_rollout`,
+and (compiled only) keeping play that also blocks the next seat, whose hand it sees."""
 PLAY, PASS, DISCARD = 0, 1, 2
 """Move kinds, as the core codes them."""
 MARGIN, MATCH = 0, 1
@@ -245,6 +246,33 @@ def play_out(
                             best_score, top, on_left = score, b, True
                     if low & at_right:
                         score = total + keep * popcount(others & (at_left | num[total - right]))
+                        if score >= best_score:
+                            best_score, top, on_left = score, b, False
+            elif policy == BLOCKING:
+                # Seen with every hand open: pips, plus `keep` for each tile of its own kept
+                # playable, less `keep` for each tile the next seat could then play.
+                following = hands[seat + 1 if seat + 1 < seats else 0]
+                best_score = -(1 << 30)
+                top = 0
+                rest = fit
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    b = top_bit(low)
+                    total = sums[b]
+                    others = h ^ low
+                    if low & at_left and (left != right or not low & at_right):
+                        shown = num[total - left] | at_right
+                        score = total + keep * (
+                            popcount(others & shown) - popcount(following & shown)
+                        )
+                        if score >= best_score:
+                            best_score, top, on_left = score, b, True
+                    if low & at_right:
+                        shown = at_left | num[total - right]
+                        score = total + keep * (
+                            popcount(others & shown) - popcount(following & shown)
+                        )
                         if score >= best_score:
                             best_score, top, on_left = score, b, False
             else:
@@ -670,6 +698,242 @@ def judge(
     return deals
 
 
+PASS_CODE = 56
+"""A move's code: 2 x bit (+1 at the left end) for a play, this for a pass, 57 + bit for a
+discard."""
+DISCARD_CODE = 57
+
+
+@compiled
+def legal_codes(hand: int, left: int, right: int, discards: bool, out: Ints) -> int:
+    """The codes of the legal moves of `hand` on a line with these ends (not empty) into
+    `out`; how many."""
+    at_left = NUM_A[left]
+    at_right = NUM_A[right]
+    fit = hand & (at_left | at_right)
+    n = 0
+    if fit:
+        rest = fit
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            b = top_bit(low)
+            if low & at_right:
+                out[n] = 2 * b
+                n += 1
+            if low & at_left and (left != right or not low & at_right):
+                out[n] = 2 * b + 1
+                n += 1
+    elif discards:
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            out[n] = DISCARD_CODE + top_bit(low)
+            n += 1
+    else:
+        out[0] = PASS_CODE
+        n = 1
+    return n
+
+
+@compiled
+def _apply_code(
+    classic: bool,
+    discards: bool,
+    seats: int,
+    hands: Ints,
+    discs: Ints,
+    ends: Ints,
+    seat: int,
+    code: int,
+    points: Ints,
+) -> int:
+    """Make the move with this code; the next seat to move, or -1 with `points` filled."""
+    if code < PASS_CODE:
+        return make_move(
+            classic,
+            discards,
+            seats,
+            hands,
+            discs,
+            ends,
+            seat,
+            PLAY,
+            code >> 1,
+            code & 1 == 1,
+            points,
+        )
+    if code == PASS_CODE:
+        return make_move(
+            classic, discards, seats, hands, discs, ends, seat, PASS, -1, False, points
+        )
+    return make_move(
+        classic,
+        discards,
+        seats,
+        hands,
+        discs,
+        ends,
+        seat,
+        DISCARD,
+        code - DISCARD_CODE,
+        False,
+        points,
+    )
+
+
+MOVE, MOVER, FIRST_CHILD, NEXT_SIBLING, VISITS, AVAIL = range(6)
+"""The rows of a tree's integer table, a column per node: a node's move code, the seat that
+made it, its first child and next sibling (-1: none), its visits and its availability."""
+
+
+@compiled
+def search(
+    table: Ints,
+    root_codes: Ints,
+    pool_hands: Ints,
+    pool_discs: Ints,
+    cumulative: Floats,
+    scores: Ints,
+    valuation: Floats,
+    iterations: int,
+    explore: float,
+    scale: float,
+    rng: Ints,
+    links: Ints,
+    reward: Floats,
+    nodes: int,
+) -> int:
+    """Run `iterations` more iterations on the tree in `links` (rows as `MOVE`… name them, a
+    column per node, node 0 the root) and `reward` (the value each node's visits led to, for
+    the seat that made its move), of which `nodes` columns are in use; the columns in use
+    after. The root is the seat `me` to move, its legal moves' codes `root_codes`; deals are
+    picked from the pool with odds by `cumulative` weight. `table` is [seats, classic,
+    discards, left, right, me, policy, keep, target, paired]: paired, each deal is played once
+    from each root move in turn (`iterations` a multiple of the root moves), else the root's
+    move is chosen as any other."""
+    seats, classic, discards = table[0], table[1] == 1, table[2] == 1
+    left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
+    target = table[8]
+    room = links.shape[1]
+    move = links[MOVE]
+    mover = links[MOVER]
+    first_child = links[FIRST_CHILD]
+    next_sibling = links[NEXT_SIBLING]
+    visits = links[VISITS]
+    avail = links[AVAIL]
+    hands = np.empty(seats, dtype=np.int64)
+    discs = np.empty(seats, dtype=np.int64)
+    ends = np.empty(2, dtype=np.int64)
+    points = np.empty(seats, dtype=np.int64)
+    values = np.empty(seats, dtype=np.float64)
+    codes = np.empty(64, dtype=np.int64)
+    path = np.empty(64, dtype=np.int64)
+    options = np.empty(56, dtype=np.int64)
+    no_trace = np.empty((0, TRACE_FIELDS), dtype=np.int64)
+    total_weight = cumulative[cumulative.shape[0] - 1]
+    paired = table[9] == 1
+    lo = 0
+    for iteration in range(iterations):
+        forced = iteration % root_codes.shape[0]
+        if not paired or forced == 0:
+            # A deal by weight: the first cumulative weight above a uniform draw.
+            pick = (float(rng[0] >> 11 & 0xFFFFFFFFFFFFF) / 4503599627370496.0) * total_weight
+            rng[0] = rng[0] * 6364136223846793005 + 1442695040888963407
+            lo, hi = 0, cumulative.shape[0] - 1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if cumulative[mid] > pick:
+                    hi = mid
+                else:
+                    lo = mid + 1
+        hands[:] = pool_hands[lo]
+        discs[:] = pool_discs[lo]
+        ends[0], ends[1] = left, right
+        seat = me
+        node = 0
+        depth = 0
+        over = False
+        while True:
+            if node == 0 and paired:
+                # Every root move in turn on the same deal: compared on the same hidden hands.
+                n = 1
+                codes[0] = root_codes[forced]
+            elif node == 0:
+                n = root_codes.shape[0]
+                codes[:n] = root_codes
+            else:
+                n = legal_codes(hands[seat], ends[0], ends[1], discards, codes)
+            # Children legal here gain an availability; a legal move with no child is new.
+            best = -1
+            best_score = -1e300
+            untried = -1
+            for k in range(n):
+                code = codes[k]
+                child = first_child[node]
+                while child >= 0 and move[child] != code:
+                    child = next_sibling[child]
+                if child < 0:
+                    if untried < 0:
+                        untried = code
+                    continue
+                avail[child] += 1
+                score = reward[child] / (visits[child] * scale) + explore * np.sqrt(
+                    np.log(avail[child]) / visits[child]
+                )
+                if score > best_score:
+                    best_score, best = score, child
+            if untried >= 0 and (nodes < room or best < 0):
+                if nodes == room:
+                    break
+                child = nodes
+                nodes += 1
+                move[child] = untried
+                mover[child] = seat
+                next_sibling[child] = first_child[node]
+                first_child[node] = child
+                avail[child] = 1
+                best = child
+            if best < 0:
+                break
+            node = best
+            path[depth] = node
+            depth += 1
+            seat = _apply_code(
+                classic, discards, seats, hands, discs, ends, seat, move[node], points
+            )
+            if seat < 0:
+                over = True
+                break
+            if visits[node] == 0:
+                break
+        if not over:
+            play_out(
+                policy,
+                keep,
+                classic,
+                discards,
+                seats,
+                hands,
+                discs,
+                ends[0],
+                ends[1],
+                seat,
+                rng,
+                points,
+                no_trace,
+                options,
+            )
+        for s in range(seats):
+            values[s] = round_value(1, seats, s, points, scores, target, valuation[0], valuation[1])
+        for k in range(depth):
+            visited = path[k]
+            visits[visited] += 1
+            reward[visited] += values[mover[visited]]
+    return nodes
+
+
 def warm_up() -> None:
     """Every compiled function here loaded (from numba's cache, else compiled) by a tiny call,
     so a computer process's first decision does not pay for it."""
@@ -699,4 +963,23 @@ def warm_up() -> None:
         np.array([1], dtype=np.int64),
         np.zeros((1, 2), dtype=np.float64),
         np.zeros(1, dtype=np.float64),
+    )
+    links = np.zeros((6, 4), dtype=np.int64)
+    links[FIRST_CHILD] = -1
+    links[NEXT_SIBLING] = -1
+    search(
+        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1], dtype=np.int64),
+        np.array([0], dtype=np.int64),
+        np.array([[0b11, 0b1100]], dtype=np.int64),
+        np.zeros((1, seats), dtype=np.int64),
+        np.array([1.0], dtype=np.float64),
+        np.zeros(seats, dtype=np.int64),
+        np.array([200.0, 40.0], dtype=np.float64),
+        2,
+        3.0,
+        50.0,
+        np.array([1], dtype=np.int64),
+        links,
+        np.zeros(4, dtype=np.float64),
+        1,
     )

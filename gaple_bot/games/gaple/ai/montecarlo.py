@@ -11,7 +11,7 @@ from ..rules import Move, MoveKind, Played, SeatView, Side
 from ..rules.tiles import TILE_COUNT
 from .dealer import Dealer
 from .exact import SearchTooLarge, Solver
-from .fastcore import GREEDY, KEEPING, RANDOM
+from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM
 from .fastsearch import KIND_CODES, FastJudge, Valuation
 from .inference import PlayModel
 from .ismcts import tree_visits
@@ -106,6 +106,12 @@ class Budget:
     """Points of value that count as one unit of reward in the tree search."""
     tree_room: int = 60000
     """Nodes the tree search may make."""
+    blocking: bool = False
+    """Rollouts play `fastcore`'s blocking policy (keeping play that also counts the tiles the
+    next seat could play, seen in the deal) instead of `keeping_rollout` (compiled only)."""
+    paired: bool = False
+    """The tree search plays each deal from every legal move in turn (common random numbers
+    at the root, as the flat judgement has) rather than choosing the root's move by UCB."""
     by_mean: bool = False
     """The tree search's move is the one whose visits led to the best mean value, rather than
     the one visited most."""
@@ -325,7 +331,12 @@ def _compiled_move(
     for move in legal:
         kind, bit, side = move_parts(move)
         moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
-    policy = RANDOM if budget.random_rollouts else KEEPING if keep else GREEDY
+    if budget.random_rollouts:
+        policy = RANDOM
+    elif budget.blocking and keep:
+        policy = BLOCKING
+    else:
+        policy = KEEPING if keep else GREEDY
     judge = FastJudge(
         rules,
         dealer,
@@ -349,6 +360,7 @@ def _compiled_move(
             budget.scale,
             budget.tree_room,
             deadline,
+            budget.paired,
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]

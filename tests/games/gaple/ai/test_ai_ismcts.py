@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from gaple_bot.games.gaple.ai.ismcts import DISCARD_CODE, PASS_CODE, legal_codes, tree_visits
+from gaple_bot.games.gaple.ai.fastcore import DISCARD_CODE, PASS_CODE, legal_codes
+from gaple_bot.games.gaple.ai.ismcts import tree_visits
 from gaple_bot.games.gaple.ai.playout import BIT_OF, rules_of, to_bits
 from gaple_bot.games.gaple.rules import GameConfig, Move, MoveKind, RuleSet, SeatView, Side
 
@@ -66,3 +67,19 @@ def test_a_tiny_tree_room_still_answers() -> None:
         judge, moves = _judge_for(view, random.Random(1))
         visits, _ = tree_visits(judge, moves, 300, 16, 1.0, 50.0, 3)
         assert sum(visits) == 300
+
+
+def test_paired_every_root_move_plays_every_deal() -> None:
+    config = GameConfig(RuleSet.CLASSIC, 4)
+    checked = 0
+    for position in positions(config, random.Random(25), 30):
+        view = position.view
+        if view.ends is None or len(view.legal) < 2:
+            continue
+        judge, moves = _judge_for(view, random.Random(2))
+        visits, _ = tree_visits(judge, moves, 1001, 32, 3.0, 50.0, 20000, paired=True)
+        # Whole rounds of the root moves: at least the iterations asked, all moves alike.
+        assert len(set(visits)) == 1
+        assert visits[0] * len(moves) >= 1001
+        checked += 1
+    assert checked
