@@ -31,7 +31,7 @@ from gaple_bot.games.gap.rules import GapConfig
 
 HARD = BUDGETS[Level.HARD]
 NORMAL = BUDGETS[Level.NORMAL]
-FAST_WORK = (8500, 25000, 50000, 100000, 200000)
+FAST_WORK = (8500, 25000, 50000, 80000, 100000, 200000)
 """Simulated plays per decision tried on the compiled core."""
 
 

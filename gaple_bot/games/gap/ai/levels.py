@@ -18,26 +18,41 @@ class Level(StrEnum):
     EASY = "easy"
     """The best immediate change of its own round score, ties broken at random."""
     NORMAL = "normal"
-    """Flat Monte Carlo: every legal move judged on the same 64 deals of the unseen cards, each
-    played out with random play by every seat, by its margin over the best opponent."""
+    """Flat Monte Carlo on the compiled core: every legal move judged on the same 64 deals of
+    the unseen cards (fewer when 4,000 simulated plays run out), each played out with random
+    play by every seat, by its margin over the best opponent."""
     HARD = "hard"
-    """The same, judged on as many deals as 8,500 simulated plays allow (at most 400), with
-    the round's win worth 4 points of margin on top (shared among the seats tied for it)."""
+    """Flat Monte Carlo on the compiled core: every legal move judged on as many deals as
+    100,000 simulated plays allow, each played out greedily by every seat (a card given to the
+    middle is the one the next seat gains least by), by its margin over the best opponent with
+    the round's win worth 4 points on top (shared among the seats tied for it)."""
 
 
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(deals=64, epsilon=1.0, work=4000, time_cap=0.25, min_deals=4, fast=True),
-    Level.HARD: Budget(deals=400, epsilon=1.0, work=8500, time_cap=0.25, min_deals=4, share=4.0),
+    Level.HARD: Budget(
+        deals=20000,
+        epsilon=0.0,
+        dumps=True,
+        work=100000,
+        time_cap=0.25,
+        min_deals=4,
+        share=4.0,
+        fast=True,
+    ),
 }
 """The thinking each sampling level gets, bounded by work (simulated plays), so the same seed
 gives the same move on any machine; the time caps are a safety net for an overloaded machine.
 
-Against three reference players (800 four-seat single rounds, seed 7; issue 30), greedy
-play-outs won 25.6% with 4,000 plays per decision and 24.9% with 24 deals per move (the hard
-level before, uncapped); pruning moves behind by two standard errors (24.0%), judging by the
-share of the round's win (23.0%) and 15% random plays in the greedy play-outs (24.6%) did not
-help. Random play-outs, cheaper, so more deals, won 29.1% with 8,000 plays (28.5% with 32
-deals per move, for more CPU)."""
+Issue 41 (bench/ai_gap_variants.py, 1,200 four-seat single rounds against three reference
+players, paired on the same deals; docs/COMPUTER_PLAYERS.md has every figure): on the compiled
+core, issue 30's hard (random play-outs, 8,500 plays: 28.7% on seed 7) gained little from
+more deals of random play-outs (100,000 plays: 29.6%) but more from greedy play-outs (31.0%;
+32.3% on seed 11), which 50,000 or 200,000 plays did not better; greedy play-outs that give
+the middle the card the next seat gains least by won 32.0% and 33.5% (+1.0 and +1.2 against
+plain greedy on the same deals: kept). Information-set MCTS (every seat's moves, or the
+seat's own only), mixed play-outs and weighing the round's win more than the margin did not
+do better."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
