@@ -98,6 +98,14 @@ def _variants() -> dict[str, Budget]:
             blocking=True,
         ),
         "block-flat": with_(HARD, blocking=True),
+        "selfkeep": with_(
+            HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, self_keeping=True
+        ),
+        "aware": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, hand_aware=True),
+        "aware-c1": with_(
+            HARD, tree=3000, explore=1.0, exact_tiles=0, by_mean=True, hand_aware=True
+        ),
+        "selfkeep-flat": with_(HARD, exact_tiles=0, self_keeping=True),
         "final-k5": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, keep=5),
         "final-4k": with_(HARD, tree=4000, explore=3.0, exact_tiles=0, by_mean=True),
         "tree-k2": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, keep=2),

@@ -29,9 +29,10 @@ from .playout import HI, LO, NUM, SUM, TILE_OF, pip_count
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
-GREEDY, KEEPING, RANDOM, BLOCKING = 0, 1, 2, 3
+GREEDY, KEEPING, RANDOM, BLOCKING, SELF_KEEPING = 0, 1, 2, 3, 4
 """Play-out policies: `playout.rollout`, `playout.keeping_rollout`, `playout.random_rollout`,
-and (compiled only) keeping play that also blocks the next seat, whose hand it sees."""
+and (compiled only) keeping play that also blocks the next seat, whose hand it sees, and the
+deciding seat keeping while every other plays at random."""
 PLAY, PASS, DISCARD = 0, 1, 2
 """Move kinds, as the core codes them."""
 MARGIN, MATCH = 0, 1
@@ -190,6 +191,7 @@ def play_out(
     left: int,
     right: int,
     seat: int,
+    me: int,
     rng: Ints,
     points: Ints,
     trace: Ints,
@@ -197,14 +199,18 @@ def play_out(
 ) -> int:
     """Play the round out by `policy` (mutating hands and discs) into `points`; the moves
     made. The line must not be empty and the round not over. Moves are written to `trace`
-    while it has rows (an empty trace records nothing); `options` is room for 56 moves."""
+    while it has rows (an empty trace records nothing); `options` is room for 56 moves.
+    Under `SELF_KEEPING` seat `me` plays `KEEPING` and every other seat `RANDOM`."""
     num = NUM_A
     sums = SUM_A
     in_hands = 0
     for s in range(seats):
         in_hands |= hands[s]
     moves = passes = 0
+    playing = policy
     while True:
+        if policy == SELF_KEEPING:
+            playing = KEEPING if seat == me else RANDOM
         h = hands[seat]
         at_left = num[left]
         at_right = num[right]
@@ -212,7 +218,7 @@ def play_out(
         if fit:
             on_left = False
             count = 0
-            if policy == RANDOM or moves < trace.shape[0]:
+            if playing == RANDOM or moves < trace.shape[0]:
                 # (bit, 1 if at the left end), as random_rollout lists them.
                 rest = fit
                 while rest:
@@ -225,11 +231,11 @@ def play_out(
                     if low & at_left and (left != right or not low & at_right):
                         options[count] = 2 * b + 1
                         count += 1
-            if policy == RANDOM:
+            if playing == RANDOM:
                 choice = options[below(rng, count)]
                 top = choice >> 1
                 on_left = choice & 1 == 1
-            elif policy == KEEPING and fit & (fit - 1):
+            elif playing == KEEPING and fit & (fit - 1):
                 best_score = -1
                 top = 0
                 rest = fit
@@ -248,7 +254,7 @@ def play_out(
                         score = total + keep * popcount(others & (at_left | num[total - right]))
                         if score >= best_score:
                             best_score, top, on_left = score, b, False
-            elif policy == BLOCKING:
+            elif playing == BLOCKING:
                 # Seen with every hand open: pips, plus `keep` for each tile of its own kept
                 # playable, less `keep` for each tile the next seat could then play.
                 following = hands[seat + 1 if seat + 1 < seats else 0]
@@ -282,7 +288,7 @@ def play_out(
                 others = h ^ bit
                 if bit & at_right:
                     if bit & at_left and left != right:
-                        if policy == KEEPING:
+                        if playing == KEEPING:
                             kept_left = popcount(others & (num[total - left] | at_right))
                             kept_right = popcount(others & (at_left | num[total - right]))
                         else:
@@ -314,7 +320,7 @@ def play_out(
                 finish(classic, seats, hands, discs, -1, points)
                 return moves
         elif discards:
-            if policy == RANDOM:
+            if playing == RANDOM:
                 pick = below(rng, popcount(h))
                 rest = h
                 for _ in range(pick):
@@ -386,6 +392,7 @@ def play_outs(
             lefts[row],
             rights[row],
             movers[row],
+            -1,
             rng,
             points[row],
             no_trace,
@@ -687,6 +694,7 @@ def judge(
                     ends[0],
                     ends[1],
                     nxt,
+                    me,
                     rng,
                     points,
                     no_trace,
@@ -702,6 +710,36 @@ PASS_CODE = 56
 """A move's code: 2 x bit (+1 at the left end) for a play, this for a pass, 57 + bit for a
 discard."""
 DISCARD_CODE = 57
+
+
+@compiled
+def keeping_code(hand: int, left: int, right: int, keep: int) -> int:
+    """The code of the move the keeping rollout makes with `hand` on these ends (a hand with
+    a legal move): its play, else its lightest discard."""
+    at_left = NUM_A[left]
+    at_right = NUM_A[right]
+    fit = hand & (at_left | at_right)
+    if not fit:
+        return DISCARD_CODE + top_bit(hand & -hand)
+    best_score = -1
+    code = 0
+    rest = fit
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        b = top_bit(low)
+        total = SUM_A[b]
+        others = hand ^ low
+        # Ties go to the heavier tile, then to the right end, as in `play_out`.
+        if low & at_left and (left != right or not low & at_right):
+            score = total + keep * popcount(others & (NUM_A[total - left] | at_right))
+            if score >= best_score:
+                best_score, code = score, 2 * b + 1
+        if low & at_right:
+            score = total + keep * popcount(others & (at_left | NUM_A[total - right]))
+            if score >= best_score:
+                best_score, code = score, 2 * b
+    return code
 
 
 @compiled
@@ -810,9 +848,10 @@ def search(
     the seat that made its move), of which `nodes` columns are in use; the columns in use
     after. The root is the seat `me` to move, its legal moves' codes `root_codes`; deals are
     picked from the pool with odds by `cumulative` weight. `table` is [seats, classic,
-    discards, left, right, me, policy, keep, target, paired]: paired, each deal is played once
-    from each root move in turn (`iterations` a multiple of the root moves), else the root's
-    move is chosen as any other."""
+    discards, left, right, me, policy, keep, target, paired, hand aware]: paired, each deal is
+    played once from each root move in turn (`iterations` a multiple of the root moves), else
+    the root's move is chosen as any other; hand aware, the other seats' moves in the tree are
+    `keeping_code`'s with the hand they hold in the deal, not searched."""
     seats, classic, discards = table[0], table[1] == 1, table[2] == 1
     left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
     target = table[8]
@@ -834,6 +873,7 @@ def search(
     no_trace = np.empty((0, TRACE_FIELDS), dtype=np.int64)
     total_weight = cumulative[cumulative.shape[0] - 1]
     paired = table[9] == 1
+    hand_aware = table[10] == 1
     lo = 0
     for iteration in range(iterations):
         forced = iteration % root_codes.shape[0]
@@ -865,6 +905,10 @@ def search(
                 codes[:n] = root_codes
             else:
                 n = legal_codes(hands[seat], ends[0], ends[1], discards, codes)
+                if hand_aware and seat != me and n > 1:
+                    # The other seats play by the rollout's rule with their own hand.
+                    codes[0] = keeping_code(hands[seat], ends[0], ends[1], keep)
+                    n = 1
             # Children legal here gain an availability; a legal move with no child is new.
             best = -1
             best_score = -1e300
@@ -920,6 +964,7 @@ def search(
                 ends[0],
                 ends[1],
                 seat,
+                me,
                 rng,
                 points,
                 no_trace,
@@ -968,7 +1013,7 @@ def warm_up() -> None:
     links[FIRST_CHILD] = -1
     links[NEXT_SIBLING] = -1
     search(
-        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1], dtype=np.int64),
+        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1, 0], dtype=np.int64),
         np.array([0], dtype=np.int64),
         np.array([[0b11, 0b1100]], dtype=np.int64),
         np.zeros((1, seats), dtype=np.int64),

@@ -43,20 +43,22 @@ def tree_visits(
     room: int,
     deadline: float | None = None,
     paired: bool = False,
+    hand_aware: bool = False,
 ) -> tuple[list[int], list[float]]:
     """Each legal move's visits at the root after `iterations` iterations of the search, and
     the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
     seat, policy and valuation); `moves` are the legal moves as (kind, bit, on_left). Past
     `deadline` (`time.perf_counter`), checked every `CHUNK` iterations, it stops early: a
     safety net for a loaded machine, the one thing that makes the answer depend on more than
-    the seed. Paired, every deal is played from each root move in turn (see `search`)."""
+    the seed. Paired, every deal is played from each root move in turn; hand aware, the other
+    seats' moves follow the rollout's rule with their dealt hands (see `search`)."""
     hands, discs, weights = judge.pool(pool)
     cumulative = np.cumsum(weights)
     if cumulative[-1] <= 0.0:
         cumulative = np.arange(1.0, pool + 1.0)
     table = judge.table
     tree_table = np.array(
-        [*table[:8].tolist(), table[9], int(paired)],
+        [*table[:8].tolist(), table[9], int(paired), int(hand_aware)],
         dtype=np.int64,
     )
     codes = np.array([_code(kind, bit, on_left) for kind, bit, on_left in moves], dtype=np.int64)

@@ -11,7 +11,7 @@ from ..rules import Move, MoveKind, Played, SeatView, Side
 from ..rules.tiles import TILE_COUNT
 from .dealer import Dealer
 from .exact import SearchTooLarge, Solver
-from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM
+from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM, SELF_KEEPING
 from .fastsearch import KIND_CODES, FastJudge, Valuation
 from .inference import PlayModel
 from .ismcts import tree_visits
@@ -109,6 +109,12 @@ class Budget:
     blocking: bool = False
     """Rollouts play `fastcore`'s blocking policy (keeping play that also counts the tiles the
     next seat could play, seen in the deal) instead of `keeping_rollout` (compiled only)."""
+    self_keeping: bool = False
+    """Rollouts play keeping for the deciding seat and at random for every other (compiled
+    only): the reference players judge by random play."""
+    hand_aware: bool = False
+    """In the tree search the other seats play by the keeping rule with the hands they hold in
+    each deal rather than being searched."""
     paired: bool = False
     """The tree search plays each deal from every legal move in turn (common random numbers
     at the root, as the flat judgement has) rather than choosing the root's move by UCB."""
@@ -335,6 +341,8 @@ def _compiled_move(
         policy = RANDOM
     elif budget.blocking and keep:
         policy = BLOCKING
+    elif budget.self_keeping and keep:
+        policy = SELF_KEEPING
     else:
         policy = KEEPING if keep else GREEDY
     judge = FastJudge(
@@ -361,6 +369,7 @@ def _compiled_move(
             budget.tree_room,
             deadline,
             budget.paired,
+            budget.hand_aware,
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]

@@ -26,7 +26,12 @@ from gaple_bot.games.gaple.rules import Game, GameConfig, Move, MoveKind, Round,
 
 from .ai_positions import SETUPS, positions
 
-POLICIES = {fastcore.GREEDY: 0, fastcore.KEEPING: 3}
+POLICIES = {
+    fastcore.GREEDY: 0,
+    fastcore.KEEPING: 3,
+    fastcore.BLOCKING: 3,
+    fastcore.SELF_KEEPING: 3,
+}
 
 
 def _state(current: Round) -> tuple[list[int], list[int], int, int]:
@@ -71,6 +76,7 @@ def _play_out(
         d,
         left,
         right,
+        current.to_move or 0,
         current.to_move or 0,
         rng,
         points,
@@ -129,7 +135,10 @@ def _engine_move(seat: int, kind: int, bit: int, on_left: int) -> Move:
 
 
 @pytest.mark.parametrize("config", SETUPS, ids=str)
-@pytest.mark.parametrize("policy", [fastcore.GREEDY, fastcore.KEEPING, fastcore.RANDOM])
+@pytest.mark.parametrize(
+    "policy",
+    [fastcore.GREEDY, fastcore.KEEPING, fastcore.RANDOM, fastcore.BLOCKING, fastcore.SELF_KEEPING],
+)
 def test_every_traced_move_is_legal_in_the_engine_and_the_points_are_its(
     config: GameConfig, policy: int
 ) -> None:
@@ -147,7 +156,8 @@ def test_every_traced_move_is_legal_in_the_engine_and_the_points_are_its(
                 # The engine names a tile fitting both ends alike by one side only.
                 move = next(m for m in legal if m.tile == move.tile)
             assert move in legal
-            if kind != fastcore.PASS and (policy == fastcore.RANDOM or kind == fastcore.PLAY):
+            if kind != fastcore.PASS:
+                # The choices the core saw: the engine's legal moves.
                 assert choices == len(legal)
             current.apply(seat, move)
         assert current.result is not None

@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from gaple_bot.games.gaple.ai.fastcore import DISCARD_CODE, PASS_CODE, legal_codes
+from gaple_bot.games.gaple.ai import fastcore
+from gaple_bot.games.gaple.ai.fastcore import DISCARD_CODE, PASS_CODE, keeping_code, legal_codes
 from gaple_bot.games.gaple.ai.ismcts import tree_visits
 from gaple_bot.games.gaple.ai.playout import BIT_OF, rules_of, to_bits
 from gaple_bot.games.gaple.rules import GameConfig, Move, MoveKind, RuleSet, SeatView, Side
@@ -83,3 +84,35 @@ def test_paired_every_root_move_plays_every_deal() -> None:
         assert visits[0] * len(moves) >= 1001
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_the_trees_rule_for_other_seats_is_the_keeping_rollouts_first_move(
+    config: GameConfig,
+) -> None:
+    rules = rules_of(config)
+    for position in positions(config, random.Random(26), 200):
+        view = position.view
+        if view.ends is None or (not rules.discards and view.legal[0].kind is MoveKind.PASS):
+            continue
+        hands = np.array([to_bits(h) for h in position.hands], dtype=np.int64)
+        trace = np.zeros((1, fastcore.TRACE_FIELDS), dtype=np.int64)
+        fastcore.play_out(
+            fastcore.KEEPING,
+            3,
+            rules.classic,
+            rules.discards,
+            rules.seats,
+            hands,
+            np.array([to_bits(d) for d in position.discards], dtype=np.int64),
+            *view.ends,
+            view.seat,
+            view.seat,
+            np.array([1], dtype=np.int64),
+            np.zeros(rules.seats, dtype=np.int64),
+            trace,
+            np.empty(56, dtype=np.int64),
+        )
+        _, kind, bit, on_left, _ = trace[0].tolist()
+        expected = 2 * bit + on_left if kind == fastcore.PLAY else DISCARD_CODE + bit
+        assert keeping_code(to_bits(view.hand), *view.ends, 3) == expected
