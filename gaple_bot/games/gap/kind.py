@@ -161,3 +161,9 @@ class GapKind(GameKind[GapBoard, GapHand, SeatView]):
         from .ai.levels import decide
 
         return decide(level, view, seed).code
+
+    def warm_up_computers(self) -> None:
+        """The compiled simulation core loaded from numba's cache (compiled if it is not)."""
+        from .ai.fastsim import warm_up
+
+        warm_up()
