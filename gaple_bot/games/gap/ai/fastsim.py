@@ -655,8 +655,8 @@ def grow(
 def warm_up() -> None:
     """Compile, or load from numba's cache on disk, every compiled function the levels call,
     each with a tiny call on a two-seat round: a computer pool's worker runs it as it starts,
-    so its first real decision does not wait for the compiler (about 15 s without the cache,
-    a fifth of a second with it)."""
+    so its first real decision does not wait for the compiler (15 to 25 s on a two-core
+    machine without the cache, under a second with it, imports included)."""
     unseen = np.array([1, 2, 3], dtype=np.int64)
     plays = np.array([[0, -1, -1]], dtype=np.int64)
     weights = np.zeros(3, dtype=np.float64)
