@@ -653,10 +653,11 @@ def grow(
 
 
 def warm_up() -> None:
-    """Compile, or load from numba's cache on disk, every compiled function the levels call,
-    each with a tiny call on a two-seat round: a computer pool's worker runs it as it starts,
-    so its first real decision does not wait for the compiler (15 to 25 s on a two-core
-    machine without the cache, under a second with it, imports included)."""
+    """Compile, or load from numba's cache on disk, the compiled function the levels call
+    (`judge`), with a tiny call on a two-seat round: a computer pool's worker runs it as it
+    starts, so its first real decision does not wait for the compiler (15 to 25 s on a two-core
+    machine without the cache, half a second with it; importing numba takes about as long).
+    The tree search (`grow`), which no level uses, compiles at its first use."""
     unseen = np.array([1, 2, 3], dtype=np.int64)
     plays = np.array([[0, -1, -1]], dtype=np.int64)
     weights = np.zeros(3, dtype=np.float64)
@@ -664,14 +665,9 @@ def warm_up() -> None:
     counts = np.array([0, 1], dtype=np.int64)
     hand = np.array([0], dtype=np.int64)
     middle = np.zeros(0, dtype=np.int64)
-    state = np.uint64(1)
-    for policy, epsilon in ((RANDOM, 1.0), (MIXED, 0.5), (GREEDY, 0.0)):
+    for policy, epsilon in ((RANDOM, 1.0), (DUMPS, 0.0)):
         totals = np.zeros(1, dtype=np.float64)
         judge(
-            hand, middle, keys, unseen, counts, 0, plays, 1, policy, epsilon, weights, state, totals
-        )
-        nodes = np.zeros((2, FIELDS), dtype=np.int64)
-        nodes[0, CHILD] = nodes[0, SIBLING] = -1
-        worths = np.zeros(2, dtype=np.float64)
-        grow(hand, middle, keys, unseen, counts, 0, 1, policy, epsilon, weights, 1.0, state,
-             nodes, worths, 1, False)  # fmt: skip
+            hand, middle, keys, unseen, counts, 0, plays, 1, policy, epsilon, weights,
+            np.uint64(1), totals,
+        )  # fmt: skip
