@@ -9,14 +9,23 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from gaple_bot.__main__ import opt_into_timedelta_periods
+from gaple_bot.games.registry import default_registry
 from gaple_bot.store import Store
 from tests.postgres import NoPostgres, PostgresServer
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Every test process runs the bot's code as gaple-bot does: python-telegram-bot's time
-    periods as timedeltas (no PTBDeprecationWarning when a RetryAfter is built)."""
+    periods as timedeltas (no PTBDeprecationWarning when a RetryAfter is built).
+
+    The first process (xdist's controller, or the only one) also compiles the computer
+    players' cores into numba's cache before any test starts, as a computer process does at
+    the bot's start: otherwise, on a fresh clone, every test process would compile them at
+    its first computer move, in the middle of a test's waits."""
     opt_into_timedelta_periods(os.environ)
+    if not hasattr(config, "workerinput"):
+        for kind in default_registry():
+            kind.warm_up_computers()
 
 
 @pytest.fixture(scope="session")

@@ -118,6 +118,14 @@ class Page:
                 self._arrived.clear()
                 await self._arrived.wait()
 
+    async def first(self, kind: str, where: Callable[[JSON], bool] = lambda f: True) -> JSON:
+        """The first frame of type `kind` that `where` accepts, taken before or not: one
+        already received, else the next to come (up to WAIT)."""
+        for frame in self.frames:
+            if frame.get("t") == kind and where(frame):
+                return frame
+        return await self.next(kind, where)
+
     async def latest_state(self, revision: int) -> JSON:
         """The newest state frame, once one at `revision` or later has come: the frames on
         their way are waited for (up to WAIT), never a fixed moment a slow machine outlasts."""
