@@ -105,6 +105,12 @@ def _variants() -> dict[str, Budget]:
         "aware-c1": with_(
             HARD, tree=3000, explore=1.0, exact_tiles=0, by_mean=True, hand_aware=True
         ),
+        **{
+            f"own{o}": with_(
+                HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, own_explore=o / 10
+            )
+            for o in (3, 5, 10)
+        },
         "selfkeep-flat": with_(HARD, exact_tiles=0, self_keeping=True),
         "final-k5": with_(HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, keep=5),
         "final-4k": with_(HARD, tree=4000, explore=3.0, exact_tiles=0, by_mean=True),

@@ -848,10 +848,12 @@ def search(
     the seat that made its move), of which `nodes` columns are in use; the columns in use
     after. The root is the seat `me` to move, its legal moves' codes `root_codes`; deals are
     picked from the pool with odds by `cumulative` weight. `table` is [seats, classic,
-    discards, left, right, me, policy, keep, target, paired, hand aware]: paired, each deal is
-    played once from each root move in turn (`iterations` a multiple of the root moves), else
-    the root's move is chosen as any other; hand aware, the other seats' moves in the tree are
-    `keeping_code`'s with the hand they hold in the deal, not searched."""
+    discards, left, right, me, policy, keep, target, paired, hand aware, own explore]. Paired,
+    each deal is played once from each root move in turn (`iterations` a multiple of the root
+    moves), else the root's move is chosen as any other; hand aware, the other seats' moves in
+    the tree are `keeping_code`'s with the hand they hold in the deal, not searched; own
+    explore, in hundredths, is the exploration of the deciding seat's moves below the root
+    (-1: `explore`)."""
     seats, classic, discards = table[0], table[1] == 1, table[2] == 1
     left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
     target = table[8]
@@ -874,6 +876,7 @@ def search(
     total_weight = cumulative[cumulative.shape[0] - 1]
     paired = table[9] == 1
     hand_aware = table[10] == 1
+    own_explore = explore if table[11] < 0 else table[11] / 100.0
     lo = 0
     for iteration in range(iterations):
         forced = iteration % root_codes.shape[0]
@@ -909,6 +912,7 @@ def search(
                     # The other seats play by the rollout's rule with their own hand.
                     codes[0] = keeping_code(hands[seat], ends[0], ends[1], keep)
                     n = 1
+            exploring = explore if node == 0 or seat != me else own_explore
             # Children legal here gain an availability; a legal move with no child is new.
             best = -1
             best_score = -1e300
@@ -923,7 +927,7 @@ def search(
                         untried = code
                     continue
                 avail[child] += 1
-                score = reward[child] / (visits[child] * scale) + explore * np.sqrt(
+                score = reward[child] / (visits[child] * scale) + exploring * np.sqrt(
                     np.log(avail[child]) / visits[child]
                 )
                 if score > best_score:
@@ -1013,7 +1017,7 @@ def warm_up() -> None:
     links[FIRST_CHILD] = -1
     links[NEXT_SIBLING] = -1
     search(
-        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1, 0], dtype=np.int64),
+        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1, 0, -1], dtype=np.int64),
         np.array([0], dtype=np.int64),
         np.array([[0b11, 0b1100]], dtype=np.int64),
         np.zeros((1, seats), dtype=np.int64),

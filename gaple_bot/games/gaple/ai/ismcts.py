@@ -44,6 +44,7 @@ def tree_visits(
     deadline: float | None = None,
     paired: bool = False,
     hand_aware: bool = False,
+    own_explore: float | None = None,
 ) -> tuple[list[int], list[float]]:
     """Each legal move's visits at the root after `iterations` iterations of the search, and
     the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
@@ -51,14 +52,21 @@ def tree_visits(
     `deadline` (`time.perf_counter`), checked every `CHUNK` iterations, it stops early: a
     safety net for a loaded machine, the one thing that makes the answer depend on more than
     the seed. Paired, every deal is played from each root move in turn; hand aware, the other
-    seats' moves follow the rollout's rule with their dealt hands (see `search`)."""
+    seats' moves follow the rollout's rule with their dealt hands (see `search`); `own_explore`
+    is the exploration of the seat's own later moves (None: `explore`)."""
     hands, discs, weights = judge.pool(pool)
     cumulative = np.cumsum(weights)
     if cumulative[-1] <= 0.0:
         cumulative = np.arange(1.0, pool + 1.0)
     table = judge.table
     tree_table = np.array(
-        [*table[:8].tolist(), table[9], int(paired), int(hand_aware)],
+        [
+            *table[:8].tolist(),
+            table[9],
+            int(paired),
+            int(hand_aware),
+            -1 if own_explore is None else round(100 * own_explore),
+        ],
         dtype=np.int64,
     )
     codes = np.array([_code(kind, bit, on_left) for kind, bit, on_left in moves], dtype=np.int64)

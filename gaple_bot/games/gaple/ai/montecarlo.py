@@ -112,6 +112,9 @@ class Budget:
     self_keeping: bool = False
     """Rollouts play keeping for the deciding seat and at random for every other (compiled
     only): the reference players judge by random play."""
+    own_explore: float | None = None
+    """The tree search's exploration of the deciding seat's own moves below the root (None:
+    `explore`): it need not play its own later moves as loosely as it models the others'."""
     hand_aware: bool = False
     """In the tree search the other seats play by the keeping rule with the hands they hold in
     each deal rather than being searched."""
@@ -370,6 +373,7 @@ def _compiled_move(
             deadline,
             budget.paired,
             budget.hand_aware,
+            budget.own_explore,
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]
