@@ -26,10 +26,14 @@ import gaple_bot.games.gap.ai as ai_package
 from gaple_bot.games.gap.ai.arena import mean_interval, percentile, play_arena, wilson
 from gaple_bot.games.gap.ai.levels import BUDGETS, Level
 from gaple_bot.games.gap.ai.montecarlo import Budget
-from gaple_bot.games.gap.ai.players import HARD_V1, Player
+from gaple_bot.games.gap.ai.players import HARD_V1, HARD_V2, Player
 from gaple_bot.games.gap.rules import GapConfig
 
 HARD = BUDGETS[Level.HARD]
+V2 = HARD_V2
+"""Issue 30's hard (Python, random play-outs, 8,500 plays): every variant below but "hard" and
+"normal" is named for how it differs from it, so a name means the same player whatever the
+levels become."""
 NORMAL = BUDGETS[Level.NORMAL]
 FAST_WORK = (8500, 25000, 50000, 80000, 100000, 200000)
 """Simulated plays per decision tried on the compiled core."""
@@ -42,20 +46,21 @@ def variants() -> dict[str, Budget]:
         "hard": HARD,
         "normal": NORMAL,
         "hard-v1": HARD_V1,
-        "share4": with_(HARD, share=4.0),
+        "hard-v2": V2,
+        "share4": with_(V2, share=4.0),
         "normal-share4": with_(NORMAL, share=4.0),
         "normal-margin": with_(NORMAL, share=0.0),
-        "work25k": with_(HARD, work=25000, deals=1000),
-        "share10": with_(HARD, share=10.0),
-        "prune2": with_(HARD, prune=2.0, deals=1000),
-        "prune3": with_(HARD, prune=3.0, deals=1000),
+        "work25k": with_(V2, work=25000, deals=1000),
+        "share10": with_(V2, share=10.0),
+        "prune2": with_(V2, prune=2.0, deals=1000),
+        "prune3": with_(V2, prune=3.0, deals=1000),
         **{f"normal-w{w}": with_(NORMAL, work=w, deals=128) for w in (6000, 8000)},
-        "hard-eps90": with_(HARD, epsilon=0.9),
+        "hard-eps90": with_(V2, epsilon=0.9),
         # Issue 41: the same method on the compiled core (`fast`), with more work.
-        **{f"fast-w{w // 1000}k": with_(HARD, fast=True, work=w, deals=20000) for w in FAST_WORK},
+        **{f"fast-w{w // 1000}k": with_(V2, fast=True, work=w, deals=20000) for w in FAST_WORK},
         **{
             f"fast-w{w // 1000}k-eps{round(100 * e)}": with_(
-                HARD, fast=True, work=w, deals=20000, epsilon=e
+                V2, fast=True, work=w, deals=20000, epsilon=e
             )
             for w in FAST_WORK
             for e in (0.0, 0.5, 0.8)
@@ -63,7 +68,7 @@ def variants() -> dict[str, Budget]:
         # Issue 41: information-set MCTS with greedy play-outs (`-rand`: random ones).
         **{
             f"tree-w{w // 1000}k-c{c}{suffix}": with_(
-                HARD, tree=True, work=w, explore=float(c), epsilon=e
+                V2, tree=True, work=w, explore=float(c), epsilon=e
             )
             for w in (15000, 30000, 60000)
             for c in (2, 4, 8, 16)
@@ -72,13 +77,13 @@ def variants() -> dict[str, Budget]:
         # Issue 41: greedy play-outs that give the middle the card the next seat gains least by.
         **{
             f"fast-w{w // 1000}k-dumps": with_(
-                HARD, fast=True, work=w, deals=20000, epsilon=0.0, dumps=True
+                V2, fast=True, work=w, deals=20000, epsilon=0.0, dumps=True
             )
             for w in FAST_WORK
         },
         **{
             f"tree-w{w // 1000}k-c{c}-dumps": with_(
-                HARD, tree=True, work=w, explore=float(c), epsilon=0.0, dumps=True
+                V2, tree=True, work=w, explore=float(c), epsilon=0.0, dumps=True
             )
             for w in (15000, 30000, 60000)
             for c in (4, 8, 16)
@@ -86,7 +91,7 @@ def variants() -> dict[str, Budget]:
         # Issue 41: a tree of the seat's own moves only, the others' greedy (or DUMPS).
         **{
             f"own-w{w // 1000}k-c{c}{suffix}": with_(
-                HARD, tree=True, own=True, work=w, explore=float(c), epsilon=0.0, dumps=dumps
+                V2, tree=True, own=True, work=w, explore=float(c), epsilon=0.0, dumps=dumps
             )
             for w in (15000, 30000, 60000)
             for c in (4, 8, 16)
@@ -95,14 +100,14 @@ def variants() -> dict[str, Budget]:
         # Issue 41: the round's win weighed more against the margin, now that deals are many.
         **{
             f"fast-w{w // 1000}k-eps0-m{m}": with_(
-                HARD, fast=True, work=w, deals=20000, epsilon=0.0, margin=m
+                V2, fast=True, work=w, deals=20000, epsilon=0.0, margin=m
             )
             for w in FAST_WORK
             for m in (0.5, 0.25, 0.1, 0.0)
         },
         **{
             f"tree-w{w // 1000}k-c{c}-m{m}": with_(
-                HARD, tree=True, work=w, explore=c, epsilon=0.0, margin=m
+                V2, tree=True, work=w, explore=c, epsilon=0.0, margin=m
             )
             for w in (15000, 30000, 60000)
             for c in (1.0, 2.0, 4.0)
