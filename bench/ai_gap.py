@@ -5,7 +5,9 @@ deals, random rollouts) on the same seeded deals in every seat rotation, each de
 single first round. Runs on the same seed pair up by deal and seat, so two players' figures
 against the same opponents are compared on the same hands: the paired difference, with its 95%
 interval over deals (on the rounds both runs played). `--quick` plays 48 rounds per pairing (a
-smoke run); the figures quoted take `--rounds 4000 --others 1200`.
+smoke run); the figures quoted take `--tables 1 --rounds 4000 --others 4000`, then
+`--tables 2,3 --players hard --rounds 1200`. At four seats hard is also paired with hard-v2,
+issue 30's hard.
 
 Targets (issue 41): at four seats hard wins at least 32% of rounds against three reference
 players with its 95% interval's lower end above 30%, normal at least 25% with a CPU median per
