@@ -235,52 +235,12 @@ def play_out(
                 choice = options[below(rng, count)]
                 top = choice >> 1
                 on_left = choice & 1 == 1
-            elif playing == KEEPING and fit & (fit - 1):
-                best_score = -1
-                top = 0
-                rest = fit
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    b = top_bit(low)
-                    total = sums[b]
-                    others = h ^ low
-                    # Ties go to the heavier tile, then to the right end.
-                    if low & at_left and (left != right or not low & at_right):
-                        score = total + keep * popcount(others & (num[total - left] | at_right))
-                        if score >= best_score:
-                            best_score, top, on_left = score, b, True
-                    if low & at_right:
-                        score = total + keep * popcount(others & (at_left | num[total - right]))
-                        if score >= best_score:
-                            best_score, top, on_left = score, b, False
-            elif playing == BLOCKING:
-                # Seen with every hand open: pips, plus `keep` for each tile of its own kept
-                # playable, less `keep` for each tile the next seat could then play.
+            elif playing in (KEEPING, BLOCKING):
+                # Blocking sees the next seat's hand in the deal; keeping blocks nobody.
                 following = hands[seat + 1 if seat + 1 < seats else 0]
-                best_score = -(1 << 30)
-                top = 0
-                rest = fit
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    b = top_bit(low)
-                    total = sums[b]
-                    others = h ^ low
-                    if low & at_left and (left != right or not low & at_right):
-                        shown = num[total - left] | at_right
-                        score = total + keep * (
-                            popcount(others & shown) - popcount(following & shown)
-                        )
-                        if score >= best_score:
-                            best_score, top, on_left = score, b, True
-                    if low & at_right:
-                        shown = at_left | num[total - right]
-                        score = total + keep * (
-                            popcount(others & shown) - popcount(following & shown)
-                        )
-                        if score >= best_score:
-                            best_score, top, on_left = score, b, False
+                code = keeping_code(h, left, right, keep, following if playing == BLOCKING else 0)
+                top = code >> 1
+                on_left = code & 1 == 1
             else:
                 top = top_bit(fit)
                 bit = 1 << top
@@ -288,12 +248,8 @@ def play_out(
                 others = h ^ bit
                 if bit & at_right:
                     if bit & at_left and left != right:
-                        if playing == KEEPING:
-                            kept_left = popcount(others & (num[total - left] | at_right))
-                            kept_right = popcount(others & (at_left | num[total - right]))
-                        else:
-                            kept_left = popcount(others & num[total - left])
-                            kept_right = popcount(others & num[total - right])
+                        kept_left = popcount(others & num[total - left])
+                        kept_right = popcount(others & num[total - right])
                         on_left = kept_left > kept_right
                 else:
                     on_left = True
@@ -713,15 +669,18 @@ DISCARD_CODE = 57
 
 
 @compiled
-def keeping_code(hand: int, left: int, right: int, keep: int) -> int:
-    """The code of the move the keeping rollout makes with `hand` on these ends (a hand with
-    a legal move): its play, else its lightest discard."""
+def keeping_code(hand: int, left: int, right: int, keep: int, following: int) -> int:
+    """The code of the keeping play of `hand` on these ends (a hand with a legal move): the
+    fitting tile and end with the most pips plus `keep` for each tile of its own that fits the
+    ends it leaves, less `keep` for each tile of `following` (the next seat's hand, for the
+    blocking policy; 0 for plain keeping) that fits them; ties to the heavier tile, then the
+    right end. A hand with no fitting tile discards its lightest."""
     at_left = NUM_A[left]
     at_right = NUM_A[right]
     fit = hand & (at_left | at_right)
     if not fit:
         return DISCARD_CODE + top_bit(hand & -hand)
-    best_score = -1
+    best_score = -(1 << 30)
     code = 0
     rest = fit
     while rest:
@@ -730,13 +689,14 @@ def keeping_code(hand: int, left: int, right: int, keep: int) -> int:
         b = top_bit(low)
         total = SUM_A[b]
         others = hand ^ low
-        # Ties go to the heavier tile, then to the right end, as in `play_out`.
         if low & at_left and (left != right or not low & at_right):
-            score = total + keep * popcount(others & (NUM_A[total - left] | at_right))
+            shown = NUM_A[total - left] | at_right
+            score = total + keep * (popcount(others & shown) - popcount(following & shown))
             if score >= best_score:
                 best_score, code = score, 2 * b + 1
         if low & at_right:
-            score = total + keep * popcount(others & (at_left | NUM_A[total - right]))
+            shown = at_left | NUM_A[total - right]
+            score = total + keep * (popcount(others & shown) - popcount(following & shown))
             if score >= best_score:
                 best_score, code = score, 2 * b
     return code
@@ -910,7 +870,7 @@ def search(
                 n = legal_codes(hands[seat], ends[0], ends[1], discards, codes)
                 if hand_aware and seat != me and n > 1:
                     # The other seats play by the rollout's rule with their own hand.
-                    codes[0] = keeping_code(hands[seat], ends[0], ends[1], keep)
+                    codes[0] = keeping_code(hands[seat], ends[0], ends[1], keep, 0)
                     n = 1
             exploring = explore if node == 0 or seat != me else own_explore
             # Children legal here gain an availability; a legal move with no child is new.

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules import MoveKind
+from ..rules import Move, MoveKind, Side
 from . import fastcore
 from .dealer import Dealer
 from .fastcore import Floats, Ints
 from .knowledge import PlaceKind
-from .playout import Rules
+from .playout import Rules, move_parts
 from .value import GAME_WEIGHT
 
 _KIND = {PlaceKind.HAND: 0, PlaceKind.DISCARDS: 1, PlaceKind.SET_ASIDE: 2}
@@ -23,6 +23,15 @@ KIND_CODES = {
     MoveKind.DISCARD: fastcore.DISCARD,
 }
 """A move's kind as the core codes it."""
+
+
+def core_moves(legal: Sequence[Move]) -> list[tuple[int, int, int]]:
+    """Legal moves as the core takes them: (kind code, bit, 1 if at the left end)."""
+    moves = []
+    for move in legal:
+        kind, bit, side = move_parts(move)
+        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    return moves
 
 
 @dataclass(frozen=True, slots=True)

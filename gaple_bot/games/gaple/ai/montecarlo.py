@@ -7,12 +7,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import Move, MoveKind, Played, SeatView, Side
+from ..rules import Move, MoveKind, Played, SeatView
 from ..rules.tiles import TILE_COUNT
 from .dealer import Dealer
 from .exact import SearchTooLarge, Solver
 from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM, SELF_KEEPING
-from .fastsearch import KIND_CODES, FastJudge, Valuation
+from .fastsearch import FastJudge, Valuation, core_moves
 from .inference import PlayModel
 from .ismcts import tree_visits
 from .modelled import Policy, modelled_rollout
@@ -336,10 +336,7 @@ def _compiled_move(
     deals and rollouts drawn from the core's own generator, seeded from `rng`."""
     legal = view.legal
     rules = rules_of(view.config)
-    moves = []
-    for move in legal:
-        kind, bit, side = move_parts(move)
-        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    moves = core_moves(legal)
     if budget.random_rollouts:
         policy = RANDOM
     elif budget.blocking and keep:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from enum import StrEnum
 
@@ -57,21 +58,7 @@ HARD_V2 = Budget(
 top)."""
 
 
-HARD_V3 = Budget(
-    deals=50,
-    per_move=True,
-    exact_tiles=12,
-    time_cap=0.040,
-    min_deals=8,
-    extra_deals=50,
-    passed_over=0.5,
-    keep=3,
-    prune=2.0,
-    exact_nodes=6000,
-    work=1000,
-    discards_keep=0,
-    win_worth=40.0,
-)
+HARD_V3 = dataclasses.replace(HARD_V2, win_worth=40.0)
 """The hard level's budget before issue 41 (flat judgement of every move on its deals)."""
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from ..rules import Move, SeatView, Side
+from ..rules import Move, SeatView
 from .dealer import Dealer
 from .fastcore import RANDOM
-from .fastsearch import KIND_CODES, FastJudge, Valuation
-from .playout import move_parts, rules_of
+from .fastsearch import FastJudge, Valuation, core_moves
+from .playout import rules_of
 
 REFERENCE_DEALS = 50
 """Deals the reference player draws per decision; every legal move is judged on each."""
@@ -34,10 +34,7 @@ def reference_move(view: SeatView, rng: random.Random, deals: int = REFERENCE_DE
     if len(legal) == 1:
         return legal[0]
     rules = rules_of(view.config)
-    moves = []
-    for move in legal:
-        kind, bit, side = move_parts(move)
-        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    moves = core_moves(legal)
     judge = FastJudge(
         rules,
         Dealer.of(view, rules.seats),

@@ -10,7 +10,7 @@ import pytest
 
 from gaple_bot.games.gaple.ai import fastcore
 from gaple_bot.games.gaple.ai.dealer import Dealer
-from gaple_bot.games.gaple.ai.fastsearch import KIND_CODES, FastJudge, Valuation
+from gaple_bot.games.gaple.ai.fastsearch import KIND_CODES, FastJudge, Valuation, core_moves
 from gaple_bot.games.gaple.ai.playout import (
     TILE_OF,
     keeping_rollout,
@@ -107,10 +107,7 @@ def _judge_for(view: SeatView, rng: random.Random) -> tuple[FastJudge, list[tupl
     """A keeping judge of the seat to move in `view`, valued by the match, and its legal moves
     as the core codes them."""
     rules = rules_of(view.config)
-    moves = []
-    for move in view.legal:
-        kind, bit, side = move_parts(move)
-        moves.append((KIND_CODES[kind], bit, int(side is Side.LEFT)))
+    moves = core_moves(view.legal)
     judge = FastJudge(
         rules,
         Dealer.of(view, rules.seats),

@@ -115,4 +115,4 @@ def test_the_trees_rule_for_other_seats_is_the_keeping_rollouts_first_move(
         )
         _, kind, bit, on_left, _ = trace[0].tolist()
         expected = 2 * bit + on_left if kind == fastcore.PLAY else DISCARD_CODE + bit
-        assert keeping_code(to_bits(view.hand), *view.ends, 3) == expected
+        assert keeping_code(to_bits(view.hand), *view.ends, 3, 0) == expected
