@@ -121,6 +121,7 @@ class Game(Base):
         ),
         Index("ix_games_chat_id_created_at", "chat_id", "created_at"),
         Index("uq_games_join_token", "join_token", unique=True),
+        Index("uq_games_replay_token", "replay_token", unique=True),
         Index(
             "ix_games_active_status",
             "status",
@@ -147,6 +148,8 @@ class Game(Base):
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The group message showing the lobby or the table."""
     join_token: Mapped[str | None] = mapped_column(String(32))
+    replay_token: Mapped[str | None] = mapped_column(String(32))
+    """The finished game's replay link secret (its own: the join token opens no replay)."""
     """The unguessable part of the lobby's join link (only honoured while it is a lobby)."""
     turn_deadline: Mapped[datetime | None]
     turn_remind_at: Mapped[datetime | None]
@@ -215,6 +218,21 @@ class Round(Base):
     """The kind's public result of the round, once it is over."""
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime | None]
+
+
+class Review(Base):
+    """A finished game's review: what each person's decisions were worth, keyed by seat
+    (no user id: the seats say who sat where when it is read)."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    """The review format's version (a newer analysis may replace an older one)."""
+    data: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
 
 
 class Move(Base):

@@ -66,6 +66,8 @@ class GameRecord:
     """Until when nobody moves after a round's end (see games.round_break_until)."""
     round_break_ready: int = 0
     """The seats whose person said Next during the break, as bits (games.round_break_ready)."""
+    replay_token: str | None = None
+    """The finished game's replay link secret (games.replay_token; None before it ends)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from .repos import (
     OutboxRepository,
     RatingRepository,
     ResultRepository,
+    ReviewRepository,
     RoundRepository,
     SeatRepository,
     UpdateRepository,
@@ -52,6 +53,7 @@ class Transaction:
         self.rounds = RoundRepository(session)
         self.moves = MoveRepository(session)
         self.results = ResultRepository(session)
+        self.reviews = ReviewRepository(session)
         self.ratings = RatingRepository(session)
         self.boards = Boards(session)
         self.outbox = OutboxRepository(session)

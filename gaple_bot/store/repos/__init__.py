@@ -6,6 +6,7 @@ from .moves import MoveRepository
 from .outbox import OutboxRepository, QueuedSend
 from .ratings import RatingRepository
 from .results import ResultRepository
+from .reviews import ReviewRepository
 from .rounds import RoundRepository
 from .seats import SeatRepository
 from .updates import UpdateRepository
@@ -19,6 +20,7 @@ __all__ = [
     "QueuedSend",
     "RatingRepository",
     "ResultRepository",
+    "ReviewRepository",
     "RoundRepository",
     "SeatRepository",
     "UpdateRepository",

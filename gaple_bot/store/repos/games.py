@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from datetime import datetime
 from enum import Enum
@@ -57,6 +58,7 @@ _COLUMNS = (
     Game.turn_hand_owner,
     Game.round_break_until,
     Game.round_break_ready,
+    Game.replay_token,
 )
 
 
@@ -100,6 +102,11 @@ _HAND_SHOWN = (
     )
     .values(turn_hand_due=None)
 )
+
+
+def new_replay_token() -> str:
+    """An unguessable replay link secret: 22 characters of A-Z a-z 0-9 _ -."""
+    return secrets.token_urlsafe(16)
 
 
 def _record(row: Sequence[Any]) -> GameRecord:
@@ -169,6 +176,23 @@ class GameRepository:
             await self._session.execute(select(*_COLUMNS).where(Game.join_token == join_token))
         ).first()
         return None if row is None else _record(row)
+
+    async def by_replay_token(self, replay_token: str) -> GameRecord | None:
+        """The finished game whose replay link carries this token, if any."""
+        row = (
+            await self._session.execute(select(*_COLUMNS).where(Game.replay_token == replay_token))
+        ).first()
+        return None if row is None else _record(row)
+
+    async def finished_in_chat(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        """The chat's finished games, the latest finished first."""
+        stmt = (
+            select(*_COLUMNS)
+            .where(Game.chat_id == chat_id, Game.status == GameStatus.FINISHED)
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+        return [_record(row) for row in await self._session.execute(stmt)]
 
     async def active(self, chat_id: int, thread_id: int | None) -> GameRecord | None:
         """The chat's (topic's) game in the lobby or running, if any."""
@@ -381,14 +405,19 @@ class GameRepository:
             game_id, (GameStatus.LOBBY,), status=GameStatus.RUNNING, started_at=now or utc_now()
         )
 
-    async def finish(self, game_id: int, *, now: datetime | None = None) -> datetime:
-        """Running to finished; returns the finish time. See Transaction.finish_game."""
+    async def finish(
+        self, game_id: int, *, now: datetime | None = None, replay_token: str | None = None
+    ) -> datetime:
+        """Running to finished, with the replay link's token (a new one unless given);
+        returns the finish time. See Transaction.finish_game."""
         now = now or utc_now()
+        replay_token = replay_token or new_replay_token()
         await self._change(
             game_id,
             (GameStatus.RUNNING,),
             status=GameStatus.FINISHED,
             finished_at=now,
+            replay_token=replay_token,
             turn_deadline=None,
             turn_remind_at=None,
             turn_hand_due=None,

@@ -1,0 +1,61 @@
+"""Reviews: each finished game's analysis, stored once and read by the replay and /review."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, insert, select
+
+from ..enums import GameStatus
+from ..models import Game, Review, Seat
+from ..statements import Statements
+from ..types import utc_now
+
+
+class ReviewRepository:
+    """Reads and writes `reviews` (JSON keyed by seat: no user id is ever stored in one)."""
+
+    def __init__(self, session: Statements) -> None:
+        self._session = session
+
+    async def get(self, game_id: int, version: int) -> dict[str, Any] | None:
+        """The game's stored review of this format version, if there is one."""
+        row = (
+            await self._session.execute(
+                select(Review.data).where(Review.game_id == game_id, Review.version == version)
+            )
+        ).first()
+        return None if row is None else dict(row[0])
+
+    async def put(
+        self, game_id: int, version: int, data: dict[str, Any], *, now: datetime | None = None
+    ) -> None:
+        """Store the game's review, replacing one of another format version (two workers
+        that analyse the same game write the same review: the second changes nothing)."""
+        if await self.get(game_id, version) is not None:
+            return
+        await self._session.execute(delete(Review).where(Review.game_id == game_id))
+        await self._session.execute(
+            insert(Review).values(
+                game_id=game_id, version=version, data=data, created_at=now or utc_now()
+            )
+        )
+
+    async def missing(self, version: int, since: datetime, limit: int = 100) -> list[int]:
+        """Finished games since `since` with a person seated and no review of this version,
+        the latest finished first (what a restart still owes)."""
+        reviewed = exists().where(Review.game_id == Game.id, Review.version == version)
+        seated = exists().where(and_(Seat.game_id == Game.id, Seat.user_id.is_not(None)))
+        stmt = (
+            select(Game.id)
+            .where(
+                Game.status == GameStatus.FINISHED,
+                Game.finished_at >= since,
+                seated,
+                ~reviewed,
+            )
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+        return list((await self._session.scalars(stmt)).all())
