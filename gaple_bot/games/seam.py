@@ -168,6 +168,12 @@ class Presentation(ABC, Generic[Board, Private]):
     def you_moved(self, t: Translator, code: int) -> str:
         """Move `code` told to the person who made it, in one sentence."""
 
+    @abstractmethod
+    def move_label(self, t: Translator, code: int) -> str:
+        """Move `code` named in a few words, for "the better move was …" in a review and a
+        replay's move list ("[6|4] on the left", a pass, a discard; a card and what it
+        takes). It names the move from its code alone: no board is needed."""
+
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """Move `code` made by the computer when the person's time ran out: by default
         without naming the move (the hand below it shows what changed)."""

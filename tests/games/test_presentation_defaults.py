@@ -53,6 +53,9 @@ class BarePresentation(Presentation[Any, Any]):
     def you_moved(self, t: Translator, code: int) -> str:
         return "moved"
 
+    def move_label(self, t: Translator, code: int) -> str:
+        return "move"
+
     def hand_alert(self, t: Translator, private: Any) -> str:
         return "hand"
 
@@ -159,9 +162,10 @@ def _shared_texts(t: Translator) -> list[str]:
     ]
 
 
-def test_a_presentation_needs_fifteen_members_of_its_own() -> None:
-    # Twelve for the chat, three for the page (its board, hand and reveal as JSON).
-    assert len(Presentation.__abstractmethods__) == 15
+def test_a_presentation_needs_sixteen_members_of_its_own() -> None:
+    # Twelve for the chat, three for the page (its board, hand and reveal as JSON), one for
+    # reviews and replays (a move's name).
+    assert len(Presentation.__abstractmethods__) == 16
     assert BarePresentation.__abstractmethods__ == frozenset()
 
 

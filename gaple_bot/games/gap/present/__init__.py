@@ -16,7 +16,14 @@ from ..rules import GapConfig, Move
 from . import page
 from . import picture as drawing
 from .cards import card_text
-from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
+from .hand import (
+    hand_alert,
+    move_label,
+    played_line,
+    render_hand,
+    render_played,
+    timed_out_line,
+)
 from .info import lobby_title, option_line, render_rules
 from .results import render_round_end
 from .table import render_table
@@ -46,6 +53,10 @@ class GapPresentation(Presentation[GapBoard, GapHand]):
     def you_moved(self, t: Translator, code: int) -> str:
         """'You played 🟥7.'"""
         return played_line(t.domain(DOMAIN), Move.from_code(code))
+
+    def move_label(self, t: Translator, code: int) -> str:
+        """'🟥7', or '🟥7 taking 🟩6 🟦8' when it names the neighbours it takes."""
+        return move_label(t.domain(DOMAIN), Move.from_code(code))
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """'Time ran out: the computer played 🟥7 for you.'"""

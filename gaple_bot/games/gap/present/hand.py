@@ -95,6 +95,17 @@ def played_line(t: Translator, move: Move) -> str:
     return t.gettext("You played {card}.").format(card=card_text(move.card))
 
 
+def move_label(t: Translator, move: Move) -> str:
+    """A move named in a few words, for a review's "the better move was …": its card, and
+    the neighbour cards it takes when it names them (G4: a card of a value in the middle
+    takes those, which the code alone does not name)."""
+    if not move.neighbours:
+        return card_text(move.card)
+    return t.pgettext("move", "{card} taking {cards}").format(
+        card=card_text(move.card), cards=" ".join(card_text(c) for c in move.neighbours)
+    )
+
+
 def timed_out_line(t: Translator, move: Move) -> str:
     """What the computer did when the person's time ran out."""
     return t.gettext("⏰ Time ran out: the computer played {card} for you.").format(

@@ -15,7 +15,14 @@ from ..board import GapleBoard, GapleHand
 from ..rules import GameConfig, Move, tile_text, tiles_in
 from . import page
 from . import picture as drawing
-from .hand import hand_alert, played_line, render_hand, render_played, timed_out_line
+from .hand import (
+    hand_alert,
+    move_label,
+    played_line,
+    render_hand,
+    render_played,
+    timed_out_line,
+)
 from .info import lobby_title, option_line, record_lines, render_rules, rules_label
 from .results import render_round_end
 from .table import render_table
@@ -52,6 +59,10 @@ class GaplePresentation(Presentation[GapleBoard, GapleHand]):
         """'You played [6|4].'"""
         t = t.domain(DOMAIN)
         return played_line(t, Move.from_code(code))
+
+    def move_label(self, t: Translator, code: int) -> str:
+        """'[6|4] on the left', 'pass', 'discard [6|4]'."""
+        return move_label(t.domain(DOMAIN), Move.from_code(code))
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """'Time ran out: the computer played [6|4] for you.'"""

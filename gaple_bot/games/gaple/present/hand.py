@@ -116,6 +116,19 @@ def played_line(t: Translator, move: Move) -> str:
     return t.gettext("You played {tile}.").format(tile=tile_text(move.tile))
 
 
+def move_label(t: Translator, move: Move) -> str:
+    """A move named in a few words, for a review's "the better move was …": the tile and the
+    end it goes on ('[6|4] on the left'; a lead or equal ends are on the right, C7), a pass,
+    or a discard."""
+    if move.kind is MoveKind.DISCARD:
+        return t.pgettext("move", "discard {tile}").format(tile=tile_text(move.tile))
+    if move.kind is MoveKind.PASS:
+        return t.pgettext("move", "pass")
+    if move.side is Side.LEFT:
+        return t.pgettext("move", "{tile} on the left").format(tile=tile_text(move.tile))
+    return t.pgettext("move", "{tile} on the right").format(tile=tile_text(move.tile))
+
+
 def timed_out_line(t: Translator, move: Move) -> str:
     """What the computer did when the person's time ran out."""
     if move.kind is MoveKind.DISCARD:
