@@ -383,6 +383,21 @@ class GameKind(Protocol[Board, Private, View]):
         """The code of the move computer `level` makes in `view` (runs in a worker process:
         a module-level function's arguments and result pickle)."""
 
+    def review_values(self, view: View, seed: int) -> dict[int, float]:
+        """Every legal move code of the seat to move in `view` (a computer view: what that
+        seat knew, never the hidden hands) mapped to its expected worth to that seat in
+        points (the match value the hard player uses), by a search of about twenty times
+        hard's work, bounded by work alone: the same view and seed give the same values on
+        any machine. Runs in a worker process (the arguments and the result pickle); raises
+        ValueError if the seat in `view` is not to move."""
+
+    @property
+    def review_unit(self) -> float:
+        """How many of this game's points count as one point of a review's thresholds and
+        accuracy (`games.review`, defined for rounds worth tens of points): by default 1; a
+        game whose rounds are worth a few points says less."""
+        return 1.0
+
     def warm_up_computers(self) -> None:
         """Load (or compile) what the computer players run, so the first decision after
         start is quick; called once in each computer process as it starts. By default

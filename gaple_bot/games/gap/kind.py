@@ -33,6 +33,9 @@ TARGET = OptionSpec("target", ("20", "30", "40", "50"), "30", free_range=(1, 10_
 """G2: the total that ends the game."""
 FILLED_SEATS = 4
 """Computer players make a table up to four seats."""
+REVIEW_UNIT = 0.2
+"""Points of Gap that count as one point of a review's thresholds (docs/COMPUTER_PLAYERS.md,
+"Reviews")."""
 
 
 def config_of(data: JSON) -> GapConfig:
@@ -161,6 +164,19 @@ class GapKind(GameKind[GapBoard, GapHand, SeatView]):
         from .ai.levels import decide
 
         return decide(level, view, seed).code
+
+    def review_values(self, view: SeatView, seed: int) -> dict[int, float]:
+        """Every legal move's worth to the seat in points: hard's flat judgement with twenty
+        times its work, every move played out on the same deals (`ai.review`)."""
+        from .ai.review import move_values
+
+        return move_values(view, seed)
+
+    @property
+    def review_unit(self) -> float:
+        """A Gap round is worth a few points (its margin), not tens as Gaple's: a review's
+        thresholds count a fifth of a point of Gap as one."""
+        return REVIEW_UNIT
 
     def warm_up_computers(self) -> None:
         """The compiled simulation core loaded from numba's cache (compiled if it is not)."""

@@ -205,6 +205,13 @@ class GapleKind(GameKind[GapleBoard, GapleHand, SeatView]):
 
         return decide(level, view, seed).code
 
+    def review_values(self, view: SeatView, seed: int) -> dict[int, float]:
+        """Every legal move's worth to the seat in points: hard's tree search with twenty
+        times its work, every move played on the same deals (`ai.review`)."""
+        from .ai.review import move_values
+
+        return move_values(view, seed)
+
     def warm_up_computers(self) -> None:
         """The compiled simulation core loaded from numba's cache (compiled if it is not)."""
         from .ai.fastcore import warm_up

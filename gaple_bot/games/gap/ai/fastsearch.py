@@ -44,6 +44,17 @@ def fast_search(view: SeatView, rng: random.Random, budget: Budget) -> Decision:
         raise ValueError(f"seat {view.seat} has no move to make")
     if len(legal) == 1:
         return Decision(legal[0], False)
+    totals, _, capped = fast_totals(view, rng, budget)
+    best = max(range(len(legal)), key=lambda j: (totals[j], -j))
+    return Decision(legal[best], capped)
+
+
+def fast_totals(
+    view: SeatView, rng: random.Random, budget: Budget
+) -> tuple[list[float], int, bool]:
+    """Every legal move's total worth over the deals `fast_search` draws (in the order of
+    `view.legal`), the deals judged, and whether the time cap cut them short."""
+    legal = view.legal
     # The time cap reads `montecarlo`'s clock, the one tests stop for every sampling level.
     clock = montecarlo.clock()
     started = clock()
@@ -81,5 +92,4 @@ def fast_search(view: SeatView, rng: random.Random, budget: Budget) -> Decision:
         if done < deals and done >= budget.min_deals and late:
             capped = True
             break
-    best = max(range(len(legal)), key=lambda j: (totals[j], -j))
-    return Decision(legal[best], capped)
+    return [float(total) for total in totals], done, capped

@@ -201,7 +201,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     left, right = view.ends if view.ends is not None else (-1, -1)
     moves = [move_parts(move) for move in legal]
     exact = left >= 0 and sum(view.hand_counts) <= budget.exact_tiles
-    keep = budget.keep if rules.classic or budget.discards_keep is None else budget.discards_keep
+    keep = keep_of(view, budget)
     if not exact and budget.compiled:
         return _compiled_move(view, rng, budget, dealer, keep, deadline)
     nodes_left = budget.exact_nodes
@@ -323,6 +323,41 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     return legal[best]
 
 
+def keep_of(view: SeatView, budget: Budget) -> int:
+    """The keeping weight of the budget's rollouts under the view's rules."""
+    classic = rules_of(view.config).classic
+    return budget.keep if classic or budget.discards_keep is None else budget.discards_keep
+
+
+def fast_judge(
+    view: SeatView, rng: random.Random, budget: Budget, dealer: Dealer, keep: int
+) -> FastJudge:
+    """The compiled judge of the seat to move in `view` under `budget`: its legal moves, its
+    rollout policy, the match's valuation and the deals' weights by the opponents' plays; its
+    generator seeded from `rng`."""
+    if budget.random_rollouts:
+        policy = RANDOM
+    elif budget.blocking and keep:
+        policy = BLOCKING
+    elif budget.self_keeping and keep:
+        policy = SELF_KEEPING
+    else:
+        policy = KEEPING if keep else GREEDY
+    return FastJudge(
+        rules_of(view.config),
+        dealer,
+        view.ends if view.ends is not None else (-1, -1),
+        view.seat,
+        core_moves(view.legal),
+        policy,
+        keep,
+        Valuation(True, view.scores, view.config.target, budget.win_worth),
+        rng,
+        _passed_over(view) if budget.passed_over != 1.0 else (),
+        budget.passed_over,
+    )
+
+
 def _compiled_move(
     view: SeatView,
     rng: random.Random,
@@ -335,29 +370,8 @@ def _compiled_move(
     between its checks (pruning, the work bound, the time cap): the same decision rules, the
     deals and rollouts drawn from the core's own generator, seeded from `rng`."""
     legal = view.legal
-    rules = rules_of(view.config)
     moves = core_moves(legal)
-    if budget.random_rollouts:
-        policy = RANDOM
-    elif budget.blocking and keep:
-        policy = BLOCKING
-    elif budget.self_keeping and keep:
-        policy = SELF_KEEPING
-    else:
-        policy = KEEPING if keep else GREEDY
-    judge = FastJudge(
-        rules,
-        dealer,
-        view.ends if view.ends is not None else (-1, -1),
-        view.seat,
-        moves,
-        policy,
-        keep,
-        Valuation(True, view.scores, view.config.target, budget.win_worth),
-        rng,
-        _passed_over(view) if budget.passed_over != 1.0 else (),
-        budget.passed_over,
-    )
+    judge = fast_judge(view, rng, budget, dealer, keep)
     if budget.tree:
         visits, rewards = tree_visits(
             judge,
