@@ -1,0 +1,76 @@
+"""A replay's rounds from the stored history: only rounds that are over, each position the
+board and every hand as the kind's page draws them."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from gaple_bot.games.registry import default_registry
+from gaple_bot.games.views import SeatInfo
+from gaple_bot.i18n import Translators
+from gaple_bot.web.replay_frames import ReplayedGame, overview, round_frames, rounds_over
+
+JSON = dict[str, Any]
+
+
+def test_a_round_not_over_is_never_drawn() -> None:
+    kind = default_registry().get("gaple")
+    config = kind.make_config({}, 4)
+    rng = random.Random(5)
+    match, deal = kind.new_match(config, rng)
+    history: list[tuple[JSON, list[int]]] = [(deal, [])]
+    while not match.round_over:
+        code = match.legal_codes()[0]
+        match.apply(match.to_move or 0, code)
+        history[-1][1].append(code)
+    second = match.next_deal(rng)
+    match.start_round(second)
+    history.append((second, [match.legal_codes()[0]]))
+    seats = tuple(SeatInfo(n, None, "", "easy") for n in range(4))
+    game = ReplayedGame(1, -1, None, kind, config, seats)
+    assert rounds_over(kind, config, history) == 1
+    t = Translators("en").get("en")
+    assert round_frames(t, game, history, 1)["round"] == 1
+    with pytest.raises(KeyError):
+        round_frames(t, game, history, 2)
+
+
+@pytest.mark.parametrize("kind_name", ["gaple", "gap"])
+def test_every_position_of_every_round_is_drawn_with_its_move(kind_name: str) -> None:
+    kind = default_registry().get(kind_name)
+    config = kind.make_config({}, 3)
+    rng = random.Random(11)
+    match, deal = kind.new_match(config, rng)
+    history: list[tuple[JSON, list[int]]] = [(deal, [])]
+    while not match.is_over:
+        if match.round_over:
+            deal = match.next_deal(rng)
+            match.start_round(deal)
+            history.append((deal, []))
+            continue
+        code = rng.choice(match.legal_codes())
+        match.apply(match.to_move or 0, code)
+        history[-1][1].append(code)
+    seats = tuple(SeatInfo(n, None, "", "easy") for n in range(3))
+    game = ReplayedGame(1, -1, None, kind, config, seats)
+    t = Translators("en").get("en")
+    rounds = overview(t, game, history)
+    assert [r["round"] for r in rounds] == list(range(1, len(history) + 1))
+    assert rounds[-1]["totals"] == list(match.scores)
+    for number, (_, codes) in enumerate(history, start=1):
+        frames = round_frames(t, game, history, number)
+        positions = frames["positions"]
+        assert [p["ply"] for p in positions] == list(range(len(codes) + 1))
+        assert positions[0]["move"] is None
+        assert [p["move"]["code"] for p in positions[1:]] == codes
+        assert all(len(p["hands"]) == 3 for p in positions)
+        # Each move's seat is the one to move before it; the round's end has nobody to move.
+        for before, after in pairwise(positions):
+            assert after["move"]["seat"] == before["to_move"]
+        assert positions[-1]["to_move"] is None
+        assert frames["totals"] == rounds[number - 1]["totals"]
+        assert frames["last"] is (number == len(history))
