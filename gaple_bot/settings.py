@@ -65,6 +65,9 @@ class Settings:
     """Least seconds between two edits of a game's table message in the group (the moves
     made meanwhile show in one edit; 0: every move at once, as the budget allows)."""
     computer_processes: int = 1
+    reviews: bool = True
+    """Whether each finished game's decisions are analysed in the background for its review
+    (in the computer players' processes, at low priority)."""
     webapp_url: str = ""
     """The public HTTPS address the bot's web server is reached at (the Mini App's URL given
     to @BotFather is this followed by /app; empty: no page)."""
@@ -275,6 +278,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
         tapped_hand_hold_seconds=_int(values, "TAPPED_HAND_HOLD_SECONDS", 0, 0, 60),
         table_edit_seconds=_int(values, "TABLE_EDIT_SECONDS", 5, 0, 60),
         computer_processes=_int(values, "COMPUTER_PROCESSES", 1, 0),
+        reviews=_yes_no(values, "REVIEWS", True),
         webapp_url=webapp_url,
         webapp_short_name=webapp_short_name,
         webapp_port=_int(values, "WEBAPP_PORT", 8080, 1, HIGHEST_PORT),
@@ -298,6 +302,7 @@ SETTING_NAMES = frozenset(
         "DEFAULT_TURN_SECONDS",
         "ROUND_BREAK_SECONDS",
         "LOBBY_TIMEOUT_SECONDS",
+        "REVIEWS",
         "GROUP_MESSAGES_PER_MINUTE",
         "BOT_MESSAGES_PER_SECOND",
         "PRIVATE_MESSAGES_PER_SECOND",

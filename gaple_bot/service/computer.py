@@ -9,10 +9,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TypeVar
 
 from ..games.seam import AnyGameKind
 from .lifeline import end_with_parent
 from .tally import Tally, Uncounted
+
+T = TypeVar("T")
 
 
 class ComputerPlayers:
@@ -21,6 +24,11 @@ class ComputerPlayers:
     def __init__(self, executor: Executor | None = None, tally: Tally | None = None) -> None:
         self._executor = executor
         self._tally: Tally = tally if tally is not None else Uncounted()
+        self._deciding = 0
+        """Live decisions asked for and not answered yet."""
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._background = asyncio.Lock()
 
     async def choose(self, kind: AnyGameKind, level: str, view: object, rng: random.Random) -> int:
         """The code of the move the computer player of `level` makes in `view`."""
@@ -29,10 +37,27 @@ class ComputerPlayers:
         seed = rng.getrandbits(64)
         loop = asyncio.get_running_loop()
         began = time.perf_counter()
-        code = await loop.run_in_executor(self._executor, kind.computer_move, level, view, seed)
+        self._deciding += 1
+        self._idle.clear()
+        try:
+            code = await loop.run_in_executor(self._executor, kind.computer_move, level, view, seed)
+        finally:
+            self._deciding -= 1
+            if not self._deciding:
+                self._idle.set()
         # Measured from here, so the figure includes waiting for a free executor worker.
         self._tally.decided(kind.name, level, time.perf_counter() - began)
         return code
+
+    async def in_background(self, work: Callable[[], T]) -> T:
+        """Run `work` in the executor at low priority: one background task at a time, each
+        started only while no live decision waits, so a live decision waits at most for one
+        piece of background work (keep each piece short: a review's decision)."""
+        async with self._background:
+            while self._deciding:
+                await self._idle.wait()
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, work)
 
     def close(self) -> None:
         """Stop the executor's workers (if it has any)."""

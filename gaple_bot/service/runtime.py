@@ -29,6 +29,7 @@ from .outcome import CHAT, PAGE
 from .pages import OpenPages
 from .play import ROUND_BREAK, Tables
 from .players import Players
+from .reviews import GameReviews
 from .round_breaks import RoundBreaks
 from .tally import Tally, Uncounted
 
@@ -91,6 +92,9 @@ class GameService:
         self.feed = OutcomeFeed()
         """Every use case's outcome, for the front ends that subscribe."""
         self.clock = clock
+        self.reviews = GameReviews(store, self.registry, self.computer, clock)
+        """Finished games, their replays' data and their reviews (analysed once `start_reviews`
+        runs)."""
         self.recorders = Recorders()
         """What the front ends record of each command's outcome before its game is let go."""
         self.commands = GameCommands(self, CHAT)
@@ -308,7 +312,15 @@ class GameService:
         async with self.store.read() as tx:
             return await tx.games.count(GameStatus.RUNNING)
 
+    async def start_reviews(self, owed: bool = True) -> None:
+        """Analyse every game that ends from now on in the background and, if `owed` (one
+        worker of several: the senior one), the recent games a stop left without a review."""
+        self.reviews.start(self.feed)
+        if owed:
+            await self.reviews.resume_owed()
+
     async def close(self) -> None:
-        """Stop the computer players' workers and close the database."""
+        """Stop the reviews, the computer players' workers and close the database."""
+        await self.reviews.stop()
         self.computer.close()
         await self.store.close()

@@ -66,6 +66,8 @@ async def running_bot(
         "TABLE_EDIT_SECONDS": "0",
         # The next round is played at once (the break after a round's end has its own tests).
         "ROUND_BREAK_SECONDS": "0",
+        # No game is analysed for its review (the reviews' own tests ask with REVIEWS=yes).
+        "REVIEWS": "no",
         **settings,
     }
     lost = asyncio.Event()
