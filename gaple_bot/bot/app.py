@@ -176,6 +176,9 @@ def build_application(
         # What the groups were not shown before the restart goes out first, in order.
         await outbox.restore()
         await resume_games(deps, job_queue)
+        if settings.reviews:
+            # The senior worker also takes up the reviews a stop left unmade.
+            await service.start_reviews(owed=await service.take_seniority())
         # Before serving: alone on SQLite, every update not handled is the previous run's.
         await take_left_updates(deps, app)
         arm_sweep(deps, job_queue)
