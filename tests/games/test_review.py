@@ -12,6 +12,7 @@ import pytest
 
 from gaple_bot.games.gap.kind import GapKind
 from gaple_bot.games.gaple.kind import GapleKind
+from gaple_bot.games.registry import default_registry
 from gaple_bot.games.review import (
     REVIEW_VERSION,
     Decision,
@@ -111,6 +112,7 @@ def test_decisions_pickle_for_the_pool_with_their_seats() -> None:
     found = decisions(kind, config, rounds, {1, 3})
     again = pickle.loads(pickle.dumps(found))
     assert list(again) == list(found)
+    assert again.seats == (1, 3)
     assert (
         assemble(again, [fake_values(d) for d in again]).to_json()
         == assemble(found, [fake_values(d) for d in found]).to_json()
@@ -306,3 +308,18 @@ def test_assemble_of_decisions_alone_still_lines_up_every_seat_asked() -> None:
     config, rounds = played_game(kind, 5, stop_in_round=6)
     found = decisions(kind, config, [(rounds[0][0], [])], {1, 2})
     assert [s.seat for s in assemble(found, []).seats] == [1, 2]
+
+
+@pytest.mark.parametrize("kind", list(default_registry()), ids=lambda kind: kind.name)
+def test_every_registered_kind_values_every_legal_move_in_a_worker_s_terms(
+    kind: AnyGameKind,
+) -> None:
+    # The service's call at the real work, its arguments and result through pickle as a
+    # worker process receives and returns them.
+    config, rounds = played_game(kind, 6, stop_in_round=6)
+    last = decisions(kind, config, rounds, {0, 1, 2, 3})[-1]
+    view, seed = pickle.loads(pickle.dumps((last.view, last.seed)))
+    values = pickle.loads(pickle.dumps(kind.review_values(view, seed)))
+    assert set(values) == set(last.legal)
+    assert all(isinstance(value, float) for value in values.values())
+    assert kind.review_values(last.view, last.seed) == values
