@@ -21,6 +21,7 @@ from typing import Any
 
 from telegram.ext import JobQueue
 
+from ..service.api import StoreError
 from ..service.errors import ServiceError
 from ..service.outcome import (
     LobbyChanged,
@@ -32,7 +33,7 @@ from ..service.outcome import (
     Stopped,
     TableChanged,
 )
-from ..service.progress import Progress
+from ..service.progress import GameOver, Progress
 from ..service.views import GameStatus, LobbyView, SeatInfo, TableView
 from .deps import Deps, GapleContext
 from .handover import MAX_HANDOVERS, announce_unreachable, newly_unreachable, progress_table
@@ -170,7 +171,8 @@ class ChatOutcomes:
         if hand_over is not None and outcome.first(SeatHandedOver) is not None:
             # Told with the hand-over itself, in the game's order.
             announce_unreachable(self._deps, hand_over.table, hand_over.seat)
-        delivery = self._stage(outcome)
+        replay_token = await self._replay_token(outcome)
+        delivery = self._stage(outcome, replay_token)
         if self._deps.service.shared:
             # The next holder of the game, perhaps on another worker, queues after this.
             await self._deps.outbox.flush()
@@ -194,7 +196,21 @@ class ChatOutcomes:
         if self._tails.get(game_id) is task:
             del self._tails[game_id]
 
-    def _stage(self, outcome: Outcome) -> Delivery | None:
+    async def _replay_token(self, outcome: Outcome) -> str | None:
+        """The replay link's token of a game that `outcome` ends (None: it ends no game, or
+        the token cannot be read: the end message goes without its Replay button)."""
+        progress = outcome.progress
+        if progress is None or not any(isinstance(s, GameOver) for s in progress.steps):
+            return None
+        if self._deps.presenter.render.page is None:
+            return None
+        try:
+            return (await self._deps.service.reviews.game(outcome.game_id)).replay_token
+        except (ServiceError, StoreError):
+            log.warning("game %s: its replay token could not be read", outcome.game_id)
+            return None
+
+    def _stage(self, outcome: Outcome, replay_token: str | None = None) -> Delivery | None:
         deps = self._deps
         presenter = deps.presenter
         # Play again: the new lobby comes in the same outcome as the game that names it.
@@ -225,9 +241,9 @@ class ChatOutcomes:
                     return Delivery(outcome.game_id, effect.table, ended=turn)
         if progress is None:
             return None
-        return self._stage_progress(progress)
+        return self._stage_progress(progress, replay_token)
 
-    def _stage_progress(self, progress: Progress) -> Delivery:
+    def _stage_progress(self, progress: Progress, replay_token: str | None) -> Delivery:
         deps = self._deps
         presenter = deps.presenter
         if progress.abandoned is not None:
@@ -238,7 +254,7 @@ class ChatOutcomes:
         table = progress_table(progress)
         if table is not None:
             presenter.group.timeout_notices(progress, table)
-        staged = presenter.stage(progress)
+        staged = presenter.stage(progress, replay_token)
         arm_turn_timers(deps, self._job_queue, progress)
         return Delivery(progress.game_id, table, staged)
 

@@ -68,9 +68,10 @@ class Presenter:
             hold_seconds=hold_seconds,
         )
 
-    def stage(self, progress: Progress) -> Staged:
+    def stage(self, progress: Progress, replay_token: str | None = None) -> Staged:
         """The group's part of `progress` (into the outbox, in order) and this worker's view
-        of the game's messages; what goes to private chats is returned, to be delivered."""
+        of the game's messages; what goes to private chats is returned, to be delivered.
+        `replay_token`: the replay link's token of the game `progress` ends."""
         staged = Staged(progress.game_id, retired=self.hands.retire_turn(progress))
         final = progress.table
         last_start = max(
@@ -95,7 +96,7 @@ class Presenter:
                 turn_seat = progress.turn.seat if progress.turn and index == last_start else None
                 staged.hands.extend(hand for hand in step.hands if hand.seat != turn_seat)
             elif isinstance(step, GameOver):
-                show_game_end(self.outbox, self.render, step)
+                show_game_end(self.outbox, self.render, step, replay_token)
                 self.group.game_over(step.table.game_id)
                 # No next hand is to come: a tap on a held hand is simply out of date.
                 staged.game_over = True

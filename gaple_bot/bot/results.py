@@ -34,11 +34,14 @@ def show_round_end(outbox: GroupOutbox, render: GameMessages, step: RoundOver) -
     )
 
 
-def show_game_end(outbox: GroupOutbox, render: GameMessages, step: GameOver) -> None:
-    """The final standings with Play again: drawn as a chart of every round's totals under
-    the text, or the text alone in a chat that turned pictures off."""
+def show_game_end(
+    outbox: GroupOutbox, render: GameMessages, step: GameOver, replay_token: str | None = None
+) -> None:
+    """The final standings with Play again (and Replay, with the page and `replay_token`):
+    drawn as a chart of every round's totals under the text, or the text alone in a chat that
+    turned pictures off."""
     table = step.table
-    rendered = render.game_end(table)
+    rendered = render.game_end(table, replay_token)
     t = render.group_t(table.language)
     picture = None
     if table.pictures and step.history:

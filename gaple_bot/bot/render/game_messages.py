@@ -25,6 +25,7 @@ from .common import Rendered
 from .game import from_game
 from .lobby import render_lobby
 from .page_links import PageLinks
+from .reviews import replay_button
 
 JOIN_PREFIX = "join_"
 """Deep-link payloads that join a lobby: this prefix and the lobby's join token."""
@@ -158,8 +159,9 @@ class GameMessages:
 
     # The game's end ----------------------------------------------------------------------------
 
-    def game_end(self, table: TableView[Any]) -> Rendered:
-        """The final standings, and a button that opens a new lobby with the same players."""
+    def game_end(self, table: TableView[Any], replay_token: str | None = None) -> Rendered:
+        """The final standings, a button that opens a new lobby with the same players, and
+        one that opens the game's replay in the page (with the page, and `replay_token`)."""
         t = self.group_t(table.language)
         message = self.presentation(table.kind).game_end(t, table)
         again = InlineKeyboardButton(
@@ -167,7 +169,10 @@ class GameMessages:
             callback_data=encode(Action.PLAY_AGAIN, table.game_id),
             style="success",
         )
-        return from_game(message, table.game_id, table.version, (again,))
+        extra: tuple[InlineKeyboardButton, ...] = (again,)
+        if self.page is not None and replay_token is not None:
+            extra = (again, replay_button(t, self.page, replay_token))
+        return from_game(message, table.game_id, table.version, extra)
 
     def abandoned(self, table: TableView[Any]) -> str:
         """Why the game stopped when nobody was left to play it."""
