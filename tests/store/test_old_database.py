@@ -150,6 +150,14 @@ async def chat_answer(tx: Transaction, case: Case) -> Any:
 async def game_answer(tx: Transaction, case: Case) -> Any:
     record = plain(await tx.games.get(case["game_id"]))
     assert record.pop("kind") == GAPLE.name
+    # Migration 0022 gives every finished game a replay token of its own (random, so not in
+    # the answers), and no other game one.
+    token = record.pop("replay_token")
+    if record["status"] == "finished":
+        assert isinstance(token, str) and len(token) == 22 and token != record["join_token"]
+        assert await tx.games.by_replay_token(token) is not None
+    else:
+        assert token is None
     seats = await tx.seats.of_game(case["game_id"])
     return {"record": record, "seats": plain(seats)}
 
