@@ -41,6 +41,8 @@ from .frames import (
 )
 from .hub import PageHub, PageSocket
 from .limits import FrameBucket
+from .replay_texts import replay_texts
+from .replays import ReplayRoutes
 from .sessions import PageSession, SessionRefused, SessionSigner
 from .share import PrepareShare, StandingsShare, share_texts
 from .sign_in import SignIn
@@ -94,6 +96,8 @@ class PageFrontEnd:
         self._files = PageFiles(local=bot_token is None, registry=lambda: self._ready().registry)
         share_key = StandingsShare.key_for_bot(bot_token) if bot_token is not None else None
         self._share = StandingsShare(signer, share_key, public_url, self._ready)
+        self.replays = ReplayRoutes(signer, bot_token, login_age, self._ready)
+        """A finished game's replay and review (replays.py)."""
         self.extra_routes: list[web.RouteDef] = []
         """Routes another part adds (local play's sign-in)."""
 
@@ -116,6 +120,7 @@ class PageFrontEnd:
             web.post("/app/api/session", self._sign_in.sign_in),
             web.get("/app/ws", self._socket),
             *self._share.routes(),
+            *self.replays.routes(),
             *self.extra_routes,
         ]
 
@@ -273,7 +278,7 @@ class PageFrontEnd:
                 "game_id": session.game_id,
                 "kind": facts.kind,
                 "script": f"/app/games/{facts.kind}.js",
-                "texts": {**shell_texts(page.t), **share_texts(page.t)},
+                "texts": {**shell_texts(page.t), **share_texts(page.t), **replay_texts(page.t)},
             }
         )
         return facts.kind

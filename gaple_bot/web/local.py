@@ -25,6 +25,7 @@ from ..service.errors import NoSuchGame, ServiceError
 from ..service.runtime import GameService
 from ..service.views import Person
 from .app import PageDeps, PageFrontEnd
+from .replays import LocalPerson
 from .sessions import SessionRefused, SessionSigner
 from .sign_in import json_body, refused
 
@@ -53,6 +54,8 @@ class LocalTables:
         self.language = language
         self.clock = clock
         pages.extra_routes.append(web.post("/app/api/local", self._open))
+        # The local person replays the local games (by their replay links).
+        pages.replays.local = LocalPerson(LOCAL_CHAT, LOCAL_PLAYER, name, language)
 
     async def _open(self, request: web.Request) -> web.Response:
         """A session for the table the page's kept session names while its game is live (a

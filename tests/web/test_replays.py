@@ -1,0 +1,272 @@
+"""A finished game's replay over HTTP: signed in as for a live table (members only), with its
+own token and sessions (neither opens the live table, nor the live table's a replay), rounds
+that are over only, nothing hidden in them, and the review once it is ready."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from gaple_bot.games.gap.rules import COLOUR, VALUE
+from gaple_bot.games.gap.rules.cards import COLOURS
+from gaple_bot.games.gaple.rules.tiles import HIGH, LOW
+from gaple_bot.service.views import Person
+from gaple_bot.web.replay_texts import MARKS
+from gaple_bot.web.replays import START_PREFIX
+
+from .kit import GROUP, JSON, PageServer, chat_move, open_group_table
+from .leaks import _shapes
+from .replay_kit import (
+    ANA,
+    finished_game,
+    first_to,
+    member_init,
+    post,
+    review_of,
+    store_review,
+)
+
+CID = Person(33, "Cid", "de")
+REVIEW_WAIT = 300.0
+"""Seconds the real analysis is given (generous: the machine may be loaded)."""
+
+
+async def open_replay(server: PageServer, person: Person, start: str, **body: Any) -> JSON:
+    init = member_init(person, start, server)
+    status, answer = await post(server, "/app/api/replay", {"init_data": init, **body})
+    assert status == 200, answer
+    return dict(answer)
+
+
+@pytest.mark.parametrize("kind", ["gaple", "gap"])
+async def test_a_member_replays_every_round_and_nothing_hidden_shows(
+    server: PageServer, kind: str
+) -> None:
+    game_id, _, replay = await finished_game(server, kind)
+    assert len(replay) == 22
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    history = await server.service.reviews.history(game_id)
+    assert opened["kind"] == kind and opened["game_id"] == game_id
+    assert opened["script"] == f"/app/games/{kind}.js"
+    assert opened["texts"]["play"] == "Play" and opened["texts"]["mark_blunder"] == "Blunder"
+    assert [r["round"] for r in opened["rounds"]] == list(range(1, len(history) + 1))
+    assert opened["review"] is None, "no review was stored yet"
+    (ana,) = [seat for seat in opened["seats"] if seat["you"]]
+    assert ana["name"] == "Ana"
+    assert opened["seats"][0]["score"] == opened["rounds"][-1]["totals"][0]
+
+    session = opened["session"]
+    for number, (deal, codes) in enumerate(history, start=1):
+        status, frames = await post(
+            server, "/app/api/replay/round", {"session": session, "round": number}
+        )
+        assert status == 200, frames
+        positions = frames["positions"]
+        assert [p["ply"] for p in positions] == list(range(len(codes) + 1))
+        assert [p["move"]["code"] for p in positions[1:]] == codes
+        assert all(p["move"]["label"] for p in positions[1:])
+        assert frames["reveal"]["totals"] == frames["totals"]
+        assert frames["last"] is (number == len(history))
+        hidden = _hidden_items(kind, deal)
+        for position in positions:
+            assert len(position["hands"]) == len(opened["seats"])
+            shown = {shape for key in ("board", "hands") for shape in _shapes(position[key], kind)}
+            drawn = _drawn_from_pile(kind, deal, position)
+            assert not shown & (hidden - drawn), f"round {number}: a hidden item shows"
+        assert not set(_shapes(frames["reveal"], kind)) & (hidden - _all_drawn(kind, deal, frames))
+    # No round past the last one that is over.
+    status, answer = await post(
+        server, "/app/api/replay/round", {"session": session, "round": len(history) + 1}
+    )
+    assert (status, answer["reason"]) == (404, "no_round")
+
+
+def _pairs(tiles: list[int]) -> set[tuple[object, ...]]:
+    return {(HIGH[t], LOW[t]) for t in tiles} | {(LOW[t], HIGH[t]) for t in tiles}
+
+
+def _cards(cards: list[int]) -> set[tuple[object, ...]]:
+    return {(COLOURS[COLOUR[c]], VALUE[c]) for c in cards}
+
+
+def _hidden_items(kind: str, deal: JSON) -> set[tuple[object, ...]]:
+    """What a round never shows anyone: Gaple's tiles set aside, Gap's pile (until drawn)."""
+    if kind == "gaple":
+        return _pairs(list(deal["set_aside"]))
+    return _cards(list(deal["pile"]))
+
+
+def _drawn_from_pile(kind: str, deal: JSON, position: JSON) -> set[tuple[object, ...]]:
+    """Gap's pile cards turned up by this position (the next card first)."""
+    if kind == "gaple":
+        return set()
+    pile = list(deal["pile"])
+    return _cards(pile[: len(pile) - position["board"]["pile"]])
+
+
+def _all_drawn(kind: str, deal: JSON, frames: JSON) -> set[tuple[object, ...]]:
+    return _drawn_from_pile(kind, deal, frames["positions"][-1])
+
+
+async def test_only_members_open_a_replay_and_tokens_and_sessions_stay_apart(
+    server: PageServer,
+) -> None:
+    game_id, join_token, replay = await finished_game(server, "gaple")
+
+    # Not a member of the group (now): refused, whoever signs.
+    init = member_init(CID, START_PREFIX + replay, server)
+    status, answer = await post(server, "/app/api/replay", {"init_data": init})
+    assert (status, answer["reason"]) == (403, "not_member"), answer
+    assert answer["text"]
+    # Nor with initData another bot signed, or none.
+    status, answer = await post(server, "/app/api/replay", {"replay": replay})
+    assert (status, answer["reason"]) == (403, "init_data"), answer
+
+    # The live table's token opens no replay, as a start parameter or named by the page.
+    for start, named in ((START_PREFIX + join_token, ""), (join_token, ""), ("", join_token)):
+        init = member_init(ANA, start, server)
+        status, answer = await post(server, "/app/api/replay", {"init_data": init, "replay": named})
+        assert (status, answer["reason"]) == (404, "no_replay"), (start, named, answer)
+    # A page may not name another replay than the one Telegram signed.
+    init = member_init(ANA, START_PREFIX + replay, server)
+    status, answer = await post(
+        server, "/app/api/replay", {"init_data": init, "replay": replay[::-1]}
+    )
+    assert (status, answer["reason"]) == (403, "other_table"), answer
+
+    # The replay's token opens no live table.
+    status, answer = await server.sign_in(member_init(ANA, replay, server), replay)
+    assert (status, answer["reason"]) == (404, "no_table"), answer
+    status, answer = await server.sign_in(member_init(ANA, START_PREFIX + replay, server))
+    assert status == 404, answer
+
+    # A replay session opens no live socket; a live session no replay's round.
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    socket = await server.socket()
+    await socket.send_json({"t": "hello", "session": opened["session"]})
+    refusal = json.loads((await socket.receive()).data)
+    assert (refusal["t"], refusal["reason"]) == ("refused", "session")
+    await socket.close()
+    status, _ = await server.sign_in(member_init(ANA, join_token, server), join_token)
+    assert status == 404, "the finished game's lobby token is spent"
+    live_session = server.pages.signer.issue(
+        ANA.user_id, "Ana", "en", game_id, server.service.clock()
+    )
+    for path in ("/app/api/replay/round", "/app/api/replay/review"):
+        status, answer = await post(server, path, {"session": live_session, "round": 1})
+        assert (status, answer["reason"]) == (403, "session"), answer
+    # The replay session reopens the replay (a reload) and reads its rounds.
+    status, again = await post(server, "/app/api/replay", {"session": opened["session"]})
+    assert status == 200 and again["game_id"] == game_id
+    # Once the person left the group, a new sign-in is refused.
+    server.members.of_group.discard(ANA.user_id)
+    status, answer = await post(server, "/app/api/replay", {"init_data": init})
+    assert (status, answer["reason"]) == (403, "not_member"), answer
+
+
+async def test_the_review_appears_once_ready_with_the_moves_named(server: PageServer) -> None:
+    service = server.service
+    game_id, _, replay = await finished_game(server, "gaple")
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    session = opened["session"]
+    status, answer = await post(server, "/app/api/replay/review", {"session": session})
+    assert (status, answer) == (200, {"review": None})
+
+    stored = await review_of(service, game_id)
+    await store_review(service, game_id, stored)
+    status, answer = await post(server, "/app/api/replay/review", {"session": session})
+    assert status == 200, answer
+    review = answer["review"]
+    first = review["moves"][0]
+    assert first["mark"] == "blunder" and first["loss"] == 14.26
+    assert first["label"] and first["best_label"] and first["label"] != first["best_label"]
+    (ana,) = review["seats"]
+    assert ana["name"] == "Ana" and ana["accuracy"] == 87.5
+    assert ana["worst"]["best_label"] == first["best_label"]
+    # The sign-in carries it too, from now on.
+    status, again = await post(server, "/app/api/replay", {"session": session})
+    assert status == 200 and again["review"] == review
+
+
+async def test_the_live_table_s_end_offers_its_replay(server: PageServer) -> None:
+    game_id, _, replay = await finished_game(server, "gap")
+    live = server.pages.signer.issue(ANA.user_id, "Ana", "en", game_id, server.service.clock())
+    status, answer = await post(server, "/app/api/replay/of_table", {"session": live})
+    assert status == 200, answer
+    assert answer["replay"] == replay and answer["review"] is None
+    status, opened = await post(server, "/app/api/replay", {"session": answer["session"]})
+    assert status == 200 and opened["game_id"] == game_id
+    # A watching member who left the group is refused; a replay session is not a live one.
+    cid = server.pages.signer.issue(CID.user_id, "Cid", "de", game_id, server.service.clock())
+    status, refused = await post(server, "/app/api/replay/of_table", {"session": cid})
+    assert (status, refused["reason"]) == (403, "not_member"), refused
+    status, refused = await post(server, "/app/api/replay/of_table", {"session": answer["session"]})
+    assert (status, refused["reason"]) == (403, "session"), refused
+
+
+async def test_a_local_game_is_replayed_by_its_token(server: PageServer) -> None:
+    opened = await server.open_local("gaple")
+    game_id = opened["game_id"]
+    service = server.service
+    for _ in range(2000):
+        table = await service.commands.table(game_id)
+        if table.winner is not None:
+            break
+        hand = await service.commands.hand(game_id, 1)
+        await service.commands.move(game_id, 1, hand.version, hand.legal[0])
+    replay = (await service.reviews.game(game_id)).replay_token
+    status, answer = await post(server, "/app/api/replay", {"replay": replay})
+    # The test server signs in through Telegram: a token alone is not enough there.
+    assert (status, answer["reason"]) == (403, "init_data")
+    status, answer = await post(server, "/app/api/replay/of_table", {"session": opened["session"]})
+    assert status == 200 and answer["replay"] == replay
+
+
+async def test_the_real_review_marks_the_replay_s_moves(server: PageServer) -> None:
+    """Ana against one computer, to 10: the analysis (games/review.py, in the computer
+    players' pool) reviews her decisions, and the page's review names each of them where the
+    replay shows it."""
+    service = server.service
+    await service.start_reviews(owed=False)
+    await service.players.chat(GROUP, None)
+    kind = service.registry.get("gaple")
+    await service.players.change_setting(GROUP, kind, "computers", 1)  # off
+    await first_to(service, "gaple", 10)
+    game_id, _ = await open_group_table(service, "gaple", ANA)
+    server.members.of_group.add(ANA.user_id)
+    async with service.cache.lock(game_id):
+        await service.lobbies.add_computer(game_id, ANA.user_id, False)
+    async with service.cache.lock(game_id):
+        await service.lobbies.start(game_id, ANA.user_id, False)
+    for _ in range(500):
+        table = await service.commands.table(game_id)
+        if table.winner is not None:
+            break
+        hand = await service.commands.hand(game_id, ANA.user_id)
+        await chat_move(service, game_id, ANA.user_id, hand.version, hand.legal[-1])
+    replay = (await service.reviews.game(game_id)).replay_token
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    session = opened["session"]
+    # Asking queues the analysis (the game's end did too): the page's answer once it is done.
+    await asyncio.wait_for(service.reviews.reviewed(game_id), REVIEW_WAIT)
+    status, answer = await post(server, "/app/api/replay/review", {"session": session})
+    assert status == 200, answer
+    review = answer["review"]
+    (ana,) = review["seats"]
+    assert ana["name"] == "Ana" and 0 <= ana["accuracy"] <= 100
+    assert ana["decisions"] == len(review["moves"])
+    for move in review["moves"]:
+        assert move["seat"] == ana["seat"] and move["mark"] in MARKS
+        status, frames = await post(
+            server, "/app/api/replay/round", {"session": session, "round": move["round"]}
+        )
+        shown = frames["positions"][move["ply"]]["move"]
+        assert (shown["seat"], shown["code"], shown["label"]) == (
+            move["seat"],
+            move["code"],
+            move["label"],
+        )
+        assert move["best_label"]
