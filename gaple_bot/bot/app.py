@@ -44,6 +44,7 @@ from .handlers.commands import help_command, open_table, rules, start, stop
 from .handlers.language import language_command
 from .handlers.members import on_migrate, on_my_chat_member
 from .handlers.privacy import delete_my_data, privacy
+from .handlers.reviews import games_command, review_command
 from .handlers.settings import settings_command
 from .http import AiohttpRequest
 from .metrics import Metrics
@@ -53,6 +54,7 @@ from .painter import Painter
 from .present import Presenter
 from .render.page_links import PageLinks
 from .resume import resume_games
+from .review_requests import ReviewRequests
 from .server import BotServer, MountedPages, TrackingApplication, take_left_updates
 from .sweep import arm_sweep
 from .taps import answer_tap
@@ -69,6 +71,8 @@ def command_list(t: Translator, registry: Registry) -> list[BotCommand]:
         BotCommand("rules", t.gettext("The rules this chat plays")),
         BotCommand("top", t.gettext("Leaderboard: global, wins, points, week")),
         BotCommand("stats", t.gettext("Your results")),
+        BotCommand("games", t.gettext("The last games played here")),
+        BotCommand("review", t.gettext("How everyone played the last game")),
         BotCommand("stop", t.gettext("End the game")),
         BotCommand(
             "settings",
@@ -171,6 +175,7 @@ def build_application(
         app.bot_data[DEPS_KEY] = deps
         # Every command's outcome (the chat's and the page's) is shown in chat from now on.
         deps.outcomes = ChatOutcomes(deps, job_queue)
+        deps.review_requests = ReviewRequests(service, outbox, translators, clock)
         deps.outcomes.start()
         await register_commands(app.bot, translators, registry)
         # What the groups were not shown before the restart goes out first, in order.
@@ -273,6 +278,8 @@ def build_application(
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("top", top))
     app.add_handler(CommandHandler("stats", stats))
+    app.add_handler(CommandHandler("games", games_command))
+    app.add_handler(CommandHandler("review", review_command))
     app.add_handler(CommandHandler("settings", settings_command))
     app.add_handler(CommandHandler("language", language_command))
     app.add_handler(CommandHandler("privacy", privacy))

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .apply import ChatOutcomes
     from .doors import Membership
     from .present import Presenter
+    from .review_requests import ReviewRequests
 
 DEPS_KEY = "deps"
 SERVER_KEY = "server"
@@ -42,6 +43,8 @@ class Deps:
     """The time of deadlines, lobby expiry and the sweep (the service's clock)."""
     outcomes: ChatOutcomes = field(init=False)
     """Applies the service's outcomes in chat (set once the job queue exists)."""
+    review_requests: ReviewRequests = field(init=False)
+    """The /review commands waiting for their review (set with the outcomes)."""
 
 
 class GapleContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

@@ -47,7 +47,19 @@ HOME = -4242  # Eka's basic group: an open lobby
 UNSEEN = -1009999999999  # a supergroup the bot is an admin of but never heard from
 CHANNEL = -1008888888888
 BOT_NAMES = ("gaple_test_bot", "GAPLE_TEST_BOT", "other_bot", "x")
-COMMANDS = ("start", "gaple", "stop", "rules", "help", "top", "stats", "settings", "language")
+COMMANDS = (
+    "start",
+    "gaple",
+    "stop",
+    "rules",
+    "help",
+    "top",
+    "stats",
+    "games",
+    "review",
+    "settings",
+    "language",
+)
 MEMBERS = {GROUP: (ANA, BUDI, CITRA), HOME: (EKA, FAJAR), UNSEEN: (DEDI, GITA)}
 ADMINS = {GROUP: ANA, HOME: EKA, UNSEEN: DEDI}
 PEOPLE = (ANA, BUDI, CITRA, DEDI, EKA, FAJAR, GITA)

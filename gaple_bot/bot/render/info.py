@@ -41,6 +41,10 @@ def render_help(t: Translator, registry: Registry) -> str:
                 "/top: this chat's leaderboard; also /top global, /top wins, /top points, /top week"
             ),
             t.gettext("/stats: your results (reply to someone's message for theirs)"),
+            t.gettext("/games: the last games played here, with their scores"),
+            t.gettext(
+                "/review: how everyone played the last game (reply to a game's end for that one)"
+            ),
             t.gettext("/stop: end the game (whoever opened it, or an admin)"),
             t.gettext(
                 "/settings: rule set, target, turn time, computer level, empty seats, pictures, "
