@@ -22,6 +22,12 @@ def render_privacy(t: Translator) -> str:
             t.gettext("• The games you play: your seats, moves, scores and results, per chat."),
             t.gettext("• Your ratings and their changes, per chat and across all chats."),
             t.gettext(
+                "• The review of each finished game: for each decision of every player, the "
+                "mark of the move made (best, good, inaccuracy, mistake, blunder) and what each "
+                "possible move was worth, so that /review and the replay can show them. Never "
+                "your messages."
+            ),
+            t.gettext(
                 "• Group messages Telegram has not taken yet (say, a group at its limit): "
                 "they wait in my database until sent, usually seconds or minutes, and are "
                 "deleted once delivered."
@@ -48,6 +54,10 @@ def render_privacy(t: Translator) -> str:
                 "Your finished games stay in their chats under one neutral entry, “a former "
                 "player”, so everyone else's records hold. If you are playing, the computer "
                 "takes your seat first; a lobby seat of yours is freed."
+            ),
+            t.gettext(
+                "Their replays and reviews name you “a former player” too: the marks and values "
+                "of your decisions stay with the game, under no name."
             ),
             t.gettext("My logs name people by Telegram id only."),
         ]

@@ -42,3 +42,13 @@ def test_the_former_player_is_named_as_the_leaderboards_name_it(language: str) -
     name = t.gettext("a former player")
     assert name in render_privacy(t)
     assert name in render_delete_question(t).text
+
+
+def test_privacy_says_what_a_review_keeps_and_that_forgetting_reaches_it() -> None:
+    text = render_privacy(Translators().get("en"))
+    # store.repos.reviews: each move's mark and every legal move's value, by game and seat.
+    assert "The review of each finished game" in text
+    assert "(best, good, inaccuracy, mistake, blunder)" in text
+    assert "Never your messages." in text
+    # Reviews hold no user id: the seat, handed to the former player, names them.
+    assert "Their replays and reviews name you “a former player” too" in text
