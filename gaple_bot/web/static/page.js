@@ -28,6 +28,9 @@
 //   share         shares the standings (Telegram only)          "Share"
 //   in_hand       a seat's face-down tiles (screen readers)     "{count} in hand"
 //   shared, share_failed, share_unavailable: what came of Share (web/share.py's texts)
+//   replay        the game end's button to play the game again  "📼 Replay"
+//   review        the heading of the review under the standings "Review"
+//   and the review summary's words (web/replay_texts.py, replay.js's ENGLISH)
 
 import {
   canShare,
@@ -66,6 +69,8 @@ const ENGLISH = {
   shared: "Shared.",
   share_failed: "The standings could not be shared.",
   share_unavailable: "Sharing is not available here.",
+  replay: "📼 Replay",
+  review: "Review",
 };
 
 const SLIDE_MS = 420; // a tile just played slides in from its player's seat this long
@@ -74,6 +79,9 @@ const PLAYED_MS = 2600; // a move's line stays this long
 const TOAST_MS = 3200;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const URGENT_MS = 10000; // the countdown turns red below this
+
+const REPLAY_PREFIX = "rp_"; // a replay link's start parameter: this, then the replay's token
+const REVIEW_POLL_MS = [2000, 4000, 8000, 15000, 30000]; // the game end asks for the review again after these
 
 const $ = (id) => document.getElementById(id);
 
@@ -128,6 +136,8 @@ const page = {
   toastTimer: null,
   playedTimer: null,
   ended: false, // a sign-in failed for good: no reconnecting
+  replay: null, // a replay's token: the page shows that finished game again (replay.js)
+  offer: null, // the finished game's replay and review, for its end: {game, answer, tries, timer}
 };
 
 // Signing in -----------------------------------------------------------------------------
@@ -137,9 +147,16 @@ function readLaunch() {
   const tg = page.tg;
   page.initData = tg?.initData || "";
   page.table = tg?.initDataUnsafe?.start_param || params.get("table") || null;
+  // A replay's link (start parameter rp_<token>, or ?replay=<token>) opens the replay view.
+  if (page.table?.startsWith(REPLAY_PREFIX)) {
+    page.replay = page.table.slice(REPLAY_PREFIX.length);
+    page.table = null;
+  } else if (params.get("replay")) {
+    page.replay = params.get("replay");
+  }
   const local = params.get("local");
   if (local === "gaple" || local === "gap") page.local = local;
-  else if (!page.initData && !page.table) page.local = "gaple";
+  else if (!page.initData && !page.table && !page.replay) page.local = "gaple";
 }
 
 async function post(path, body) {
@@ -744,7 +761,67 @@ function renderOver(state) {
   if (state.phase === "over" && page.share?.available()) {
     actions.push(el("button", { type: "button", class: "act act-share", "data-act": "share", text: say("share"), onclick: () => page.share.run() }));
   }
-  box.replaceChildren(...[heading, podium, lastRound, el("ol", { class: "standings" }, ...rows), el("div", { class: "actions" }, ...actions)].filter(Boolean));
+  if (state.phase === "over") actions.push(el("button", { type: "button", class: "act act-replay", "data-act": "replay", text: say("replay"), onclick: () => openReplay() }));
+  const review = state.phase === "over" ? reviewBox() : null;
+  box.replaceChildren(...[heading, podium, lastRound, el("ol", { class: "standings" }, ...rows), review, el("div", { class: "actions" }, ...actions)].filter(Boolean));
+  if (state.phase === "over") offerReplay();
+}
+
+// The game's end: its replay and review ------------------------------------------------------
+
+/** Asks once per finished game for its replay and review (the review again, with a growing
+ * pause, until it is ready). */
+function offerReplay() {
+  if (page.offer?.game === page.gameId) return;
+  const offer = { game: page.gameId, answer: null, tries: 0, timer: null, summary: null };
+  page.offer = offer;
+  offer.asked = post("/app/api/replay/of_table", { session: page.session }).then(
+    (answer) => {
+      if (page.offer !== offer) return;
+      offer.answer = answer;
+      if (answer.review) showReview(offer, answer.review);
+      else pollReview(offer);
+    },
+    (error) => console.warn("the replay", error.message),
+  );
+}
+
+function pollReview(offer) {
+  const delay = REVIEW_POLL_MS[Math.min(offer.tries, REVIEW_POLL_MS.length - 1)];
+  offer.tries += 1;
+  offer.timer = setTimeout(async () => {
+    if (page.offer !== offer) return;
+    try {
+      const answer = await post("/app/api/replay/review", { session: offer.answer.session });
+      if (answer.review) return showReview(offer, answer.review);
+    } catch (error) {
+      console.warn("the review", error.message);
+    }
+    pollReview(offer);
+  }, delay);
+}
+
+async function showReview(offer, review) {
+  const { reviewSummary } = await import("./replay.js");
+  offer.summary = reviewSummary(review, say);
+  if (page.offer === offer && page.state) render();
+}
+
+/** Everyone seated's review under the standings, once it is ready. */
+function reviewBox() {
+  const summary = page.offer?.game === page.gameId ? page.offer.summary : null;
+  if (!summary) return null;
+  return el("section", { class: "over-review", "aria-label": say("review") }, el("h3", { class: "over-review-title", text: say("review") }), summary);
+}
+
+/** The finished game played again, over the standings (✕ comes back to them). */
+async function openReplay() {
+  const offer = page.offer;
+  if (!offer) return;
+  await offer.asked;
+  if (!offer.answer) return;
+  const { startReplay } = await import("./replay.js");
+  await startReplay({ tg: page.tg, session: offer.answer.session, onClose: () => render() });
 }
 
 function renderHand(state, end) {
@@ -957,6 +1034,11 @@ function hideBanner() {
 
 async function start() {
   readLaunch();
+  if (page.replay) {
+    const { startReplay } = await import("./replay.js");
+    await startReplay({ tg: page.tg, initData: page.initData, token: page.replay });
+    return;
+  }
   setupTelegram(page.tg, {
     back: closeDialog,
     state: () => ({ seatedLive: isSeatedLive(page.state), dialogOpen: Boolean(page.choosing) }),

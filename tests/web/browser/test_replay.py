@@ -1,0 +1,192 @@
+"""A finished game's replay in a real browser: opened from its link (Telegram's start
+parameter rp_<token>), stepped through move by move to the game's end, the review's marks on
+the move list once it is ready, and a marked move kept as golden screenshots, light and dark
+(the gaple one, light, is the README's picture, docs/review.png)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Page
+
+from gaple_bot.web.local import LOCAL_PLAYER
+from gaple_bot.web.replays import START_PREFIX
+from tests.web.kit import PageServer, chat_move
+from tests.web.replay_kit import ANA, finished_game, member_init, review_of, store_review
+
+from .conftest import OpenTable
+from .golden import UPDATE, assert_matches_golden
+from .table import DEADLINE_MS, SCHEMES, SIZES
+
+README_PICTURE = Path(__file__).parents[3] / "docs" / "review.png"
+WHERE = """() => {
+  const r = document.getElementById("replay");
+  return r ? [Number(r.dataset.round), Number(r.dataset.ply), r.dataset.end] : null;
+}"""
+
+
+async def where(page: Page) -> tuple[int, int, str]:
+    found = await page.evaluate(WHERE)
+    assert found is not None
+    return int(found[0]), int(found[1]), str(found[2])
+
+
+async def wait_for(page: Page, round_number: int, ply: int) -> None:
+    await page.locator(f'#replay[data-round="{round_number}"][data-ply="{ply}"]').wait_for(
+        timeout=DEADLINE_MS
+    )
+
+
+@pytest.mark.parametrize("kind", ["gaple", "gap"])
+async def test_a_replay_is_stepped_through_to_the_game_s_end(
+    server: PageServer, open_table: OpenTable, kind: str
+) -> None:
+    game_id, _, token = await finished_game(server, kind)
+    history = await server.service.reviews.history(game_id)
+    assert len(history) >= 2, "a game of several rounds"
+    table = await open_table(
+        server.url("/app"), init_data=member_init(ANA, START_PREFIX + token, server)
+    )
+    page = table.page
+    await wait_for(page, 1, 0)
+    root = page.locator("#replay")
+    assert await root.get_attribute("data-replay") == str(game_id)
+    # Every control named for screen readers, the position bar among them.
+    for control in await page.locator("#replay button, #replay input").all():
+        label = await control.get_attribute("aria-label")
+        text = (await control.inner_text()).strip()
+        assert label or text, await control.evaluate("n => n.outerHTML")
+    assert await page.locator(".replay-preparing").is_visible()
+    seats = await page.locator("#replay .seat").count()
+    assert seats == len(history[0][0]["hands"])
+
+    steps = 0
+    position = (1, 0)
+    for number, (_, codes) in enumerate(history, start=1):
+        entries = page.locator(".replay-moves li")
+        assert await entries.count() == len(codes)
+        assert await entries.last.get_attribute("data-ply") == str(len(codes))
+        for ply in range(1, len(codes) + 1):
+            await page.locator('button[data-act="next-move"]').click(timeout=DEADLINE_MS)
+            await wait_for(page, number, ply)
+            steps += 1
+        if number < len(history):
+            await page.locator('button[data-act="next-move"]').click(timeout=DEADLINE_MS)
+            await wait_for(page, number + 1, 0)
+        position = (number, len(codes))
+    assert steps == sum(len(codes) for _, codes in history)
+    assert await where(page) == (*position, "true")
+    assert await page.locator('button[data-act="next-move"]').is_disabled()
+    # The game's end: the last round's hands revealed, the totals.
+    assert await page.locator("#replay .seat .seat-reveal").count() == seats
+    assert await page.locator(".replay-summary").is_visible()
+
+    # The position bar and the previous round go back; a move of the list goes to it.
+    await page.locator('button[data-act="prev-round"]').click(timeout=DEADLINE_MS)
+    await wait_for(page, len(history) - 1, 0)
+    await page.locator(".replay-bar").fill("3")
+    await wait_for(page, len(history) - 1, 3)
+    await page.locator('.replay-moves li[data-ply="5"] button').click(timeout=DEADLINE_MS)
+    await wait_for(page, len(history) - 1, 5)
+    await page.locator('button[data-act="prev-move"]').click(timeout=DEADLINE_MS)
+    await wait_for(page, len(history) - 1, 4)
+
+    # Play runs on by itself (the page's clock moved by the test), and pauses.
+    await page.locator('button[data-act="play"]').click(timeout=DEADLINE_MS)
+    await page.clock.run_for(1400)
+    await wait_for(page, len(history) - 1, 5)
+    await page.locator('button[data-act="play"]').click(timeout=DEADLINE_MS)
+    assert await page.locator('button[data-act="play"]').get_attribute("aria-pressed") == "false"
+
+    # The review comes while the replay is open: the page asks again, and marks the moves.
+    await store_review(server.service, game_id, await review_of(server.service, game_id))
+    await page.clock.run_for(60_000)
+    await page.locator('#replay[data-review="ready"]').wait_for(timeout=DEADLINE_MS)
+    table.assert_clean()
+
+
+@pytest.mark.parametrize("kind", ["gaple", "gap"])
+async def test_a_marked_move_looks_as_its_golden_screenshots(
+    server: PageServer, open_table: OpenTable, kind: str
+) -> None:
+    game_id, _, token = await finished_game(server, kind)
+    review = await review_of(server.service, game_id)
+    await store_review(server.service, game_id, review)
+    blunder = review["moves"][0]
+    table = await open_table(
+        server.url("/app"), init_data=member_init(ANA, START_PREFIX + token, server)
+    )
+    page = table.page
+    await wait_for(page, 1, 0)
+    while (await where(page))[0] < blunder["round"]:
+        await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
+        await page.locator(f'#replay[data-round="{blunder["round"]}"]').wait_for(
+            timeout=DEADLINE_MS
+        )
+    entry = page.locator(f'.replay-moves li[data-ply="{blunder["ply"]}"]')
+    assert await entry.get_attribute("data-mark") == "blunder"
+    assert await entry.get_attribute("data-loss") == "14.3"  # 14.26, one decimal
+    assert await entry.get_attribute("data-seat") == str(blunder["seat"])
+    assert "Better: " in await entry.inner_text()
+    # Every other reviewed move of Ana's is best, and names no better move.
+    best = page.locator('.replay-moves li[data-mark="best"]')
+    if await best.count():
+        assert "Better" not in await best.first.inner_text()
+    await entry.locator("button").click(timeout=DEADLINE_MS)
+    await wait_for(page, blunder["round"], blunder["ply"])
+    assert await page.locator(".replay-status .replay-mark").inner_text() == "Blunder"
+    assert "Better: " in await page.locator(".replay-status").inner_text()
+    await page.set_viewport_size(SIZES["phone"])
+    await page.evaluate("document.getElementById('table').scrollTop = 0")
+    for scheme in SCHEMES:
+        await page.emulate_media(color_scheme=scheme)
+        png = await page.screenshot(animations="disabled", caret="hide")
+        assert_matches_golden(f"{kind}-replay-blunder-phone-{scheme}", png, table.failures)
+    if kind == "gaple" and os.environ.get(UPDATE) == "1":
+        # The README's picture: a taller phone, the move list with the blunder in sight.
+        await page.emulate_media(color_scheme="light")
+        await page.set_viewport_size({"width": 390, "height": 1120})
+        await page.evaluate("document.getElementById('table').scrollTop = 0")
+        README_PICTURE.write_bytes(await page.screenshot(animations="disabled", caret="hide"))
+    table.assert_clean()
+
+
+async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
+    server: PageServer, open_table: OpenTable
+) -> None:
+    table = await open_table(server.url("/app?local=gap"))
+    page = table.page
+    welcome = next(frame for frame in table.received if frame.get("t") == "welcome")
+    game_id = welcome["game_id"]
+    service = server.service
+    # The local person's moves made through the service: the page follows to the game's end.
+    for _ in range(2000):
+        if (await service.commands.table(game_id)).winner is not None:
+            break
+        hand = await service.commands.hand(game_id, LOCAL_PLAYER)
+        await chat_move(service, game_id, LOCAL_PLAYER, hand.version, hand.legal[0])
+    await table.wait_for_phase("over")
+    replay = page.locator('button[data-act="replay"]')
+    assert await replay.inner_text() == "📼 Replay"
+    assert await page.locator(".over-review").count() == 0, "no review yet"
+
+    # The review comes: the page asks again (its clock moved by the test) and shows it.
+    await store_review(service, game_id, await review_of(service, game_id, LOCAL_PLAYER))
+    await page.clock.run_for(60_000)
+    summary = page.locator(".over-review .review-seat")
+    await summary.first.wait_for(timeout=DEADLINE_MS)
+    text = await summary.first.inner_text()
+    assert "Accuracy 87.5" in text and "Biggest mistake: round " in text, text
+
+    # Replay opens over the standings, and ✕ comes back to them.
+    await replay.click(timeout=DEADLINE_MS)
+    await wait_for(page, 1, 0)
+    assert await page.locator("#replay").get_attribute("data-review") == "ready"
+    await page.locator('#replay button[data-act="next-move"]').click(timeout=DEADLINE_MS)
+    await wait_for(page, 1, 1)
+    await page.locator('#replay button[data-act="close"]').click(timeout=DEADLINE_MS)
+    await page.locator("#replay").wait_for(state="detached", timeout=DEADLINE_MS)
+    await page.locator(".standings").wait_for(timeout=DEADLINE_MS)
+    table.assert_clean()
