@@ -3,10 +3,12 @@
 Each game is played to its end with the kind's default options and four computer players of
 mixed levels (hard, normal, easy, normal: a table of people of every strength), through the
 seam as the service plays it, from the seed; then every seat is reviewed as if people sat
-there (`games.review.review_game`: every decision with a choice judged by the kind's
+there (as `games.review.review_game` does: every decision with a choice judged by the kind's
 `review_values`, the default work). The figure is the process CPU time of the review alone
 (the game's play is not counted), per game (median and worst) and per decision (median, p90
-and worst), with how the levels' moves were marked, which shows the marks rank the players.
+and worst), with how the levels' moves were marked, which shows the marks rank the players,
+and how far a loss moves when every tenth decision is judged again on another seed (the
+search's own noise, which the "best" threshold must cover; not counted in the CPU).
 
 Target: the worst game's review within 120 s of CPU (a review runs in the computer players'
 pool at low priority, so it may take minutes of wall time on a busy machine but must not
@@ -59,8 +61,9 @@ def play(kind: AnyGameKind, seed: int) -> tuple[JSON, list[tuple[JSON, list[int]
 
 def review(
     kind: AnyGameKind, config: JSON, rounds: Sequence[tuple[JSON, Sequence[int]]]
-) -> tuple[GameReview, list[float], float]:
-    """Every seat's review, each decision's CPU seconds, and the whole review's."""
+) -> tuple[list[Decision], GameReview, list[float], float]:
+    """Every seat's decisions and review, each decision's CPU seconds, and the whole
+    review's."""
     started = time.process_time()
     found: list[Decision] = decisions(kind, config, rounds, range(len(LEVELS)))
     values, each = [], []
@@ -69,7 +72,20 @@ def review(
         values.append(kind.review_values(decision.view, decision.seed))
         each.append(time.process_time() - before)
     reviewed = assemble(found, values)
-    return reviewed, each, time.process_time() - started
+    return found, reviewed, each, time.process_time() - started
+
+
+def recheck(
+    kind: AnyGameKind, found: Sequence[Decision], reviewed: GameReview, every: int
+) -> list[tuple[float, bool]]:
+    """Every `every`-th decision judged again on another seed: how far its loss moved and
+    whether its mark changed (the search's own noise; not counted in the review's CPU)."""
+    moved = []
+    for decision, move in list(zip(found, reviewed.moves, strict=True))[::every]:
+        values = kind.review_values(decision.view, decision.seed ^ 0x5EED)
+        again = assemble([decision], [values]).moves[0]
+        moved.append((abs(again.loss - move.loss), again.mark is not move.mark))
+    return moved
 
 
 def _p(values: Sequence[float], q: float) -> float:
@@ -84,16 +100,20 @@ def _load() -> str:
         return "?"
 
 
-def bench_kind(kind: AnyGameKind, games: int, seed: int) -> list[float]:
-    """Play and review `games` games; print their figures; each game's review CPU seconds."""
+def bench_kind(kind: AnyGameKind, games: int, seed: int, every: int) -> list[float]:
+    """Play and review `games` games; print their figures; each game's review CPU seconds.
+    Every `every`-th decision is judged again on another seed (0: none)."""
     kind.warm_up_computers()
     per_game: list[float] = []
     per_decision: list[float] = []
     marks: dict[str, Counter[Mark]] = {level: Counter() for level in set(LEVELS)}
     accuracy: dict[str, list[float]] = {level: [] for level in set(LEVELS)}
+    moved: list[tuple[float, bool]] = []
     for game in range(games):
         config, rounds = play(kind, seed + game)
-        reviewed, each, total = review(kind, config, rounds)
+        found, reviewed, each, total = review(kind, config, rounds)
+        if every:
+            moved.extend(recheck(kind, found, reviewed, every))
         per_game.append(total)
         per_decision.extend(each)
         for move in reviewed.moves:
@@ -112,6 +132,12 @@ def bench_kind(kind: AnyGameKind, games: int, seed: int) -> list[float]:
         f"CPU; per decision: median {statistics.median(ms):.0f} ms, p90 {_p(ms, 0.9):.0f} ms, "
         f"worst {max(ms):.0f} ms"
     )
+    if moved:
+        shifts = [shift for shift, _ in moved]
+        print(
+            f"  another seed on {len(moved)} decisions: loss moved {statistics.mean(shifts):.2f} "
+            f"on average, {max(shifts):.1f} at most; {sum(c for _, c in moved)} marks changed"
+        )
     for level in ("hard", "normal", "easy"):
         counted = marks[level]
         shown = ", ".join(f"{mark.value} {counted[mark]}" for mark in Mark)
@@ -127,13 +153,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--kinds", default="gaple,gap", help="comma-separated kinds")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--target", type=float, default=TARGET_GAME_CPU, help="CPU s per game")
+    parser.add_argument(
+        "--recheck", type=int, default=10, help="judge every N-th decision again (0: none)"
+    )
     args = parser.parse_args(argv)
     registry = default_registry()
     missed = []
     for name in [k.strip() for k in args.kinds.split(",") if k.strip()]:
         kind = registry.get(name)
         print(f"{name}: {args.games} games of {', '.join(LEVELS)} (seed {args.seed})", flush=True)
-        worst = max(bench_kind(kind, args.games, args.seed))
+        worst = max(bench_kind(kind, args.games, args.seed, args.recheck))
         if worst > args.target:
             missed.append(f"{name}: a game's review took {worst:.1f} s CPU > {args.target:.0f} s")
     for line in missed:
