@@ -34,16 +34,22 @@ async def finished_game(server: PageServer, kind: str) -> tuple[int, str, str]:
     game_id, join_token = await open_group_table(service, kind, ANA)
     server.members.of_group.add(ANA.user_id)
     await service.commands.start(game_id, ANA.user_id, False)
+    finished = await play_out(service, game_id, ANA.user_id)
+    return game_id, join_token, finished
+
+
+async def play_out(service: GameService, game_id: int, user_id: int) -> str:
+    """The person plays their first legal move each turn, the computers theirs, until the
+    game is over: its replay token."""
     for _ in range(MAX_TURNS):
         table = await service.commands.table(game_id)
         if table.winner is not None:
             break
-        hand = await service.commands.hand(game_id, ANA.user_id)
-        await chat_move(service, game_id, ANA.user_id, hand.version, hand.legal[0])
+        hand = await service.commands.hand(game_id, user_id)
+        await chat_move(service, game_id, user_id, hand.version, hand.legal[0])
     else:
         raise AssertionError(f"no end after {MAX_TURNS} turns")
-    finished = await service.reviews.game(game_id)
-    return game_id, join_token, finished.replay_token
+    return (await service.reviews.game(game_id)).replay_token
 
 
 async def review_of(service: GameService, game_id: int, user_id: int = ANA.user_id) -> JSON:

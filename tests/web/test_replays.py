@@ -6,17 +6,32 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import shutil
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 
 from gaple_bot.games.gap.rules import COLOUR, VALUE
 from gaple_bot.games.gap.rules.cards import COLOURS
 from gaple_bot.games.gaple.rules.tiles import HIGH, LOW
+from gaple_bot.i18n import Translators
+from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
+from gaple_bot.store import Store
+from gaple_bot.web.app import PageFrontEnd
+from gaple_bot.web.local import LOCAL_PLAYER, LocalTables
 from gaple_bot.web.replay_texts import MARKS
 from gaple_bot.web.replays import START_PREFIX
+from gaple_bot.web.sessions import SessionSigner
+from tests.clock import TestClock
 
+from .conftest import sqlite_url
 from .kit import GROUP, JSON, PageServer, chat_move, open_group_table
 from .leaks import _shapes
 from .replay_kit import (
@@ -24,6 +39,7 @@ from .replay_kit import (
     finished_game,
     first_to,
     member_init,
+    play_out,
     post,
     review_of,
     store_review,
@@ -207,22 +223,57 @@ async def test_the_live_table_s_end_offers_its_replay(server: PageServer) -> Non
     assert (status, refused["reason"]) == (403, "session"), refused
 
 
-async def test_a_local_game_is_replayed_by_its_token(server: PageServer) -> None:
+async def test_a_local_game_s_end_offers_its_replay_but_no_token_alone_opens_one(
+    server: PageServer,
+) -> None:
     opened = await server.open_local("gaple")
     game_id = opened["game_id"]
-    service = server.service
-    for _ in range(2000):
-        table = await service.commands.table(game_id)
-        if table.winner is not None:
-            break
-        hand = await service.commands.hand(game_id, 1)
-        await service.commands.move(game_id, 1, hand.version, hand.legal[0])
-    replay = (await service.reviews.game(game_id)).replay_token
+    replay = await play_out(server.service, game_id, LOCAL_PLAYER)
     status, answer = await post(server, "/app/api/replay", {"replay": replay})
-    # The test server signs in through Telegram: a token alone is not enough there.
+    # This server signs in through Telegram: a token alone is not enough here.
     assert (status, answer["reason"]) == (403, "init_data")
     status, answer = await post(server, "/app/api/replay/of_table", {"session": opened["session"]})
     assert status == 200 and answer["replay"] == replay
+
+
+async def test_local_play_replays_its_own_games_by_token_and_no_group_s(
+    page_template: Path, tmp_path: Path, clock: TestClock
+) -> None:
+    path = tmp_path / "local.sqlite3"
+    shutil.copyfile(page_template, path)
+    store = await Store.start(sqlite_url(path))
+    service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
+    pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
+    LocalTables(pages, "Ana", "en", clock=clock)
+
+    async def anyone(chat_id: int, user_id: int) -> bool:
+        return True
+
+    await pages.start(service, Translators("en"), clock, anyone)
+    app = web.Application()
+    app.add_routes(pages.routes())
+    async with TestServer(app, host="127.0.0.1") as test_server, aiohttp.ClientSession() as http:
+
+        async def ask(path: str, body: JSON) -> tuple[int, JSON]:
+            async with http.post(test_server.make_url(path), json=body) as answer:
+                return answer.status, await answer.json()
+
+        status, opened = await ask("/app/api/local", {"kind": "gap"})
+        assert status == 200
+        replay = await play_out(service, opened["game_id"], LOCAL_PLAYER)
+        status, answer = await ask("/app/api/replay", {"replay": replay})
+        assert status == 200, answer
+        assert answer["game_id"] == opened["game_id"] and answer["rounds"]
+        (you,) = [seat for seat in answer["seats"] if seat["you"]]
+        assert you["name"] == "Ana"
+        # A group's game in the same database is not local play's to replay.
+        game_id, _ = await open_group_table(service, "gap", ANA)
+        await service.commands.start(game_id, ANA.user_id, False)
+        group_replay = await play_out(service, game_id, ANA.user_id)
+        status, answer = await ask("/app/api/replay", {"replay": group_replay})
+        assert (status, answer["reason"]) == (404, "no_replay"), answer
+    await pages.stop()
+    await service.close()
 
 
 async def test_the_real_review_marks_the_replay_s_moves(server: PageServer) -> None:
