@@ -317,9 +317,10 @@ def judged(decision: Decision, values: Mapping[int, float]) -> MoveReview:
     played = values[decision.code]
     top = max(values[code] for code in decision.legal)
     loss = _tenth(max(0.0, top - played))
-    # The best move: the played one when it is as good, else the first best in legal order.
+    # The best move: the played one when nothing was lost (to a tenth of a point), else the
+    # first best in legal order.
     best = decision.code
-    if top > played:
+    if loss > 0.0:
         best = next(code for code in decision.legal if values[code] == top)
     return MoveReview(
         round=decision.round,

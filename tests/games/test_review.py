@@ -192,6 +192,12 @@ def test_assemble_judges_each_move_and_sums_up_each_seat() -> None:
     assert (three.seat, three.decisions, three.accuracy, three.worst) == (3, 0, 100.0, None)
 
 
+def test_a_difference_below_a_tenth_of_a_point_loses_nothing() -> None:
+    review = assemble([decision(1, 2, 4, (8, 4))], [{4: 3.0, 8: 3.04}])
+    (move,) = review.moves
+    assert (move.best, move.loss, move.mark) == (4, 0.0, Mark.BEST)
+
+
 def test_a_seat_whose_every_move_was_best_has_no_worst() -> None:
     review = assemble([decision(1, 2, 4, (4, 8))], [{4: 3.0, 8: 2.6}])
     assert review.seats[0].worst is None
