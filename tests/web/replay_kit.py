@@ -15,6 +15,8 @@ ANA = Person(31, "Ana", "en")
 MAX_TURNS = 2000
 REVIEW_VERSION = 1
 """The review format's version (games/review.py's REVIEW_VERSION)."""
+COMPUTERS_OFF = 1
+"""The chat's "computers" option's second choice: no computer fills an empty seat."""
 TARGETS = {"gaple": 30, "gap": 8}
 """Short games of a few rounds each."""
 
@@ -26,13 +28,22 @@ async def first_to(service: GameService, kind: str, points: int) -> None:
         await tx.chats.set_option(GROUP, kind, "target", str(points))
 
 
-async def finished_game(server: PageServer, kind: str) -> tuple[int, str, str]:
-    """A group game of `kind` played to its end: its id, its live table's join token and its
-    replay token."""
+async def finished_game(
+    server: PageServer, kind: str, seats: int | None = None
+) -> tuple[int, str, str]:
+    """A group game of `kind` played to its end (Ana and computers, `seats` in all, else as
+    many as computers fill): its id, its live table's join token and its replay token."""
     service = server.service
     await first_to(service, kind, TARGETS[kind])
+    if seats is not None:
+        await service.players.change_setting(
+            GROUP, service.registry.get(kind), "computers", COMPUTERS_OFF
+        )
     game_id, join_token = await open_group_table(service, kind, ANA)
     server.members.of_group.add(ANA.user_id)
+    for _ in range((seats or 1) - 1):
+        async with service.cache.lock(game_id):
+            await service.lobbies.add_computer(game_id, ANA.user_id, False)
     await service.commands.start(game_id, ANA.user_id, False)
     finished = await play_out(service, game_id, ANA.user_id)
     return game_id, join_token, finished

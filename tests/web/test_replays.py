@@ -17,9 +17,14 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from gaple_bot.games.gap.board import GapHand
+from gaple_bot.games.gap.present.page import card_label
 from gaple_bot.games.gap.rules import COLOUR, VALUE
 from gaple_bot.games.gap.rules.cards import COLOURS
+from gaple_bot.games.gaple.board import GapleHand
+from gaple_bot.games.gaple.present.page import tile_label
 from gaple_bot.games.gaple.rules.tiles import HIGH, LOW
+from gaple_bot.games.registry import default_registry
 from gaple_bot.i18n import Translators
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
@@ -57,11 +62,12 @@ async def open_replay(server: PageServer, person: Person, start: str, **body: An
     return dict(answer)
 
 
-@pytest.mark.parametrize("kind", ["gaple", "gap"])
+@pytest.mark.parametrize(("kind", "seats"), [("gaple", 3), ("gaple", 4), ("gap", 4)])
 async def test_a_member_replays_every_round_and_nothing_hidden_shows(
-    server: PageServer, kind: str
+    server: PageServer, kind: str, seats: int
 ) -> None:
-    game_id, _, replay = await finished_game(server, kind)
+    """Gaple at three seats sets tiles aside that nobody ever sees; Gap keeps a pile."""
+    game_id, _, replay = await finished_game(server, kind, seats)
     assert len(replay) == 22
     opened = await open_replay(server, ANA, START_PREFIX + replay)
     history = await server.service.reviews.history(game_id)
@@ -87,10 +93,15 @@ async def test_a_member_replays_every_round_and_nothing_hidden_shows(
         assert frames["reveal"]["totals"] == frames["totals"]
         assert frames["last"] is (number == len(history))
         hidden = _hidden_items(kind, deal)
+        assert hidden or (kind, seats) == ("gaple", 4), "something stays hidden"
         for position in positions:
             assert len(position["hands"]) == len(opened["seats"])
             shown = {shape for key in ("board", "hands") for shape in _shapes(position[key], kind)}
             drawn = _drawn_from_pile(kind, deal, position)
+            # Nor is one named in words: as the bot writes it, or as a screen reader says it.
+            words = "\n".join(_strings(position))
+            named = [text for text in _unseen_texts(kind, deal, position) if text in words]
+            assert not named, f"round {number}: a hidden item is named: {named}"
             assert not shown & (hidden - drawn), f"round {number}: a hidden item shows"
         assert not set(_shapes(frames["reveal"], kind)) & (hidden - _all_drawn(kind, deal, frames))
     # No round past the last one that is over.
@@ -125,6 +136,33 @@ def _drawn_from_pile(kind: str, deal: JSON, position: JSON) -> set[tuple[object,
 
 def _all_drawn(kind: str, deal: JSON, frames: JSON) -> set[tuple[object, ...]]:
     return _drawn_from_pile(kind, deal, frames["positions"][-1])
+
+
+def _unseen_texts(kind: str, deal: JSON, position: JSON) -> set[str]:
+    """Every text naming an item nobody may see at this position (the kind's hidden_items
+    of them, as if a seat held them, and their screen readers' labels)."""
+    t = Translators("en").get("en")
+    presentation = default_registry().get(kind).presentation
+    if kind == "gaple":
+        tiles = list(deal["set_aside"])
+        private: Any = GapleHand(sum(1 << tile for tile in tiles), 0)
+        labels = {tile_label(t, tile) for tile in tiles}
+    else:
+        pile = list(deal["pile"])
+        unseen = pile[len(pile) - position["board"]["pile"] :]
+        private = GapHand(tuple(unseen))
+        labels = {card_label(t, card) for card in unseen}
+    return labels | {text for item in presentation.hidden_items(private) for text in item}
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for inner in value.values() for text in _strings(inner)]
+    if isinstance(value, list):
+        return [text for inner in value for text in _strings(inner)]
+    return []
 
 
 async def test_only_members_open_a_replay_and_tokens_and_sessions_stay_apart(
