@@ -14,7 +14,7 @@ from gaple_bot.bot.deps import Deps
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet, Side, play, tile_id
 from gaple_bot.games.review import REVIEW_VERSION, GameReview, Mark, MoveReview, SeatSummary
 from gaple_bot.store import ComputerLevel, GameStatus
-from tests.bot.driver import Players, seat_and_start
+from tests.bot.driver import GAP_CARDS, Players, seat_and_start
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, running_bot
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 from tests.store.forgotten import rows_mentioning
@@ -275,3 +275,59 @@ async def test_without_the_analysis_review_shows_a_stored_review_or_says_it_is_o
 def _two_moves() -> tuple[int, int]:
     """A move of Gaple and a better one."""
     return play(tile_id(6, 6), Side.LEFT).code, play(tile_id(6, 4), Side.RIGHT).code
+
+
+async def test_a_game_of_gap_is_listed_and_reviewed_in_an_indonesian_chat(tmp_path: Path) -> None:
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="en")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3", **PAGE, **ANALYSED) as app:
+            deps = deps_of(app)
+            await deps.service.players.chat(GROUP, GROUP_TITLE)
+            async with deps.service.store.transaction() as tx:
+                await tx.chats.set_language(GROUP, "id")
+                await tx.chats.set_option(GROUP, "gap", "target", "1")
+            await fake.start_private(ANA)
+            await fake.send_message(ANA, GROUP, "/gap")
+            await fake.wait_idle(timeout=ROOMY)
+            lobby = fake.last_bot_message(GROUP)
+            assert lobby is not None
+            start = next(d for _, d in lobby.buttons() if d and d.startswith("ls:"))
+            await fake.wait_callback_answer(await fake.press(ANA, GROUP, lobby.message_id, start))
+            game_id = await deps.service.active_game(GROUP, None)
+            assert game_id is not None
+
+            async def finished() -> bool:
+                async with deps.service.store.read() as tx:
+                    return (await tx.games.get(game_id)).status is GameStatus.FINISHED
+
+            players = Players(fake, (ANA,), GAP_CARDS)
+            await players.play_until(finished, random.Random(2), seconds=ROOMY)
+            await fake.wait_for(lambda: _end_message(fake) is not None, timeout=ROOMY)
+            end = _end_message(fake)
+            assert end is not None
+            assert "📼 Tayangan ulang" in end.button_texts()
+
+            listed = await _answer(fake, ANA, "/games")
+            assert "Permainan terakhir di sini" in listed.text
+            assert "Gap · " in listed.text and "Ana" in listed.text
+            assert len(_links(listed)) == 1
+
+            sent = await fake.send_message(
+                ANA, GROUP, "/review", reply_to_message_id=end.message_id
+            )
+
+            def summary() -> str | None:
+                return next(
+                    (
+                        m.text
+                        for m in fake.bot_messages(GROUP)
+                        if m.reply_to_message_id == sent["message_id"] and "akurasi" in m.text
+                    ),
+                    None,
+                )
+
+            await fake.wait_for(lambda: summary() is not None, timeout=ROOMY, message="no review")
+            text = summary()
+            assert text is not None and text.startswith("📊 Ulasan Gap · ")
+            assert "Ana: akurasi " in text
