@@ -329,3 +329,12 @@ def test_every_registered_kind_values_every_legal_move_in_a_worker_s_terms(
     assert set(values) == set(last.legal)
     assert all(isinstance(value, float) for value in values.values())
     assert kind.review_values(last.view, last.seed) == values
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_the_same_game_gets_the_same_review_twice_at_the_real_work(kind: AnyGameKind) -> None:
+    config, rounds = played_game(kind, 7, stop_in_round=6)
+    opening = [(rounds[0][0], rounds[0][1][:10])]
+    first = review_game(kind, config, opening, {0, 1})
+    assert first.moves, "a few decisions to judge"
+    assert review_game(kind, config, opening, {0, 1}).to_json() == first.to_json()
