@@ -104,13 +104,13 @@ async def _review_of(fake: FakeTelegram, user: int, **kwargs: int) -> FakeMessag
 
 
 async def test_a_finished_game_has_its_replay_its_line_in_games_and_its_review(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_user(BUDI, "Budi", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,), members=(BUDI,))
-        async with running_bot(fake, tmp_path / "gaple.sqlite3", **PAGE, **ANALYSED) as app:
+        async with running_bot(fake, database, **PAGE, **ANALYSED) as app:
             deps = deps_of(app)
             # No game yet: /games and /review say how to get one.
             none = await _answer(fake, ANA, "/games")
