@@ -138,6 +138,7 @@ const page = {
   ended: false, // a sign-in failed for good: no reconnecting
   replay: null, // a replay's token: the page shows that finished game again (replay.js)
   offer: null, // the finished game's replay and review, for its end: {game, answer, tries, timer}
+  replayView: null, // the replay opened over the game's end (Back or Escape closes it)
 };
 
 // Signing in -----------------------------------------------------------------------------
@@ -463,7 +464,7 @@ function render() {
   // Last: the felt is measured with everything around it in place.
   renderBoard(state, end);
   tick();
-  updateTelegram(page.tg, { seatedLive: isSeatedLive(state), dialogOpen: Boolean(page.choosing) });
+  updateTelegram(page.tg, { seatedLive: isSeatedLive(state), dialogOpen: Boolean(page.choosing || page.replayView) });
 }
 
 function seatName(state, number) {
@@ -821,7 +822,12 @@ async function openReplay() {
   await offer.asked;
   if (!offer.answer) return;
   const { startReplay } = await import("./replay.js");
-  await startReplay({ tg: page.tg, session: offer.answer.session, onClose: () => render() });
+  const closed = () => {
+    page.replayView = null;
+    render();
+  };
+  page.replayView = await startReplay({ tg: page.tg, session: offer.answer.session, onClose: closed });
+  render(); // Telegram's Back button shows: it closes the replay
 }
 
 function renderHand(state, end) {
@@ -1000,6 +1006,10 @@ function showReveal(frame) {
 
 /** Back (Telegram's button or Escape) closes the open choice of moves, if any. */
 function closeDialog() {
+  if (page.replayView) {
+    page.replayView.close();
+    return true;
+  }
   if (!page.choosing) return false;
   page.choosing = null;
   render();
@@ -1041,7 +1051,7 @@ async function start() {
   }
   setupTelegram(page.tg, {
     back: closeDialog,
-    state: () => ({ seatedLive: isSeatedLive(page.state), dialogOpen: Boolean(page.choosing) }),
+    state: () => ({ seatedLive: isSeatedLive(page.state), dialogOpen: Boolean(page.choosing || page.replayView) }),
   });
   page.share = {
     available: () => canShare(page.tg),

@@ -231,8 +231,8 @@ class Replay {
     // The replay takes the table's place (the table's own parts hidden until it closes).
     const table = document.getElementById("table");
     document.getElementById("replay")?.remove();
-    this.hidden = Array.from(table.children).filter((child) => !child.hidden);
-    for (const child of this.hidden) child.hidden = true;
+    // page.css hides the table's own parts while it is replaying (whatever the live table
+    // draws under it meanwhile).
     table.classList.add("replaying");
     table.setAttribute("aria-busy", "false");
     const button = (act, label, symbol, onclick) =>
@@ -288,7 +288,6 @@ class Replay {
     this.root?.remove();
     this.root = null;
     document.getElementById("table").classList.remove("replaying");
-    for (const child of this.hidden || []) child.hidden = false;
     this.onClose?.();
   }
 

@@ -186,7 +186,18 @@ async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
     assert await page.locator("#replay").get_attribute("data-review") == "ready"
     await page.locator('#replay button[data-act="next-move"]').click(timeout=DEADLINE_MS)
     await wait_for(page, 1, 1)
+    # Nothing of the table shows under it, whatever the table draws meanwhile.
+    await page.set_viewport_size({"width": 391, "height": 844})
+    assert not await page.locator(".standings").is_visible()
     await page.locator('#replay button[data-act="close"]').click(timeout=DEADLINE_MS)
     await page.locator("#replay").wait_for(state="detached", timeout=DEADLINE_MS)
+    await page.locator(".standings").wait_for(timeout=DEADLINE_MS)
+    # Telegram's Back button closes it too, as it closes a dialog.
+    await replay.click(timeout=DEADLINE_MS)
+    await wait_for(page, 1, 0)
+    assert await page.evaluate("Telegram.WebApp.BackButton.isVisible")
+    await page.evaluate("window.telegramTest.fire('backButtonClicked')")
+    await page.locator("#replay").wait_for(state="detached", timeout=DEADLINE_MS)
+    assert not await page.evaluate("Telegram.WebApp.BackButton.isVisible")
     await page.locator(".standings").wait_for(timeout=DEADLINE_MS)
     table.assert_clean()
