@@ -129,8 +129,12 @@ class ReplayRoutes:
         body = await json_body(request)
         try:
             if isinstance(body.get("session"), str):
+                # A reload: the session names the game; the group is asked again, as Telegram
+                # says now (a person who left it is refused).
                 session = self._session(deps, body)
-                game = await deps.service.reviews.game(session.game_id)
+                game = await self._game(deps, session.game_id)
+                if not await self._member(deps, game.chat_id, session.user_id):
+                    raise Refused("not_member", HTTPStatus.FORBIDDEN)
             else:
                 session, game = await self._sign_in(deps, body)
             answer = await self._overview(deps, session, game)

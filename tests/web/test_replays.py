@@ -215,9 +215,11 @@ async def test_only_members_open_a_replay_and_tokens_and_sessions_stay_apart(
     # The replay session reopens the replay (a reload) and reads its rounds.
     status, again = await post(server, "/app/api/replay", {"session": opened["session"]})
     assert status == 200 and again["game_id"] == game_id
-    # Once the person left the group, a new sign-in is refused.
+    # Once the person left the group, a new sign-in is refused, and so is a reload.
     server.members.of_group.discard(ANA.user_id)
     status, answer = await post(server, "/app/api/replay", {"init_data": init})
+    assert (status, answer["reason"]) == (403, "not_member"), answer
+    status, answer = await post(server, "/app/api/replay", {"session": opened["session"]})
     assert (status, answer["reason"]) == (403, "not_member"), answer
 
 
