@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import shutil
 from datetime import timedelta
 from pathlib import Path
@@ -25,6 +26,7 @@ from gaple_bot.games.gaple.board import GapleHand
 from gaple_bot.games.gaple.present.page import tile_label
 from gaple_bot.games.gaple.rules.tiles import HIGH, LOW
 from gaple_bot.games.registry import default_registry
+from gaple_bot.games.texts import former_player_name
 from gaple_bot.i18n import Translators
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
@@ -361,3 +363,28 @@ async def test_the_real_review_marks_the_replay_s_moves(server: PageServer) -> N
             move["label"],
         )
         assert move["best_label"]
+
+
+async def test_a_former_player_is_named_so_in_the_replay_and_its_review(
+    server: PageServer,
+) -> None:
+    service = server.service
+    game_id, _, replay = await finished_game(server, "gaple")
+    await store_review(service, game_id, await review_of(service, game_id))
+    await service.forgetting.forget(ANA.user_id)
+    server.members.of_group.add(CID.user_id)
+    opened = await open_replay(server, CID, START_PREFIX + replay)
+    former = opened["review"]["seats"][0]["seat"]
+    seat = opened["seats"][former]
+    t = Translators("en").get("de")
+    assert former_player_name(t) in seat["name"]
+    assert not seat["you"] and seat["computer"]
+    assert opened["review"]["seats"][0]["name"] == seat["name"]
+    status, frames = await post(
+        server, "/app/api/replay/round", {"session": opened["session"], "round": 1}
+    )
+    assert status == 200
+    # Cid reads German: the texts are his, and Ana's name is nowhere.
+    assert opened["texts"]["play"] == "Abspielen"
+    everything = json.dumps([opened, frames], ensure_ascii=False)
+    assert not re.search(r"\bAna\b", everything)
