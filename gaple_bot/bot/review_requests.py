@@ -93,11 +93,15 @@ class ReviewRequests:
 
     async def _post(self, game_id: int, asks: list[Asked]) -> None:
         try:
-            game = await self._service.reviews.game(game_id)
-            review = await self._service.reviews.review(game_id)
+            await self._post_now(game_id, asks)
         except ServiceError:
             log.info("game %s: its review was asked for but the game is gone", game_id)
-            return
+        except Exception:
+            log.exception("game %s: its review could not be posted", game_id)
+
+    async def _post_now(self, game_id: int, asks: list[Asked]) -> None:
+        game = await self._service.reviews.game(game_id)
+        review = await self._service.reviews.review(game_id)
         if review is None:
             return
         now = self._clock()
