@@ -353,7 +353,7 @@ class Replay {
     else text = this.say("dealt");
     const mark = position.move && !end ? this.reviewed().get(this.ply) : null;
     const better = mark && mark.mark !== "best" && mark.best !== mark.code ? el("span", { class: "replay-better", text: this.say("better", { move: mark.best_label || "" }) }) : null;
-    status.replaceChildren(el("span", { class: "status-text", text }), mark ? this.badge(mark) : null, better);
+    status.replaceChildren(...[el("span", { class: "status-text", text }), mark ? this.badge(mark) : null, better].filter(Boolean));
   }
 
   badge(move) {

@@ -72,6 +72,10 @@ async def test_a_replay_is_stepped_through_to_the_game_s_end(
             await page.locator('button[data-act="next-move"]').click(timeout=DEADLINE_MS)
             await wait_for(page, number, ply)
             steps += 1
+        # The round's end: its result on the status line, every word a word.
+        shown = await root.inner_text()
+        assert "null" not in shown and "undefined" not in shown, shown
+        assert str(number) in await page.locator(".replay-status").inner_text()
         if number < len(history):
             await page.locator('button[data-act="next-move"]').click(timeout=DEADLINE_MS)
             await wait_for(page, number + 1, 0)
