@@ -74,3 +74,32 @@ def test_every_position_of_every_round_is_drawn_with_its_move(kind_name: str) ->
         assert positions[-1]["to_move"] is None
         assert frames["totals"] == rounds[number - 1]["totals"]
         assert frames["last"] is (number == len(history))
+
+
+def test_gaple_s_discards_show_face_up_in_the_replay() -> None:
+    """D4: a discard is face down during the round; the replay, where the round is over,
+    names it in the move list and shows it in its seat's discards."""
+    kind = default_registry().get("gaple")
+    config = kind.make_config({"rules": "discards"}, 4)
+    rng = random.Random(3)
+    for _ in range(20):
+        match, deal = kind.new_match(config, rng)
+        history: list[tuple[JSON, list[int]]] = [(deal, [])]
+        while not match.round_over:
+            code = rng.choice(match.legal_codes())
+            match.apply(match.to_move or 0, code)
+            history[-1][1].append(code)
+        seats = tuple(SeatInfo(n, None, "", "easy") for n in range(4))
+        game = ReplayedGame(1, -1, None, kind, config, seats)
+        frames = round_frames(Translators("en").get("en"), game, history, 1)
+        discards = [
+            p for p in frames["positions"] if "discard" in (p["move"] or {}).get("label", "")
+        ]
+        if not discards:
+            continue  # nobody had to discard in this deal: another
+        first = discards[0]
+        seat = first["move"]["seat"]
+        assert first["hands"][seat]["discarded"], "the discard shows in its seat's hand"
+        assert sum(first["board"]["discards"]) == 1
+        return
+    raise AssertionError("no deal of 20 had a discard")
