@@ -285,7 +285,9 @@ class Tables:
                 if result is not None:
                     await tx.rounds.set_result(live.game_id, round_number, result)
                 if match.is_over:
-                    await tx.finish_game(live.game_id, live.kind, match.outcomes())
+                    await tx.finish_game(
+                        live.game_id, live.kind, match.outcomes(), now=self.clock()
+                    )
         except BaseException:
             self.cache.drop(live.game_id)
             raise

@@ -244,25 +244,31 @@ class GameReviews:
         while True:
             game_id = await self._queue.get()
             try:
-                await self._analyse(game_id)
+                stored = await self._analyse(game_id)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("game %s: its review failed", game_id)
+            else:
+                # Also when another worker had stored it: whoever waits here is told.
+                for ready in self._ready if stored else ():
+                    ready(game_id)
             finally:
                 self._queued.discard(game_id)
                 event = self._reviewed.pop(game_id, None)
                 if event is not None:
                     event.set()
 
-    async def _analyse(self, game_id: int) -> None:
-        """Work out and store one game's review, each step in the pool when it is free."""
+    async def _analyse(self, game_id: int) -> bool:
+        """Work out and store one game's review, each step in the pool when it is free;
+        whether the game has its review now (another worker may have stored it; a game that
+        is not a finished one has none)."""
         async with self._store.read() as tx:
             if await tx.reviews.get(game_id, REVIEW_VERSION) is not None:
-                return
+                return True
             record = await tx.games.get(game_id)
             if record.status is not GameStatus.FINISHED:
-                return
+                return False
             finished = await self._finished(tx, record)
             play = await tx.load_play(game_id, record)
         kind = self._registry.get(record.kind)
@@ -282,8 +288,7 @@ class GameReviews:
         async with self._store.transaction() as tx:
             await tx.reviews.put(game_id, REVIEW_VERSION, review.to_json(), now=self._clock())
         log.info("game %s: reviewed %d decisions", game_id, len(found))
-        for ready in self._ready:
-            ready(game_id)
+        return True
 
 
 def _seat_info(seat: SeatRecord, users: dict[int, UserRecord]) -> SeatInfo:

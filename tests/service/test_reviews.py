@@ -107,10 +107,20 @@ async def test_a_game_s_end_is_reviewed_in_the_background_once(
     assert {move.round for move in review.moves} == set(range(1, ROUNDS + 1))
     assert await service.reviews.review(gaple.game_id) == review
     assert await service.reviews.review_json(gaple.game_id) == review.to_json()
-    # Asked again, nothing is analysed twice.
+    # Asked again, it is told again from the store: nothing is analysed twice.
+    pieces: list[object] = []
+    analyse = service.computer.in_background
+
+    async def counted(work: Callable[[], object]) -> object:
+        pieces.append(work)
+        return await analyse(work)
+
+    service.computer.in_background = counted  # type: ignore[assignment]
+    told = asyncio.Event()
+    service.reviews.when_ready(lambda _: told.set())
     service.reviews.queue(gaple.game_id)
-    assert await asyncio.wait_for(service.reviews.reviewed(gaple.game_id), WAIT) == review
-    assert ready == [gaple.game_id]
+    await asyncio.wait_for(told.wait(), WAIT)
+    assert ready == [gaple.game_id, gaple.game_id] and pieces == []
 
 
 async def test_a_review_owed_after_a_stop_is_made_at_the_next_start(
@@ -157,3 +167,18 @@ async def test_background_work_waits_for_live_decisions() -> None:
         assert await asyncio.wait_for(live, WAIT) == 7
         assert await asyncio.wait_for(background, WAIT) == 3
         assert started.is_set()
+
+
+async def test_a_review_another_worker_stored_is_told_to_whoever_waits_here(
+    table: Tables, service: GameService
+) -> None:
+    gaple, _ = await finished_game(table)
+    stored = GameReview(moves=(), seats=()).to_json()
+    async with service.store.transaction() as tx:
+        await tx.reviews.put(gaple.game_id, stored["version"], stored)
+    await service.start_reviews(owed=False)
+    told = asyncio.Event()
+    service.reviews.when_ready(lambda game_id: told.set() if game_id == gaple.game_id else None)
+    service.reviews.queue(gaple.game_id)
+    await asyncio.wait_for(told.wait(), WAIT)
+    assert await service.reviews.review_json(gaple.game_id) == stored
