@@ -274,6 +274,8 @@ class Replay {
       el("section", { class: "replay-list" }, el("h2", { class: "replay-list-title" }), el("p", { class: "replay-preparing", role: "status" }), el("ol", { class: "replay-moves" })),
     );
     table.append(this.root);
+    this.title = document.title;
+    document.title = this.say("replay_title", { title: this.info.title });
     document.addEventListener("keydown", (event) => {
       if (!this.root?.isConnected || event.target?.tagName === "INPUT") return;
       if (event.key === "ArrowRight") this.step(1);
@@ -288,6 +290,7 @@ class Replay {
     this.root?.remove();
     this.root = null;
     document.getElementById("table").classList.remove("replaying");
+    if (this.title) document.title = this.title;
     this.onClose?.();
   }
 
