@@ -70,10 +70,12 @@ class LocalPerson:
 class Refused(Exception):
     """A refused replay request: its reason and status."""
 
-    def __init__(self, reason: str, status: HTTPStatus) -> None:
+    def __init__(self, reason: str, status: HTTPStatus, language: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.language = language
+        """The asker's language, once known (the refusal is said in it)."""
 
 
 def replay_signer(bot_token: str | None) -> SessionSigner:
@@ -134,7 +136,7 @@ class ReplayRoutes:
                 session = self._session(deps, body)
                 game = await self._game(deps, session.game_id)
                 if not await self._member(deps, game.chat_id, session.user_id):
-                    raise Refused("not_member", HTTPStatus.FORBIDDEN)
+                    raise Refused("not_member", HTTPStatus.FORBIDDEN, session.language)
             else:
                 session, game = await self._sign_in(deps, body)
             answer = await self._overview(deps, session, game)
@@ -223,18 +225,22 @@ class ReplayRoutes:
             log.info("a replay's sign-in was refused: %s", error)
             raise Refused("init_data", HTTPStatus.FORBIDDEN) from None
         token = named
+        language = user.language
         if user.start_param:
             # Telegram vouches for the link's replay; the page may not name another. A live
             # table's start parameter (its join token) opens no replay.
             signed = start_token(user.start_param)
             if signed is None:
-                raise Refused("no_replay", HTTPStatus.NOT_FOUND)
+                raise Refused("no_replay", HTTPStatus.NOT_FOUND, language)
             if named not in ("", signed):
-                raise Refused("other_table", HTTPStatus.FORBIDDEN)
+                raise Refused("other_table", HTTPStatus.FORBIDDEN, language)
             token = signed
-        game = await self._by_token(deps, token)
+        try:
+            game = await self._by_token(deps, token)
+        except Refused as refusal:
+            raise Refused(refusal.reason, refusal.status, language) from None
         if not await self._member(deps, game.chat_id, user.user_id):
-            raise Refused("not_member", HTTPStatus.FORBIDDEN)
+            raise Refused("not_member", HTTPStatus.FORBIDDEN, language)
         session = self._issue(deps, user.user_id, user.name, user.language, game.game_id)
         return self.signer.check(session, deps.clock()), game
 
@@ -405,7 +411,7 @@ def _untagged(text: str) -> str:
 def _refused(
     deps: PageDeps, body: JSON, refusal: Refused, language: str | None = None
 ) -> web.Response:
-    t = deps.translators.get(language)
+    t = deps.translators.get(refusal.language or language)
     text = replay_refusal(t, refusal.reason)
     return web.json_response({"reason": refusal.reason, "text": text}, status=refusal.status.value)
 

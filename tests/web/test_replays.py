@@ -176,7 +176,9 @@ async def test_only_members_open_a_replay_and_tokens_and_sessions_stay_apart(
     init = member_init(CID, START_PREFIX + replay, server)
     status, answer = await post(server, "/app/api/replay", {"init_data": init})
     assert (status, answer["reason"]) == (403, "not_member"), answer
-    assert answer["text"]
+    # Said in his language.
+    t = Translators("en").get("de")
+    assert answer["text"] == t.gettext("Only members of the group can watch its games again.")
     # Nor with initData another bot signed, or none.
     status, answer = await post(server, "/app/api/replay", {"replay": replay})
     assert (status, answer["reason"]) == (403, "init_data"), answer
