@@ -151,6 +151,9 @@ async def serve_local(
     """Serve local play on 127.0.0.1:`port` until `stopped` is set (or the task is
     cancelled); `ready` is told the page's address once it listens."""
     service = await GameService.open(database_url, defaults=ChatDefaults(turn_seconds=TURN_SECONDS))
+    # Each game that ends is reviewed in the background, and one kept in --database that a
+    # stop left without its review gets it now.
+    await service.start_reviews(owed=True)
     translators = Translators(language or "en")
     pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
     tables = LocalTables(pages, name, language)
