@@ -50,6 +50,7 @@ def test_every_python_and_gaple_bot_command_runs_from_the_venv() -> None:
         "bench/ai_gap.py",
         "bench/ai_variants.py",
         "bench/ai_gap_variants.py",
+        "bench/review.py",
     }
     for name, text in PAGES.items():
         for script in re.findall(r"\.venv/bin/python (bench/\w+\.py)", text):
