@@ -55,7 +55,7 @@ def build_bot(
 
     async def open_service() -> GameService:
         executor = (
-            process_pool(settings.computer_processes, [kind.warm_up_computers for kind in registry])
+            process_pool(computer_workers(settings), [kind.warm_up_computers for kind in registry])
             if settings.computer_processes
             else None
         )
@@ -87,6 +87,13 @@ def build_bot(
         # The page's Share: the bot prepares the standings as a message the person sends.
         pages.share_through(PreparedStandings(app.bot))
     return app
+
+
+def computer_workers(settings: Settings) -> int:
+    """The computer players' processes: COMPUTER_PROCESSES, and one more while games are
+    reviewed, so that the piece of a review being worked out never holds up a live game's
+    computer move (a review takes one process at most, and only while no move waits)."""
+    return settings.computer_processes + (1 if settings.reviews else 0)
 
 
 def setup_logging(

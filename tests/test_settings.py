@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gaple_bot.app import computer_workers
 from gaple_bot.settings import (
     DEFAULT_DATABASE_URL,
     SETTING_NAMES,
@@ -267,3 +268,23 @@ def test_a_half_or_wrong_page_setting_is_refused(url: str, short_name: str, name
         settings_from(
             {"TELEGRAM_BOT_TOKEN": "1:x", "WEBAPP_URL": url, "WEBAPP_SHORT_NAME": short_name}
         )
+
+
+@pytest.mark.parametrize(
+    ("processes", "reviews", "workers"),
+    [("1", "yes", 2), ("3", "yes", 4), ("1", "no", 1), ("2", "off", 2)],
+)
+def test_reviews_get_a_computer_process_of_their_own(
+    processes: str, reviews: str, workers: int
+) -> None:
+    settings = settings_from(
+        {"TELEGRAM_BOT_TOKEN": "1:abc", "COMPUTER_PROCESSES": processes, "REVIEWS": reviews}
+    )
+    assert computer_workers(settings) == workers
+
+
+def test_reviews_are_on_unless_turned_off() -> None:
+    assert settings_from({"TELEGRAM_BOT_TOKEN": "1:abc"}).reviews is True
+    assert settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", "REVIEWS": "no"}).reviews is False
+    with pytest.raises(SettingsError, match="REVIEWS"):
+        settings_from({"TELEGRAM_BOT_TOKEN": "1:abc", "REVIEWS": "maybe"})
