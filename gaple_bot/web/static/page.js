@@ -30,6 +30,7 @@
 //   shared, share_failed, share_unavailable: what came of Share (web/share.py's texts)
 //   replay        the game end's button to play the game again  "📼 Replay"
 //   review        the heading of the review under the standings "Review"
+//   preparing     under the standings until the review is ready "The review is being prepared…"
 //   and the review summary's words (web/replay_texts.py, replay.js's ENGLISH)
 
 import {
@@ -71,6 +72,7 @@ const ENGLISH = {
   share_unavailable: "Sharing is not available here.",
   replay: "📼 Replay",
   review: "Review",
+  preparing: "The review is being prepared…",
 };
 
 const SLIDE_MS = 420; // a tile just played slides in from its player's seat this long
@@ -781,7 +783,10 @@ function offerReplay() {
       if (page.offer !== offer) return;
       offer.answer = answer;
       if (answer.review) showReview(offer, answer.review);
-      else pollReview(offer);
+      else {
+        pollReview(offer);
+        if (page.state) render(); // "The review is being prepared…" under the standings
+      }
     },
     (error) => console.warn("the replay", error.message),
   );
@@ -808,10 +813,13 @@ async function showReview(offer, review) {
   if (page.offer === offer && page.state) render();
 }
 
-/** Everyone seated's review under the standings, once it is ready. */
+/** Everyone seated's review under the standings once it is ready; until then, a line that
+ * says it is coming. */
 function reviewBox() {
-  const summary = page.offer?.game === page.gameId ? page.offer.summary : null;
-  if (!summary) return null;
+  const offer = page.offer?.game === page.gameId ? page.offer : null;
+  if (!offer?.answer) return null;
+  const summary = offer.summary;
+  if (!summary) return el("p", { class: "over-preparing", role: "status", text: say("preparing") });
   return el("section", { class: "over-review", "aria-label": say("review") }, el("h3", { class: "over-review-title", text: say("review") }), summary);
 }
 

@@ -120,6 +120,7 @@ class Replay {
     if (info.language) document.documentElement.lang = info.language;
     this.game = await import(info.script);
     this.build();
+    this.keepAddress();
     await this.show(1, 0);
     if (!info.review) this.pollReview();
     // The next round is fetched while this one is watched.
@@ -251,10 +252,13 @@ class Replay {
       "nav",
       { class: "replay-controls", "aria-label": this.say("replay") },
       button("prev-round", this.say("prev_round"), "⏮", () => this.show(this.round - 1, 0)),
-      button("prev-move", this.say("prev_move"), "◀", () => this.step(-1)),
+      button("prev-move", this.say("prev_move"), "‹", () => this.step(-1)),
       button("play", this.say("play"), "▶", () => this.toggle()),
-      button("next-move", this.say("next_move"), "▶", () => this.step(1)),
-      button("next-round", this.say("next_round"), "⏭", () => this.show(this.round + 1, 0)),
+      button("next-move", this.say("next_move"), "›", () => this.step(1)),
+      // On the last round, ⏭ goes to the game's end (its summary).
+      button("next-round", this.say("next_round"), "⏭", () =>
+        this.round >= this.info.rounds.length ? this.show(this.round, this.lastPly()) : this.show(this.round + 1, 0),
+      ),
     );
     this.root = el(
       "main",
@@ -284,6 +288,18 @@ class Replay {
     window.addEventListener("resize", () => this.render());
   }
 
+  /** Outside Telegram (local play), the address names the replay while it is open
+   * (?replay=<token>), so it can be kept or bookmarked; inside Telegram the start parameter
+   * does that job. close() gives the table its address back. */
+  keepAddress() {
+    if (this.tg?.initData || !this.info.replay || !window.history?.replaceState) return;
+    const url = new URL(location.href);
+    this.address = url.href;
+    for (const name of ["table", "local", "replay"]) url.searchParams.delete(name);
+    url.searchParams.set("replay", this.info.replay);
+    if (url.href !== location.href) history.replaceState(history.state, "", url.href);
+  }
+
   close() {
     this.pause();
     clearTimeout(this.reviewTimer);
@@ -291,6 +307,8 @@ class Replay {
     this.root = null;
     document.getElementById("table").classList.remove("replaying");
     if (this.title) document.title = this.title;
+    if (this.address && this.address !== location.href) history.replaceState(history.state, "", this.address);
+    this.address = null;
     this.onClose?.();
   }
 
@@ -324,7 +342,7 @@ class Replay {
     const count = this.info.rounds.length;
     const moves = this.lastPly();
     root.querySelector(".replay-prev-round").disabled = this.round <= 1;
-    root.querySelector(".replay-next-round").disabled = this.round >= count;
+    root.querySelector(".replay-next-round").disabled = this.atEnd();
     root.querySelector(".replay-prev-move").disabled = this.round <= 1 && this.ply === 0;
     root.querySelector(".replay-next-move").disabled = this.atEnd();
     this.bar.max = String(moves);

@@ -53,6 +53,12 @@ async def test_a_replay_is_stepped_through_to_the_game_s_end(
     await wait_for(page, 1, 0)
     root = page.locator("#replay")
     assert await root.get_attribute("data-replay") == str(game_id)
+    # Play and the moves' steps each have a glyph of their own.
+    glyphs = [
+        (await page.locator(f'button[data-act="{act}"]').inner_text()).strip()
+        for act in ("prev-round", "prev-move", "play", "next-move", "next-round")
+    ]
+    assert len(set(glyphs)) == len(glyphs), glyphs
     # Every control named for screen readers, the position bar among them.
     for control in await page.locator("#replay button, #replay input").all():
         label = await control.get_attribute("aria-label")
@@ -83,6 +89,7 @@ async def test_a_replay_is_stepped_through_to_the_game_s_end(
     assert steps == sum(len(codes) for _, codes in history)
     assert await where(page) == (*position, "true")
     assert await page.locator('button[data-act="next-move"]').is_disabled()
+    assert await page.locator('button[data-act="next-round"]').is_disabled()
     # The game's end: the last round's hands revealed, the totals.
     assert await page.locator("#replay .seat .seat-reveal").count() == seats
     assert await page.locator(".replay-summary").is_visible()
@@ -96,6 +103,18 @@ async def test_a_replay_is_stepped_through_to_the_game_s_end(
     await wait_for(page, len(history) - 1, 5)
     await page.locator('button[data-act="prev-move"]').click(timeout=DEADLINE_MS)
     await wait_for(page, len(history) - 1, 4)
+    # ⏭ on the last round goes to the game's end, its summary.
+    await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
+    await wait_for(page, len(history), 0)
+    await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
+    await wait_for(page, len(history), len(history[-1][1]))
+    await page.locator(".replay-summary").wait_for(timeout=DEADLINE_MS)
+    await page.locator(".replay-bar").fill("4")
+    await wait_for(page, len(history), 4)
+    await page.locator('button[data-act="prev-round"]').click(timeout=DEADLINE_MS)
+    await wait_for(page, len(history) - 1, 0)
+    await page.locator(".replay-bar").fill("4")
+    await wait_for(page, len(history) - 1, 4)
 
     # Play runs on by itself (the page's clock moved by the test), and pauses.
     await page.locator('button[data-act="play"]').click(timeout=DEADLINE_MS)
@@ -108,6 +127,8 @@ async def test_a_replay_is_stepped_through_to_the_game_s_end(
     await store_review(server.service, game_id, await review_of(server.service, game_id))
     await page.clock.run_for(60_000)
     await page.locator('#replay[data-review="ready"]').wait_for(timeout=DEADLINE_MS)
+    # In Telegram the start parameter names the replay: the address stays as it was.
+    assert "replay=" not in await page.evaluate("location.href")
     table.assert_clean()
 
 
@@ -175,6 +196,10 @@ async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
     replay = page.locator('button[data-act="replay"]')
     assert await replay.inner_text() == "📼 Replay"
     assert await page.locator(".over-review").count() == 0, "no review yet"
+    # Until it is ready, the standings say the review is coming.
+    preparing = page.locator(".over-preparing")
+    await preparing.wait_for(timeout=DEADLINE_MS)
+    assert await preparing.inner_text() == "The review is being prepared…"
 
     # The review comes: the page asks again (its clock moved by the test) and shows it.
     await store_review(service, game_id, await review_of(service, game_id, LOCAL_PLAYER))
@@ -183,10 +208,20 @@ async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
     await summary.first.wait_for(timeout=DEADLINE_MS)
     text = await summary.first.inner_text()
     assert "Accuracy 87.5" in text and "Biggest mistake: round " in text, text
+    assert await preparing.count() == 0
 
-    # Replay opens over the standings, and ✕ comes back to them.
+    # Replay opens over the standings, and ✕ comes back to them. Outside Telegram the
+    # address names the replay while it is open (to keep or bookmark), then the table again.
+    table_address = await page.evaluate("location.href")
+    token = (await service.reviews.game(game_id)).replay_token
     await replay.click(timeout=DEADLINE_MS)
     await wait_for(page, 1, 0)
+    await page.wait_for_function(
+        "token => new URL(location.href).searchParams.get('replay') === token",
+        arg=token,
+        timeout=DEADLINE_MS,
+    )
+    assert "local=" not in await page.evaluate("location.search")
     assert await page.locator("#replay").get_attribute("data-review") == "ready"
     await page.locator('#replay button[data-act="next-move"]').click(timeout=DEADLINE_MS)
     await wait_for(page, 1, 1)
@@ -196,6 +231,7 @@ async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
     await page.locator('#replay button[data-act="close"]').click(timeout=DEADLINE_MS)
     await page.locator("#replay").wait_for(state="detached", timeout=DEADLINE_MS)
     await page.locator(".standings").wait_for(timeout=DEADLINE_MS)
+    assert await page.evaluate("location.href") == table_address
     # Telegram's Back button closes it too, as it closes a dialog.
     await replay.click(timeout=DEADLINE_MS)
     await wait_for(page, 1, 0)

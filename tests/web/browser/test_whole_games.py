@@ -11,7 +11,7 @@ import pytest
 from tests.web.kit import PageServer
 
 from .conftest import OpenTable
-from .table import Table
+from .table import DEADLINE_MS, Table
 
 MAX_TAPS = 400
 
@@ -98,6 +98,8 @@ async def test_a_whole_local_game_is_played_by_tapping(
     assert played.kinds >= {"move", "choice", "reveal", "over"}, played.kinds
     assert played.choices >= 1, "a choice was opened and one of its options played"
     assert played.reveals[0] == 1
+    # The standings say the review is coming (nothing analyses it here).
+    await table.page.locator(".over-preparing").wait_for(timeout=DEADLINE_MS)
     await table.matches_golden(f"{kind}-game-end")
     data = await table.data()
     assert data["phase"] == "over" and data["toMove"] == ""
