@@ -170,9 +170,17 @@ class Presentation(ABC, Generic[Board, Private]):
 
     @abstractmethod
     def move_label(self, t: Translator, code: int) -> str:
-        """Move `code` named in a few words, for "the better move was …" in a review and a
-        replay's move list ("[6|4] on the left", a pass, a discard; a card and what it
-        takes). It names the move from its code alone: no board is needed."""
+        """Move `code` named in a few words, for "the better move was …" in a review
+        ("[6|4] on the left", a pass, a discard; a card and what it takes). It names the
+        move from its code alone: no board is needed (a move actually played is named by
+        played_label)."""
+
+    def played_label(self, t: Translator, code: int, events: Sequence[object]) -> str:
+        """Move `code` as it was actually played, in a few words (a replay's move list and
+        header): `events` are what the rules said happened (`Match.apply`'s answer), so a
+        kind whose moves do more than their code says (Gap's automatic captures) names it
+        all. By default the code names the move: move_label."""
+        return self.move_label(t, code)
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """Move `code` made by the computer when the person's time ran out: by default

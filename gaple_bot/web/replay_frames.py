@@ -84,11 +84,12 @@ def round_frames(t: Translator, game: ReplayedGame, history: History, number: in
     positions = [_position(t, game, match, 0, None)]
     for ply, code in enumerate(history[number - 1][1], start=1):
         seat = _mover(match)
-        match.apply(seat, code)
+        events = match.apply(seat, code)
+        # Named as it was played (what it took included), not from its code alone.
         move = {
             "seat": seat,
             "code": code,
-            "label": _plain(presentation.move_label(t, code)),
+            "label": _plain(presentation.played_label(t, code, events)),
         }
         positions.append(_position(t, game, match, ply, move))
     assert match.round_over

@@ -219,6 +219,11 @@ def test_a_presentation_draws_nothing_unless_it_says_so() -> None:
     assert bare.option_label(t, "target", "100") == "100"
 
 
+def test_a_move_as_played_is_named_from_its_code_unless_the_kind_says_more() -> None:
+    t = Translators().get("en")
+    assert BarePresentation().played_label(t, 3, ("an event",)) == "move"
+
+
 def test_a_page_script_is_the_page_js_beside_the_presentation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from gaple_bot.games.gap.present.cards import card_text
+from gaple_bot.games.gap.rules import Played
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.views import SeatInfo
 from gaple_bot.i18n import Translators
@@ -103,3 +105,32 @@ def test_gaple_s_discards_show_face_up_in_the_replay() -> None:
         assert sum(first["board"]["discards"]) == 1
         return
     raise AssertionError("no deal of 20 had a discard")
+
+
+def test_a_gap_move_is_named_with_every_card_it_took() -> None:
+    """G4: a card of a value in the middle takes those cards by itself, which its code does
+    not say; the replay names each move as it was played, every card taken included (the
+    board's "played 🟥8 and took 🟦8")."""
+    kind = default_registry().get("gap")
+    config = kind.make_config({}, 3)
+    rng = random.Random(7)
+    match, deal = kind.new_match(config, rng)
+    history: list[tuple[JSON, list[int]]] = [(deal, [])]
+    played: list[Played] = []
+    while not match.round_over:
+        code = rng.choice(match.legal_codes())
+        played += [e for e in match.apply(match.to_move or 0, code) if isinstance(e, Played)]
+        history[-1][1].append(code)
+    seats = tuple(SeatInfo(n, None, "", "easy") for n in range(3))
+    game = ReplayedGame(1, -1, None, kind, config, seats)
+    t = Translators("en").get("en")
+    frames = round_frames(t, game, history, 1)
+    labels = [p["move"]["label"] for p in frames["positions"][1:]]
+    assert len(labels) == len(played)
+    unnamed = 0
+    for label, play, code in zip(labels, played, history[0][1], strict=True):
+        cards = [card_text(play.card), *(card_text(c) for c in play.taken)]
+        expected = cards[0] if not play.taken else f"{cards[0]} taking {' '.join(cards[1:])}"
+        assert label == expected
+        unnamed += kind.presentation.move_label(t, code) != label
+    assert unnamed, "some play took cards its code does not name (seed 7)"

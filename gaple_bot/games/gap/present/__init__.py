@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +19,7 @@ from .cards import card_text
 from .hand import (
     hand_alert,
     move_label,
+    played_label,
     played_line,
     render_hand,
     render_played,
@@ -57,6 +58,11 @@ class GapPresentation(Presentation[GapBoard, GapHand]):
     def move_label(self, t: Translator, code: int) -> str:
         """'🟥7', or '🟥7 taking 🟩6 🟦8' when it names the neighbours it takes."""
         return move_label(t.domain(DOMAIN), Move.from_code(code))
+
+    def played_label(self, t: Translator, code: int, events: Sequence[object]) -> str:
+        """'🟥8 taking 🟦8': the card and every card the play took (same-value captures
+        included, which the code alone does not name)."""
+        return played_label(t.domain(DOMAIN), Move.from_code(code), events)
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """'Time ran out: the computer played 🟥7 for you.'"""

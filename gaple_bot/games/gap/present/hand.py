@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from datetime import datetime
 
 from ....i18n import Translator
 from ...texts import time_left, waiting_line
 from ...views import Button, GameMessage, HandView
 from ..board import GapBoard, GapHand
-from ..rules import COLOUR, VALUE, Move
+from ..rules import COLOUR, VALUE, Move, Played
 from .cards import card_text, cards_text, collection_text, taken_now
 
 CARDS_PER_ROW = 2
@@ -103,6 +104,20 @@ def move_label(t: Translator, move: Move) -> str:
         return card_text(move.card)
     return t.pgettext("move", "{card} taking {cards}").format(
         card=card_text(move.card), cards=" ".join(card_text(c) for c in move.neighbours)
+    )
+
+
+def played_label(t: Translator, move: Move, events: Sequence[object]) -> str:
+    """A move as it was played, in a few words: its card and every card it took (G4: a
+    card of a value in the middle takes those too, which its code does not name), from the
+    rules' own record of the play."""
+    played = next((e for e in events if isinstance(e, Played)), None)
+    if played is None:
+        return move_label(t, move)
+    if not played.taken:
+        return card_text(played.card)
+    return t.pgettext("move", "{card} taking {cards}").format(
+        card=card_text(played.card), cards=" ".join(card_text(c) for c in played.taken)
     )
 
 
