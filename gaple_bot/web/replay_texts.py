@@ -28,7 +28,10 @@ def replay_texts(t: Translator) -> dict[str, str]:
         "dealt": t.gettext("Dealt"),
         "moves": t.gettext("Moves"),
         "close": t.gettext("Close"),
-        "totals": t.gettext("Totals after round {round}"),
+        # The game's totals after its last round: "Ana 104 · Budi 87" ({totals}).
+        "totals": t.gettext("Totals after round {round}: {totals}"),
+        # A move of the replay: who made it and the move's name ("Ana: 🟥8").
+        "played": t.pgettext("replay", "{name}: {move}"),
         "mark_best": t.gettext("Best"),
         "mark_good": t.gettext("Good"),
         "mark_inaccuracy": t.gettext("Inaccuracy"),

@@ -26,7 +26,8 @@ const ENGLISH = {
   dealt: "Dealt",
   moves: "Moves",
   close: "Close",
-  totals: "Totals after round {round}",
+  totals: "Totals after round {round}: {totals}",
+  played: "{name}: {move}",
   mark_best: "Best",
   mark_good: "Good",
   mark_inaccuracy: "Inaccuracy",
@@ -84,9 +85,30 @@ async function post(path, body) {
   return answer;
 }
 
-/** One decimal, as data-loss and the marks say a loss. */
+/** One decimal, as data-loss and data-accuracy say a number (for tests and tools). */
 function decimal(number) {
   return (Math.round(Number(number) * 10) / 10).toFixed(1);
+}
+
+/** One decimal written the reader's way (the page's language: "0,4" in French). */
+function shownDecimal(number) {
+  const value = Math.round(Number(number) * 10) / 10;
+  try {
+    return new Intl.NumberFormat(document.documentElement.lang || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  } catch {
+    return value.toFixed(1);
+  }
+}
+
+// A card's or a tile's name ("🟥8", "[6|4]") is never broken over two lines.
+const CARD_NAME = /(\p{Extended_Pictographic}\uFE0F?\d+|\[\d+\|\d+\])/u;
+
+/** `text` as strings and nowrap spans (each card's or tile's name kept whole), to append. */
+function keepCards(text) {
+  return String(text ?? "")
+    .split(CARD_NAME)
+    .map((part, index) => (index % 2 ? el("span", { class: "card-name", text: part }) : part))
+    .filter((part) => part !== "");
 }
 
 class Replay {
@@ -370,11 +392,11 @@ class Replay {
     const status = this.root.querySelector(".replay-status");
     let text = "";
     if (end) text = this.rounds.get(this.round)?.headline || "";
-    else if (position.move) text = `${this.seatName(position.move.seat)}: ${position.move.label}`;
+    else if (position.move) text = this.say("played", { name: this.seatName(position.move.seat), move: position.move.label });
     else text = this.say("dealt");
     const mark = position.move && !end ? this.reviewed().get(this.ply) : null;
-    const better = mark && mark.mark !== "best" && mark.best !== mark.code ? el("span", { class: "replay-better", text: this.say("better", { move: mark.best_label || "" }) }) : null;
-    status.replaceChildren(...[el("span", { class: "status-text", text }), mark ? this.badge(mark) : null, better].filter(Boolean));
+    const better = mark && mark.mark !== "best" && mark.best !== mark.code ? el("span", { class: "replay-better" }, ...keepCards(this.say("better", { move: mark.best_label || "" }))) : null;
+    status.replaceChildren(...[el("span", { class: "status-text" }, ...keepCards(text)), mark ? this.badge(mark) : null, better].filter(Boolean));
   }
 
   badge(move) {
@@ -471,12 +493,12 @@ class Replay {
       const move = position.move;
       const ply = position.ply;
       const review = reviewed.get(ply);
-      const parts = [el("span", { class: "replay-ply", text: `${ply}.` }), el("span", { class: "replay-who", text: this.seatName(move.seat) }), el("span", { class: "replay-label", text: move.label })];
+      const parts = [el("span", { class: "replay-ply", text: `${ply}.` }), el("span", { class: "replay-who", text: this.seatName(move.seat) }), el("span", { class: "replay-label" }, ...keepCards(move.label))];
       if (review) {
         parts.push(this.badge(review));
         if (review.mark !== "best") {
-          parts.push(el("span", { class: "replay-loss", text: this.say("loss", { loss: decimal(review.loss) }) }));
-          if (review.best !== review.code) parts.push(el("span", { class: "replay-better", text: this.say("better", { move: review.best_label || "" }) }));
+          parts.push(el("span", { class: "replay-loss", text: this.say("loss", { loss: shownDecimal(review.loss) }) }));
+          if (review.best !== review.code) parts.push(el("span", { class: "replay-better" }, ...keepCards(this.say("better", { move: review.best_label || "" }))));
         }
       }
       return el(
@@ -509,12 +531,10 @@ class Replay {
     box.hidden = !this.atEnd();
     if (box.hidden) return box.replaceChildren();
     const last = this.info.rounds[this.info.rounds.length - 1];
-    const totals = el(
-      "p",
-      { class: "replay-totals" },
-      `${this.say("totals", { round: last.round })}: `,
-      this.info.seats.map((seat) => `${seat.name} ${seat.score}`).join(" · "),
-    );
+    const totals = el("p", {
+      class: "replay-totals",
+      text: this.say("totals", { round: last.round, totals: this.info.seats.map((seat) => `${seat.name} ${seat.score}`).join(" · ") }),
+    });
     const heading = el("h2", { class: "over-title", text: this.say("review") });
     if (!review) return box.replaceChildren(el("h2", { class: "over-title", text: this.say("over") }), totals, el("p", { class: "replay-preparing", text: this.say("preparing") }));
     box.replaceChildren(heading, totals, reviewSummary(review, (key, fields) => this.say(key, fields)));
@@ -539,15 +559,17 @@ export function reviewSummary(review, say) {
     const worst = seat.worst;
     const lines = [
       el("span", { class: "review-name", text: seat.name || "" }),
-      el("span", { class: "review-accuracy", "data-accuracy": decimal(seat.accuracy), text: say("accuracy", { accuracy: decimal(seat.accuracy) }) }),
-      el("span", { class: "review-loss", text: `${say("average_loss", { loss: decimal(seat.average_loss) })} · ${say("decisions", { count: seat.decisions })}` }),
-      el("span", {
-        class: "review-worst",
-        text:
+      el("span", { class: "review-accuracy", "data-accuracy": decimal(seat.accuracy), text: say("accuracy", { accuracy: shownDecimal(seat.accuracy) }) }),
+      el("span", { class: "review-loss", text: `${say("average_loss", { loss: shownDecimal(seat.average_loss) })} · ${say("decisions", { count: seat.decisions })}` }),
+      el(
+        "span",
+        { class: "review-worst" },
+        ...keepCards(
           worst && worst.mark !== "best"
-            ? `${say("worst", { round: worst.round, ply: worst.ply, move: worst.label || "", loss: decimal(worst.loss) })} · ${say("better", { move: worst.best_label || "" })}`
+            ? `${say("worst", { round: worst.round, ply: worst.ply, move: worst.label || "", loss: shownDecimal(worst.loss) })} · ${say("better", { move: worst.best_label || "" })}`
             : say("no_worst"),
-      }),
+        ),
+      ),
     ];
     list.append(el("li", { class: "review-seat", "data-seat": seat.seat }, ...lines));
   }

@@ -6,11 +6,13 @@ the move list once it is ready, and a marked move kept as golden screenshots, li
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Page
 
+from gaple_bot.service.views import Person
 from gaple_bot.web.local import LOCAL_PLAYER
 from gaple_bot.web.replays import START_PREFIX
 from tests.web.kit import PageServer, chat_move
@@ -25,6 +27,20 @@ WHERE = """() => {
   const r = document.getElementById("replay");
   return r ? [Number(r.dataset.round), Number(r.dataset.ply), r.dataset.end] : null;
 }"""
+
+
+SCROLLERS = """() => {
+  const root = document.scrollingElement;
+  return [root, ...document.querySelectorAll("*")].filter((node) => {
+    const overflow = getComputedStyle(node).overflowY;
+    const scrolls = node === root || overflow === "auto" || overflow === "scroll";
+    return scrolls && node.scrollHeight > node.clientHeight + 1;
+  }).length;
+}"""
+"""How many parts of the page scroll (the page itself among them), when they overflow."""
+CARD_NAMES = """() => [...document.querySelectorAll("#replay .card-name")].map((node) => [
+  node.textContent, getComputedStyle(node).whiteSpace,
+])"""
 
 
 async def where(page: Page) -> tuple[int, int, str]:
@@ -164,6 +180,8 @@ async def test_a_marked_move_looks_as_its_golden_screenshots(
     assert await page.locator(".replay-status .replay-mark").inner_text() == "Blunder"
     assert "Better: " in await page.locator(".replay-status").inner_text()
     await page.set_viewport_size(SIZES["phone"])
+    # On a phone the replay scrolls as one region (no list scrolling beside the page).
+    assert await page.evaluate(SCROLLERS) <= 1
     await page.evaluate("document.getElementById('table').scrollTop = 0")
     for scheme in SCHEMES:
         await page.emulate_media(color_scheme=scheme)
@@ -240,4 +258,47 @@ async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
     await page.locator("#replay").wait_for(state="detached", timeout=DEADLINE_MS)
     assert not await page.evaluate("Telegram.WebApp.BackButton.isVisible")
     await page.locator(".standings").wait_for(timeout=DEADLINE_MS)
+    table.assert_clean()
+
+
+async def test_a_replay_in_french_writes_numbers_and_colons_the_french_way(
+    server: PageServer, open_table: OpenTable
+) -> None:
+    game_id, _, token = await finished_game(server, "gap")
+    review = await review_of(server.service, game_id)
+    await store_review(server.service, game_id, review)
+    blunder = review["moves"][0]
+    french = Person(ANA.user_id, ANA.name, "fr")
+    table = await open_table(
+        server.url("/app"), init_data=member_init(french, START_PREFIX + token, server)
+    )
+    page = table.page
+    await wait_for(page, 1, 0)
+    while (await where(page))[0] < blunder["round"]:
+        await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
+        await page.locator(f'#replay[data-round="{blunder["round"]}"]').wait_for(
+            timeout=DEADLINE_MS
+        )
+    entry = page.locator(f'.replay-moves li[data-ply="{blunder["ply"]}"]')
+    assert await entry.get_attribute("data-loss") == "14.3", "data-loss stays a plain number"
+    assert "14,3 pts perdus" in await entry.inner_text()
+    await entry.locator("button").click(timeout=DEADLINE_MS)
+    await wait_for(page, blunder["round"], blunder["ply"])
+    assert (await page.locator(".replay-status .status-text").inner_text()).startswith("Ana : ")
+    # Each card's name is kept whole on its line: a colour square and its number together.
+    names = await page.evaluate(CARD_NAMES)
+    assert names, "the move's card is named"
+    for text, wrap in names:
+        assert re.fullmatch(r"\S+\d+", text) and wrap == "nowrap", (text, wrap)
+    # The game's end: the totals and the review's numbers, the French way.
+    while (await where(page))[2] != "true" or not await page.locator(
+        'button[data-act="next-round"]'
+    ).is_disabled():
+        await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
+    summary = page.locator(".replay-summary")
+    await summary.wait_for(timeout=DEADLINE_MS)
+    totals = await page.locator(".replay-totals").inner_text()
+    assert re.match(r"Totaux après la manche \d+ : Ana", totals), totals
+    text = await summary.inner_text()
+    assert "Précision 87,5" in text and "14,3 pts perdus" in text, text
     table.assert_clean()
