@@ -104,6 +104,28 @@ def round_frames(t: Translator, game: ReplayedGame, history: History, number: in
     }
 
 
+def played_labels(
+    t: Translator, game: ReplayedGame, history: History
+) -> dict[tuple[int, int], str]:
+    """Every move of the rounds that are over named as it was played (the kind's
+    played_label), by round and ply (both 1-based): a review's moves and worst as the replay's
+    move list names them."""
+    labels: dict[tuple[int, int], str] = {}
+    if not history:
+        return labels
+    presentation = game.kind.presentation
+    match = _first(game.kind, game.config, history)
+    for number, (deal, codes) in enumerate(history, start=1):
+        if number > 1:
+            match.start_round(deal)
+        for ply, code in enumerate(codes, start=1):
+            events = match.apply(_mover(match), code)
+            labels[number, ply] = _plain(presentation.played_label(t, code, events))
+        if not match.round_over:
+            break
+    return labels
+
+
 def _first(kind: AnyGameKind, config: JSON, history: History) -> AnyMatch:
     """The match at the first round's deal, before its first move."""
     return kind.replay(config, [(history[0][0], [])])

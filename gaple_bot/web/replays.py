@@ -23,7 +23,7 @@ import hmac
 import html
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from http import HTTPStatus
@@ -39,7 +39,7 @@ from ..service.api import GameStatus
 from ..service.errors import NoSuchGame
 from ..service.reviews import FinishedGame
 from .initdata import InitDataRefused, check_init_data
-from .replay_frames import ReplayedGame, overview, round_frames
+from .replay_frames import ReplayedGame, overview, played_labels, round_frames
 from .replay_texts import replay_refusal, replay_texts
 from .sessions import PageSession, SessionRefused, SessionSigner
 from .sign_in import json_body
@@ -356,14 +356,21 @@ class ReplayRoutes:
             return None
         t = deps.translators.get(session.language)
         replayed = self._replayed(deps, game)
-        return review_payload(t, replayed, raw)
+        history = await deps.service.reviews.history(game.game_id)
+        played = await asyncio.to_thread(played_labels, t, replayed, history)
+        return review_payload(t, replayed, raw, played)
 
 
-def review_payload(t: Translator, game: ReplayedGame, raw: JSON) -> JSON:
+def review_payload(
+    t: Translator, game: ReplayedGame, raw: JSON, played: Mapping[tuple[int, int], str]
+) -> JSON:
     """The stored review as the page shows it: each move and each seat's worst with the
-    moves named (the kind's move_label) and each seat's name."""
+    moves named (a move made as it was played, `played` by round and ply, as the replay's
+    move list names it; the better move by the kind's move_label) and each seat's name."""
     kind = game.kind
-    moves = [_named(t, kind, move) for move in raw.get("moves", []) if isinstance(move, dict)]
+    moves = [
+        _named(t, kind, move, played) for move in raw.get("moves", []) if isinstance(move, dict)
+    ]
     seats = []
     for line in raw.get("seats", []):
         if not isinstance(line, dict):
@@ -373,17 +380,24 @@ def review_payload(t: Translator, game: ReplayedGame, raw: JSON) -> JSON:
         if isinstance(number, int) and 0 <= number < len(game.seats):
             shown["name"] = _name(t, game.seats[number], game.seats)
         worst = line.get("worst")
-        shown["worst"] = _named(t, kind, worst) if isinstance(worst, dict) else None
+        shown["worst"] = _named(t, kind, worst, played) if isinstance(worst, dict) else None
         seats.append(shown)
     return {"version": raw.get("version"), "moves": moves, "seats": seats}
 
 
-def _named(t: Translator, kind: AnyGameKind, move: JSON) -> JSON:
+def _named(
+    t: Translator, kind: AnyGameKind, move: JSON, played: Mapping[tuple[int, int], str]
+) -> JSON:
     shown = dict(move)
     for key, label in (("code", "label"), ("best", "best_label")):
         code = move.get(key)
         if isinstance(code, int):
             shown[label] = _untagged(html.unescape(kind.presentation.move_label(t, code)))
+    number, ply = move.get("round"), move.get("ply")
+    name = played.get((number, ply)) if isinstance(number, int) and isinstance(ply, int) else None
+    if name is not None:
+        # The move made, as it was played (what it took included), as the replay names it.
+        shown["label"] = name
     return shown
 
 

@@ -251,6 +251,44 @@ async def test_the_review_appears_once_ready_with_the_moves_named(server: PageSe
     assert status == 200 and again["review"] == review
 
 
+async def test_the_review_names_a_move_made_as_the_replay_s_move_list_does(
+    server: PageServer,
+) -> None:
+    """G4: a Gap card may take cards its code does not name; the review's moves and worst
+    name the move made as it was played, as the replay's move list does."""
+    service = server.service
+    game_id, _, replay = await finished_game(server, "gap")
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    session = opened["session"]
+    listed: dict[tuple[int, int], JSON] = {}
+    for number in range(1, len(opened["rounds"]) + 1):
+        status, frames = await post(
+            server, "/app/api/replay/round", {"session": session, "round": number}
+        )
+        assert status == 200, frames
+        listed |= {(number, p["ply"]): p["move"] for p in frames["positions"][1:]}
+    # A play that took more than its code names, made the review's worst move.
+    t = Translators("en").get("en")
+    code_alone = service.registry.get("gap").presentation.move_label
+    (number, ply), made = next(
+        (where, move)
+        for where, move in listed.items()
+        if move["label"] != code_alone(t, move["code"])
+    )
+    stored = await review_of(service, game_id)
+    worst = {**stored["seats"][0]["worst"], "round": number, "ply": ply, "code": made["code"]}
+    stored["moves"][0] |= {"round": number, "ply": ply, "code": made["code"]}
+    stored["seats"][0]["worst"] = worst
+    await store_review(service, game_id, stored)
+    status, answer = await post(server, "/app/api/replay/review", {"session": session})
+    assert status == 200, answer
+    review = answer["review"]
+    for move in review["moves"]:
+        assert move["label"] == listed[move["round"], move["ply"]]["label"]
+    assert review["seats"][0]["worst"]["label"] == made["label"]
+    assert " taking " in made["label"], made
+
+
 async def test_the_live_table_s_end_offers_its_replay(server: PageServer) -> None:
     game_id, _, replay = await finished_game(server, "gap")
     live = server.pages.signer.issue(ANA.user_id, "Ana", "en", game_id, server.service.clock())
