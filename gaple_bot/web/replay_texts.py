@@ -21,6 +21,8 @@ def replay_texts(t: Translator) -> dict[str, str]:
         "next_move": t.gettext("Next move"),
         "prev_round": t.gettext("Previous round"),
         "next_round": t.gettext("Next round"),
+        # The replay's ⏭ on the last round: it goes to the game's end and its review.
+        "game_end": t.gettext("The game's end"),
         "position": t.gettext("Position in the round"),
         "round_of": t.gettext("Round {round} of {rounds}"),
         "move_of": t.gettext("Move {ply} of {moves}"),

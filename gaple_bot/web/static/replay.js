@@ -20,6 +20,7 @@ const ENGLISH = {
   next_move: "Next move",
   prev_round: "Previous round",
   next_round: "Next round",
+  game_end: "The game's end",
   position: "Position in the round",
   round_of: "Round {round} of {rounds}",
   move_of: "Move {ply} of {moves}",
@@ -364,7 +365,11 @@ class Replay {
     const count = this.info.rounds.length;
     const moves = this.lastPly();
     root.querySelector(".replay-prev-round").disabled = this.round <= 1;
-    root.querySelector(".replay-next-round").disabled = this.atEnd();
+    const next = root.querySelector(".replay-next-round");
+    next.disabled = this.atEnd();
+    // On the last round ⏭ goes to the game's end, and says so.
+    next.setAttribute("aria-label", this.say(this.round >= count ? "game_end" : "next_round"));
+    next.title = next.getAttribute("aria-label");
     root.querySelector(".replay-prev-move").disabled = this.round <= 1 && this.ply === 0;
     root.querySelector(".replay-next-move").disabled = this.atEnd();
     this.bar.max = String(moves);

@@ -122,13 +122,16 @@ async def test_a_replay_is_stepped_through_to_the_game_s_end(
     # ⏭ on the last round goes to the game's end, its summary.
     await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
     await wait_for(page, len(history), 0)
-    await page.locator('button[data-act="next-round"]').click(timeout=DEADLINE_MS)
+    to_end = page.locator('button[data-act="next-round"]')
+    assert await to_end.get_attribute("aria-label") == "The game's end"
+    await to_end.click(timeout=DEADLINE_MS)
     await wait_for(page, len(history), len(history[-1][1]))
     await page.locator(".replay-summary").wait_for(timeout=DEADLINE_MS)
     await page.locator(".replay-bar").fill("4")
     await wait_for(page, len(history), 4)
     await page.locator('button[data-act="prev-round"]').click(timeout=DEADLINE_MS)
     await wait_for(page, len(history) - 1, 0)
+    assert await to_end.get_attribute("aria-label") == "Next round"
     await page.locator(".replay-bar").fill("4")
     await wait_for(page, len(history) - 1, 4)
 
