@@ -69,6 +69,7 @@ def build_bot(
             tally=metrics,
             alone_if_possible=alone_if_possible,
             round_break=timedelta(seconds=settings.round_break_seconds),
+            spare_computer=computer_workers(settings) > settings.computer_processes > 0,
         )
 
     app = build_application(

@@ -21,8 +21,12 @@ T = TypeVar("T")
 class ComputerPlayers:
     """Chooses computer moves in an executor (a process pool in production, else threads)."""
 
-    def __init__(self, executor: Executor | None = None, tally: Tally | None = None) -> None:
+    def __init__(
+        self, executor: Executor | None = None, tally: Tally | None = None, spare: bool = False
+    ) -> None:
         self._executor = executor
+        self._spare = spare
+        """The executor has a process more than live decisions need, for background work."""
         self._tally: Tally = tally if tally is not None else Uncounted()
         self._deciding = 0
         """Live decisions asked for and not answered yet."""
@@ -50,11 +54,13 @@ class ComputerPlayers:
         return code
 
     async def in_background(self, work: Callable[[], T]) -> T:
-        """Run `work` in the executor at low priority: one background task at a time, each
-        started only while no live decision waits, so a live decision waits at most for one
-        piece of background work (keep each piece short: a review's decision)."""
+        """Run `work` in the executor at low priority: one background task at a time. With a
+        spare process (`spare`), background work takes that one: a live decision waits only
+        when every other process is deciding, as it would without it. Without one, each
+        piece starts only while no live decision is being made, so a live decision waits at
+        most for one piece (keep each piece short: a review's decision)."""
         async with self._background:
-            while self._deciding:
+            while self._deciding and not self._spare:
                 await self._idle.wait()
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._executor, work)

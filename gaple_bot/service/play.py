@@ -82,7 +82,14 @@ class Tables:
                 raise BetweenRounds(f"game {game_id} is between rounds")
             # The break is over, its timer not run yet: the move begins the round.
             await self.end_round_break(live, progress)
-        await self._commit(live, seat.seat, code, progress, timeouts=0 if seat.timeouts else None)
+        await self._commit(
+            live,
+            seat.seat,
+            code,
+            progress,
+            timeouts=0 if seat.timeouts else None,
+            by_person=True,
+        )
         return progress
 
     async def advance_game(self, game_id: int, progress: Progress) -> Progress:
@@ -257,8 +264,10 @@ class Tables:
         *,
         timeouts: int | None = None,
         autoplay: bool | None = None,
+        by_person: bool = False,
     ) -> None:
-        """Apply a legal move and store it in one transaction with everything it ended."""
+        """Apply a legal move and store it in one transaction with everything it ended
+        (`by_person`: the person seated chose it; any other move is the computer's)."""
         match = live.match
         assert match is not None
         round_number = match.round_number
@@ -276,6 +285,7 @@ class Tables:
                     match.ply - 1,
                     seat,
                     code,
+                    by_computer=not by_person,
                     **timing,
                 )
                 if timeouts is not None:

@@ -9,7 +9,6 @@ whose analysis was cut short by a stop, is analysed when the bot starts again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable, Sequence
@@ -30,6 +29,11 @@ from .outcome import GameEnded
 log = logging.getLogger(__name__)
 OWED_FOR = timedelta(days=7)
 """How far back a starting bot looks for finished games still owed their review."""
+RETRY_AFTER = timedelta(minutes=10)
+"""How long a game whose analysis failed is left before it is tried again."""
+SOON, OWED = 0, 1
+"""The queue's priorities: a game that just ended or that someone asks about comes before
+the games a restart found still owed their review."""
 JSON = dict[str, Any]
 
 
@@ -97,8 +101,11 @@ class GameReviews:
         self._registry = registry
         self._computer = computer
         self._clock = clock
-        self._queue: asyncio.Queue[int] = asyncio.Queue()
+        self._queue: asyncio.PriorityQueue[tuple[int, int, int]] = asyncio.PriorityQueue()
         self._queued: set[int] = set()
+        self._order = 0
+        self._failed: dict[int, datetime] = {}
+        """Games whose analysis failed, with when: not tried again before RETRY_AFTER."""
         self._reviewed: dict[int, asyncio.Event] = {}
         self._task: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -147,7 +154,9 @@ class GameReviews:
         results: dict[int, GameResult] = {r.seat: r for r in await tx.results.of_game(record.id)}
         people = [s.user_id for s in seats if s.user_id is not None]
         users: dict[int, UserRecord] = await tx.users.many(people)
-        assert record.finished_at is not None and record.replay_token is not None
+        if record.finished_at is None or record.replay_token is None:
+            # Finished by a worker of the version before replays, while this one upgraded.
+            raise NoSuchGame(f"game {record.id} has no replay")
         return FinishedGame(
             game_id=record.id,
             chat_id=record.chat_id,
@@ -187,13 +196,17 @@ class GameReviews:
         """Call `ready(game_id)` each time a game's review is stored here."""
         self._ready.append(ready)
 
-    def queue(self, game_id: int) -> None:
+    def queue(self, game_id: int, priority: int = SOON) -> None:
         """Analyse the game when the pool has time (once; nothing if the analysis is not
-        running in this process)."""
+        running in this process, or failed for this game less than RETRY_AFTER ago)."""
         if self._task is None or game_id in self._queued:
             return
+        failed = self._failed.get(game_id)
+        if failed is not None and self._clock() - failed < RETRY_AFTER:
+            return
         self._queued.add(game_id)
-        self._queue.put_nowait(game_id)
+        self._order += 1
+        self._queue.put_nowait((priority, self._order, game_id))
 
     async def reviewed(self, game_id: int) -> GameReview:
         """The game's review, waiting for its analysis if it is not stored yet (the caller
@@ -219,7 +232,7 @@ class GameReviews:
         async with self._store.read() as tx:
             owed = await tx.reviews.missing(REVIEW_VERSION, since)
         for game_id in owed:
-            self.queue(game_id)
+            self.queue(game_id, OWED)
         return len(owed)
 
     async def stop(self) -> None:
@@ -227,8 +240,12 @@ class GameReviews:
         for task in (self._listener, self._task):
             if task is not None:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
+                try:
                     await task
+                except asyncio.CancelledError:
+                    pass
+                except Exception:
+                    log.exception("the reviews' %s task had failed", task.get_name())
         self._task = self._listener = None
 
     async def _hear(self, subscription: Subscription) -> None:
@@ -242,17 +259,22 @@ class GameReviews:
 
     async def _run(self) -> None:
         while True:
-            game_id = await self._queue.get()
+            _, _, game_id = await self._queue.get()
             try:
                 stored = await self._analyse(game_id)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("game %s: its review failed", game_id)
+                self._failed[game_id] = self._clock()
             else:
+                self._failed.pop(game_id, None)
                 # Also when another worker had stored it: whoever waits here is told.
                 for ready in self._ready if stored else ():
-                    ready(game_id)
+                    try:
+                        ready(game_id)
+                    except Exception:
+                        log.exception("game %s: a review's listener failed", game_id)
             finally:
                 self._queued.discard(game_id)
                 event = self._reviewed.pop(game_id, None)
@@ -269,22 +291,27 @@ class GameReviews:
             record = await tx.games.get(game_id)
             if record.status is not GameStatus.FINISHED:
                 return False
-            finished = await self._finished(tx, record)
+            seats = await tx.seats.of_game(game_id)
             play = await tx.load_play(game_id, record)
+            by_computer = await tx.moves.by_computer(game_id)
         kind = self._registry.get(record.kind)
         rounds: Sequence[tuple[JSON, Sequence[int]]] = [
             (dict(deal), list(codes)) for deal, codes in play.rounds
         ]
-        found = await self._computer.in_background(
-            functools.partial(decisions, kind, finished.config, rounds, finished.people)
+        people = [seat.seat for seat in seats if seat.user_id is not None]
+        every = await self._computer.in_background(
+            functools.partial(decisions, kind, dict(record.config), rounds, people)
         )
+        # A move the computer chose for a person (their turn ran out, their seat was handed
+        # over) is not their decision. A decision's ply counts from 1, a stored move's from 0.
+        found = [d for d in every if (d.round, d.ply - 1) not in by_computer]
         values = [
             await self._computer.in_background(
                 functools.partial(kind.review_values, decision.view, decision.seed)
             )
             for decision in found
         ]
-        review = assemble(found, values, finished.people)
+        review = assemble(found, values, people)
         async with self._store.transaction() as tx:
             await tx.reviews.put(game_id, REVIEW_VERSION, review.to_json(), now=self._clock())
         log.info("game %s: reviewed %d decisions", game_id, len(found))

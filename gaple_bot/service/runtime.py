@@ -56,6 +56,7 @@ class GameService:
         dealer: Dealer | None = None,
         tally: Tally | None = None,
         round_break: timedelta = ROUND_BREAK,
+        spare_computer: bool = False,
     ) -> None:
         self.store = store
         self.registry = registry or default_registry()
@@ -65,7 +66,9 @@ class GameService:
         self.cache = LiveCache(store, self.registry, defaults)
         self.tally: Tally = tally if tally is not None else Uncounted()
         """Where moves and decisions are counted for monitoring (the bot's /metrics)."""
-        self.computer = ComputerPlayers(executor, self.tally)
+        # `spare_computer`: the executor has a process more than live decisions need, which
+        # the reviews' background work takes.
+        self.computer = ComputerPlayers(executor, self.tally, spare=spare_computer)
         # Deals are the rules' own shuffles of `rng` unless a test injects a dealer of its own.
         self.pages = OpenPages()
         """Who has the page open at which game, on this worker (the chat front end sends
@@ -119,11 +122,13 @@ class GameService:
         tally: Tally | None = None,
         alone_if_possible: bool = False,
         round_break: timedelta = ROUND_BREAK,
+        spare_computer: bool = False,
     ) -> GameService:
         """The service on the database `database_url`, migrated to the newest schema; working
         alone on it if it may (`alone_if_possible`: not started as one of several workers)
         and no workers are on it (else beside them). `round_break`: the pause after a
-        round's end before the next round is played (zero: none)."""
+        round's end before the next round is played (zero: none). `spare_computer`: the
+        executor has one process more than the computer players need, for the reviews."""
         store = await Store.start(database_url, alone_if_possible=alone_if_possible)
         return cls(
             store,
@@ -134,6 +139,7 @@ class GameService:
             registry=registry,
             tally=tally,
             round_break=round_break,
+            spare_computer=spare_computer,
         )
 
     @property

@@ -148,9 +148,9 @@ class Game(Base):
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The group message showing the lobby or the table."""
     join_token: Mapped[str | None] = mapped_column(String(32))
+    """The unguessable part of the lobby's join link (only honoured while it is a lobby)."""
     replay_token: Mapped[str | None] = mapped_column(String(32))
     """The finished game's replay link secret (its own: the join token opens no replay)."""
-    """The unguessable part of the lobby's join link (only honoured while it is a lobby)."""
     turn_deadline: Mapped[datetime | None]
     turn_remind_at: Mapped[datetime | None]
     """When the person to move is due their half-time reminder; cleared once it is sent (or
@@ -256,6 +256,9 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(SmallInteger)
     code: Mapped[int] = mapped_column(SmallInteger)
     """The kind's move code."""
+    by_computer: Mapped[bool] = mapped_column(server_default=false())
+    """The computer chose it (a computer's seat, a person's turn that ran out, a seat handed
+    over, a move nobody chooses): not the person's decision, so no review judges them on it."""
     created_at: Mapped[datetime]
 
 

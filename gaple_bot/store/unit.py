@@ -72,12 +72,13 @@ class Transaction:
         remind_at: datetime | None = None,
         hand_due: datetime | None = None,
         hand_owner: int | None = None,
+        by_computer: bool = False,
         now: datetime | None = None,
     ) -> int:
         """Append a move if the game is still at `expected_version` (else VersionConflict and
         nothing is written), optionally setting the next turn's deadline and reminder time.
         Returns the new version. Store a round's result, the next deal or the game's end in the
-        same unit."""
+        same unit. `by_computer`: the computer chose the move (a review leaves it out)."""
         version = await self.games.bump_version(
             game_id,
             expected_version,
@@ -86,7 +87,9 @@ class Transaction:
             hand_due=hand_due,
             hand_owner=hand_owner,
         )
-        await self.moves.append(game_id, round_number, ply, seat, code, now=now)
+        await self.moves.append(
+            game_id, round_number, ply, seat, code, by_computer=by_computer, now=now
+        )
         return version
 
     async def finish_game(

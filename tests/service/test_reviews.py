@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from sqlalchemy import text
 
 from gaple_bot.games.review import GameReview
 from gaple_bot.service.api import GameService
@@ -16,6 +17,7 @@ from gaple_bot.service.computer import ComputerPlayers
 from gaple_bot.service.errors import NoSuchGame
 from gaple_bot.service.outcome import GameEnded, Outcome
 from gaple_bot.service.progress import GameOver
+from gaple_bot.store import GameStatus
 from tests.games.gaple.rules.hand_dealt import classic_deal
 
 from .deals import ANA_GOES_OUT, ANA_GOES_OUT_MOVES
@@ -105,6 +107,8 @@ async def test_a_game_s_end_is_reviewed_in_the_background_once(
     assert [summary.seat for summary in review.seats] == [0]
     assert review.moves and {move.seat for move in review.moves} == {0}
     assert {move.round for move in review.moves} == set(range(1, ROUNDS + 1))
+    # Ana's second move of each round chooses among [6|5], [4|3] and [3|3].
+    assert (1, 3) in {(move.round, move.ply) for move in review.moves}
     assert await service.reviews.review(gaple.game_id) == review
     assert await service.reviews.review_json(gaple.game_id) == review.to_json()
     # Asked again, it is told again from the store: nothing is analysed twice.
@@ -151,22 +155,86 @@ class BlockingKind:
 async def test_background_work_waits_for_live_decisions() -> None:
     kind = BlockingKind()
     with ThreadPoolExecutor(2) as executor:
-        players = ComputerPlayers(executor)
-        live = asyncio.create_task(
-            players.choose(kind, "hard", None, random.Random(1))  # type: ignore[arg-type]
+        try:
+            players = ComputerPlayers(executor)
+            live = asyncio.create_task(
+                players.choose(kind, "hard", None, random.Random(1))  # type: ignore[arg-type]
+            )
+            await asyncio.to_thread(kind.thinking.wait, WAIT)
+            started = threading.Event()
+            background = asyncio.create_task(players.in_background(lambda: started.set() or 3))
+            # A free worker is there, but the live decision runs: the background work waits.
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not started.is_set() and not background.done()
+            kind.release.set()
+            assert await asyncio.wait_for(live, WAIT) == 7
+            assert await asyncio.wait_for(background, WAIT) == 3
+            assert started.is_set()
+        finally:
+            kind.release.set()
+
+
+async def test_background_work_takes_the_spare_process_beside_live_decisions() -> None:
+    kind = BlockingKind()
+    with ThreadPoolExecutor(2) as executor:
+        try:
+            players = ComputerPlayers(executor, spare=True)
+            live = asyncio.create_task(
+                players.choose(kind, "hard", None, random.Random(1))  # type: ignore[arg-type]
+            )
+            await asyncio.to_thread(kind.thinking.wait, WAIT)
+            # The live decision still thinks: the background work runs on the spare worker.
+            assert await asyncio.wait_for(players.in_background(lambda: 3), WAIT) == 3
+            assert not live.done()
+            kind.release.set()
+            assert await asyncio.wait_for(live, WAIT) == 7
+        finally:
+            kind.release.set()
+
+
+async def test_a_move_the_computer_made_for_a_person_is_not_reviewed_as_theirs(
+    table: Tables, service: GameService
+) -> None:
+    gaple = table("gaple")
+    await gaple.set_option("computers", "off")
+    await gaple.set_option("target", "50")
+    await gaple.open(ANA)
+    await gaple.add_computer(ANA)
+    await gaple.start(ANA, deals=[ANA_GOES_OUT])
+    await gaple.play(ANA, "R66")
+    # Ana's turn to choose among three runs out: the computer moves for her.
+    assert await gaple.timeout() is not None
+    while (await gaple.record()).status is not GameStatus.FINISHED:
+        turn = (await gaple.progress()).turn
+        assert turn is not None and turn.seat == 0
+        await gaple.play_code(ANA, turn.legal[0])
+    async with service.store.read() as tx:
+        chosen_by_computer = await tx.moves.by_computer(gaple.game_id)
+    assert (1, 2) in chosen_by_computer  # the timed-out turn (its ply counts from 0)
+    await service.start_reviews(owed=False)
+    review = await asyncio.wait_for(service.reviews.reviewed(gaple.game_id), WAIT)
+    reviewed = {(move.round, move.ply) for move in review.moves}
+    assert (1, 3) not in reviewed and reviewed
+    assert not {(r, p + 1) for r, p in chosen_by_computer} & reviewed
+
+
+async def test_a_finished_game_without_a_replay_token_is_left_out_not_fatal(
+    table: Tables, service: GameService
+) -> None:
+    gaple, _ = await finished_game(table)
+    record = await gaple.record()
+    async with service.store.transaction() as tx:
+        # As a worker of the version before replays finishes a game during an upgrade.
+        await tx.session.execute(
+            text("UPDATE games SET replay_token = NULL WHERE id = :id"), {"id": gaple.game_id}
         )
-        await asyncio.to_thread(kind.thinking.wait, WAIT)
-        started = threading.Event()
-        background = asyncio.create_task(players.in_background(lambda: started.set() or 3))
-        # A free worker is there, but the live decision runs: the background work waits.
-        await asyncio.sleep(0)
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert not started.is_set() and not background.done()
-        kind.release.set()
-        assert await asyncio.wait_for(live, WAIT) == 7
-        assert await asyncio.wait_for(background, WAIT) == 3
-        assert started.is_set()
+    assert await service.reviews.finished(record.chat_id) == []
+    with pytest.raises(NoSuchGame):
+        await service.reviews.game(gaple.game_id)
+    await service.start_reviews(owed=True)
+    review = await asyncio.wait_for(service.reviews.reviewed(gaple.game_id), WAIT)
+    assert review.seats[0].seat == 0
 
 
 async def test_a_review_another_worker_stored_is_told_to_whoever_waits_here(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import text
 
 from gaple_bot.games.gaple.rules import GameConfig
 from gaple_bot.store import GameRecord, GameStatus, Store
@@ -93,3 +96,46 @@ async def test_the_reviews_owed_are_the_recent_games_with_people(store: Store) -
         assert await tx.reviews.missing(1, NOW + timedelta(minutes=10)) == [owed.id]
         assert await tx.reviews.missing(1, NOW) == [owed.id, old.id]
         assert set(await tx.reviews.missing(2, NOW)) == {owed.id, reviewed.id, old.id}
+
+
+async def test_two_workers_storing_the_same_review_at_once_both_succeed(
+    postgres_url: str,
+) -> None:
+    # PostgreSQL only: workers share a database there; on SQLite one process writes at a time.
+    store, other, watcher = (Store.open(postgres_url) for _ in range(3))
+    try:
+        game = await _finished(store, 5)
+        review = {"version": 1, "moves": [], "seats": []}
+        first_wrote = asyncio.Event()
+        first_may_commit = asyncio.Event()
+
+        async def first() -> None:
+            async with store.transaction() as tx:
+                await tx.reviews.put(game.id, 1, review, now=NOW)
+                first_wrote.set()
+                await first_may_commit.wait()
+
+        async def second() -> None:
+            await first_wrote.wait()
+            async with other.transaction() as tx:
+                # It reads no review (the first has not committed), so it inserts one too,
+                # and waits on the first's row until that commits.
+                await tx.reviews.put(game.id, 1, review, now=NOW)
+
+        async def release_when_second_waits() -> None:
+            while True:
+                async with watcher.read() as tx:
+                    waiting = await tx.session.scalar(
+                        text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+                    )
+                if waiting:
+                    first_may_commit.set()
+                    return
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(asyncio.gather(first(), second(), release_when_second_waits()), 120)
+        async with store.read() as tx:
+            assert await tx.reviews.get(game.id, 1) == review
+    finally:
+        for opened in (store, other, watcher):
+            await opened.close()

@@ -185,10 +185,15 @@ class GameRepository:
         return None if row is None else _record(row)
 
     async def finished_in_chat(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
-        """The chat's finished games, the latest finished first."""
+        """The chat's finished games that have a replay token, the latest finished first (a
+        game another worker finished while this one's schema was being upgraded has none)."""
         stmt = (
             select(*_COLUMNS)
-            .where(Game.chat_id == chat_id, Game.status == GameStatus.FINISHED)
+            .where(
+                Game.chat_id == chat_id,
+                Game.status == GameStatus.FINISHED,
+                Game.replay_token.is_not(None),
+            )
             .order_by(Game.finished_at.desc(), Game.id.desc())
             .limit(limit)
         )

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, delete, exists, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from ..enums import GameStatus
 from ..models import Game, Review, Seat
@@ -32,15 +33,23 @@ class ReviewRepository:
         self, game_id: int, version: int, data: dict[str, Any], *, now: datetime | None = None
     ) -> None:
         """Store the game's review, replacing one of another format version (two workers
-        that analyse the same game write the same review: the second changes nothing)."""
+        that analyse the same game write the same review: the second changes nothing, even
+        when the first commits while the second writes)."""
         if await self.get(game_id, version) is not None:
             return
         await self._session.execute(delete(Review).where(Review.game_id == game_id))
-        await self._session.execute(
-            insert(Review).values(
-                game_id=game_id, version=version, data=data, created_at=now or utc_now()
-            )
-        )
+        try:
+            # In a savepoint: another worker's write of the same review, committed between
+            # the read above and this insert, leaves this unit of work as it was.
+            async with self._session.begin_nested():
+                await self._session.execute(
+                    insert(Review).values(
+                        game_id=game_id, version=version, data=data, created_at=now or utc_now()
+                    )
+                )
+        except IntegrityError:
+            if await self.get(game_id, version) is None:
+                raise
 
     async def missing(self, version: int, since: datetime, limit: int = 100) -> list[int]:
         """Finished games since `since` with a person seated and no review of this version,
