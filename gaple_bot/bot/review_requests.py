@@ -78,7 +78,9 @@ class ReviewRequests:
         return True
 
     def ready(self, game_id: int) -> None:
-        """The game's review was stored: post it for everyone who asked (soon, not awaited)."""
+        """The game's review was stored: post it for everyone who asked within KEEP_ASKED
+        (soon, not awaited)."""
+        self._forget_old()
         asks = self._waiting.pop(game_id, {})
         if not asks:
             return

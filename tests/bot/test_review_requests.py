@@ -105,3 +105,15 @@ async def test_an_ask_taken_back_or_too_old_is_not_posted() -> None:
     await _settled(outbox, 1)
     await asyncio.sleep(0)
     assert [sent["chat_id"] for sent in outbox.sent] == [-400]
+
+
+async def test_an_ask_too_old_is_not_posted_even_when_nobody_asks_after_it() -> None:
+    requests, service, outbox, now = await _requests()
+    requests.ask(6, Asked(-300, None, 13, "en", now[0]))
+    requests.ask(7, Asked(-400, None, 14, "en", now[0] + KEEP_ASKED))
+    now[0] += KEEP_ASKED + timedelta(seconds=1)
+    (ready,) = service.reviews.ready
+    ready(6)  # its review comes too late: nothing is posted for it
+    ready(7)
+    await _settled(outbox, 1)
+    assert [sent["chat_id"] for sent in outbox.sent] == [-400]
