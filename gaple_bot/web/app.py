@@ -82,6 +82,7 @@ class PageFrontEnd:
         login_age: timedelta = timedelta(days=1),
         public_url: str = "",
         now: Callable[[], float] | None = None,
+        reviews: bool = True,
     ) -> None:
         self.signer = signer
         self._bot_token = bot_token
@@ -96,7 +97,7 @@ class PageFrontEnd:
         self._files = PageFiles(local=bot_token is None, registry=lambda: self._ready().registry)
         share_key = StandingsShare.key_for_bot(bot_token) if bot_token is not None else None
         self._share = StandingsShare(signer, share_key, public_url, self._ready)
-        self.replays = ReplayRoutes(signer, bot_token, login_age, self._ready)
+        self.replays = ReplayRoutes(signer, bot_token, login_age, self._ready, reviews=reviews)
         """A finished game's replay and review (replays.py)."""
         self.extra_routes: list[web.RouteDef] = []
         """Routes another part adds (local play's sign-in)."""
@@ -111,6 +112,7 @@ class PageFrontEnd:
             bot_token=token,
             login_age=timedelta(seconds=settings.webapp_login_seconds),
             public_url=settings.webapp_url,
+            reviews=settings.reviews,
         )
 
     def routes(self) -> list[web.RouteDef]:

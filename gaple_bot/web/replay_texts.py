@@ -43,6 +43,7 @@ def replay_texts(t: Translator) -> dict[str, str]:
         "loss": t.gettext("{loss} pts lost"),
         "better": t.gettext("Better: {move}"),
         "preparing": t.gettext("The review is being prepared…"),
+        "reviews_off": t.gettext("This bot does not review games: its host turned reviews off."),
         "review": t.gettext("Review"),
         "accuracy": t.gettext("Accuracy {accuracy}"),
         "average_loss": t.gettext("{loss} pts lost per decision"),

@@ -78,13 +78,18 @@ class Refused(Exception):
         """The asker's language, once known (the refusal is said in it)."""
 
 
+REPLAY_SESSION_LIFETIME = timedelta(hours=6)
+"""How long a replay session lasts without a request (each answer renews it): a replay shows
+only a finished game to a member checked at sign-in, and may stay open a long while."""
+
+
 def replay_signer(bot_token: str | None) -> SessionSigner:
     """The signer of replay sessions: its own key (derived from the bot's token, so every
     worker shares it; made now for local play), never the live tables' key."""
     if bot_token is None:
         return SessionSigner.for_local_play()
     key = hmac.new(bot_token.encode(), b"gaple-bot replay sessions", hashlib.sha256).digest()
-    return SessionSigner(key)
+    return SessionSigner(key, REPLAY_SESSION_LIFETIME)
 
 
 def start_token(start_param: str) -> str | None:
@@ -103,15 +108,19 @@ class ReplayRoutes:
         bot_token: str | None,
         login_age: timedelta,
         ready: Callable[[], PageDeps],
+        *,
+        reviews: bool = True,
     ) -> None:
         self._live = live_signer
+        self.reviews = reviews
+        """Whether the bot reviews games (REVIEWS): else a review not stored will not come."""
         self.signer = replay_signer(bot_token)
         self._bot_token = bot_token
         self._login_age = login_age
         self._ready = ready
         self.local: LocalPerson | None = None
         """Local play's person (set by local play): replays by token alone, of its chat."""
-        self._drawn: OrderedDict[tuple[int, str, int], JSON] = OrderedDict()
+        self._drawn: OrderedDict[tuple[int, str, int, tuple[object, ...]], JSON] = OrderedDict()
 
     def routes(self) -> list[web.RouteDef]:
         """The replay's routes, under /app/api/replay."""
@@ -156,7 +165,7 @@ class ReplayRoutes:
             frames = await self._round(deps, session, number)
         except Refused as refusal:
             return _refused(deps, body, refusal, self._language(deps, body))
-        return _json(frames)
+        return _json({**frames, "session": self._renewed(deps, session)})
 
     async def review(self, request: web.Request) -> web.Response:
         """A replay session → the game's review, or null while it is being prepared."""
@@ -168,7 +177,13 @@ class ReplayRoutes:
             review = await self._review(deps, session, game)
         except Refused as refusal:
             return _refused(deps, body, refusal, self._language(deps, body))
-        return _json({"review": review})
+        return _json(
+            {
+                "review": review,
+                "reviews_off": self._reviews_off(review),
+                "session": self._renewed(deps, session),
+            }
+        )
 
     async def of_table(self, request: web.Request) -> web.Response:
         """A live table's session, once its game is over → its replay and review."""
@@ -205,7 +220,14 @@ class ReplayRoutes:
             return web.json_response(
                 {"reason": refusal.reason, "text": text}, status=refusal.status.value
             )
-        return _json({"replay": game.replay_token, "session": session, "review": review})
+        return _json(
+            {
+                "replay": game.replay_token,
+                "session": session,
+                "review": review,
+                "reviews_off": self._reviews_off(review),
+            }
+        )
 
     # Signing in ---------------------------------------------------------------------------
 
@@ -272,6 +294,15 @@ class ReplayRoutes:
     ) -> str:
         return self.signer.issue(user_id, name, language, game_id, deps.clock())
 
+    def _reviews_off(self, review: JSON | None) -> bool:
+        """Whether the page says reviews are off rather than being prepared: none is stored
+        and this bot reviews no game."""
+        return review is None and not self.reviews
+
+    def _renewed(self, deps: PageDeps, session: PageSession) -> str:
+        """The same replay session, good for a whole lifetime from now."""
+        return self._issue(deps, session.user_id, session.name, session.language, session.game_id)
+
     def _session(self, deps: PageDeps, body: JSON) -> PageSession:
         """The replay session a request shows (Refused if this server did not sign it as a
         replay's, or it expired)."""
@@ -315,6 +346,7 @@ class ReplayRoutes:
         kind = replayed.kind
         title = html.unescape(_untagged(kind.presentation.lobby_title(t, game.config)))
         totals = rounds[-1]["totals"] if rounds else [0] * len(replayed.seats)
+        review = await self._review(deps, session, game)
         return {
             "session": fresh,
             "replay": game.replay_token,
@@ -326,17 +358,21 @@ class ReplayRoutes:
             "texts": {**shell_texts(t), **replay_texts(t)},
             "seats": _seats(t, replayed, session.user_id, totals),
             "rounds": rounds,
-            "review": await self._review(deps, session, game),
+            "review": review,
+            "reviews_off": self._reviews_off(review),
         }
 
     async def _round(self, deps: PageDeps, session: PageSession, number: int) -> JSON:
         t = deps.translators.get(session.language)
-        key = (session.game_id, t.language, number)
+        game = await self._game(deps, session.game_id)
+        # Who sat where is in the key: a round's end names the seats, and a person who
+        # deleted their data is named "a former player" from then on.
+        seated = tuple((s.info.name, s.info.former, s.info.user_id) for s in game.seats)
+        key = (session.game_id, t.language, number, seated)
         drawn = self._drawn.get(key)
         if drawn is not None:
             self._drawn.move_to_end(key)
             return drawn
-        game = await self._game(deps, session.game_id)
         replayed = self._replayed(deps, game)
         history = await deps.service.reviews.history(game.game_id)
         try:

@@ -233,7 +233,7 @@ async def test_the_review_appears_once_ready_with_the_moves_named(server: PageSe
     opened = await open_replay(server, ANA, START_PREFIX + replay)
     session = opened["session"]
     status, answer = await post(server, "/app/api/replay/review", {"session": session})
-    assert (status, answer) == (200, {"review": None})
+    assert status == 200 and answer["review"] is None and answer["reviews_off"] is False
 
     stored = await review_of(service, game_id)
     await store_review(service, game_id, stored)
@@ -428,3 +428,64 @@ async def test_a_former_player_is_named_so_in_the_replay_and_its_review(
     assert opened["texts"]["play"] == "Abspielen"
     everything = json.dumps([opened, frames], ensure_ascii=False)
     assert not re.search(r"\bAna\b", everything)
+
+
+async def test_a_bot_that_reviews_no_game_says_so_rather_than_being_prepared(
+    server: PageServer,
+) -> None:
+    server.pages.replays.reviews = False  # as REVIEWS=no has it
+    game_id, _, replay = await finished_game(server, "gaple")
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    assert opened["review"] is None and opened["reviews_off"] is True
+    assert opened["texts"]["reviews_off"]
+    status, answer = await post(server, "/app/api/replay/review", {"session": opened["session"]})
+    assert status == 200 and answer["reviews_off"] is True
+    # A review stored earlier (or by a worker that reviews) still shows.
+    await store_review(server.service, game_id, await review_of(server.service, game_id))
+    status, answer = await post(server, "/app/api/replay/review", {"session": opened["session"]})
+    assert answer["review"] is not None and answer["reviews_off"] is False
+
+
+async def test_a_replay_left_open_for_hours_goes_on_as_long_as_it_asks(
+    server: PageServer, clock: TestClock
+) -> None:
+    _, _, replay = await finished_game(server, "gaple")
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    session = opened["session"]
+    for _ in range(3):
+        clock.advance(timedelta(hours=5).total_seconds())
+        status, frames = await post(
+            server, "/app/api/replay/round", {"session": session, "round": 1}
+        )
+        assert status == 200, frames
+        status, answer = await post(server, "/app/api/replay/review", {"session": session})
+        assert status == 200, answer
+        # Each answer renews the session: the one before it runs out in its time.
+        assert frames["session"] != session and answer["session"]
+        session = answer["session"]
+    clock.advance(timedelta(hours=7).total_seconds())
+    status, refused = await post(server, "/app/api/replay/round", {"session": session, "round": 1})
+    assert status == 403 and refused["reason"] == "session"
+
+
+async def test_a_round_seen_before_a_player_deleted_their_data_no_longer_names_them(
+    server: PageServer,
+) -> None:
+    service = server.service
+    _, _, replay = await finished_game(server, "gaple")
+    server.members.of_group.add(CID.user_id)
+    opened = await open_replay(server, CID, START_PREFIX + replay)
+    rounds = range(1, len(opened["rounds"]) + 1)
+    before = [
+        await post(server, "/app/api/replay/round", {"session": opened["session"], "round": n})
+        for n in rounds
+    ]
+    assert re.search(r"\bAna\b", json.dumps(before, ensure_ascii=False))
+    await service.forgetting.forget(ANA.user_id)
+    again = await open_replay(server, CID, START_PREFIX + replay)
+    after = [
+        await post(server, "/app/api/replay/round", {"session": again["session"], "round": n})
+        for n in rounds
+    ]
+    assert all(status == 200 for status, _ in after)
+    assert not re.search(r"\bAna\b", json.dumps([again, after], ensure_ascii=False))

@@ -31,6 +31,7 @@
 //   replay        the game end's button to play the game again  "📼 Replay"
 //   review        the heading of the review under the standings "Review"
 //   preparing     under the standings until the review is ready "The review is being prepared…"
+//   reviews_off   instead, when this bot reviews no game        "This bot does not review games: …"
 //   and the review summary's words (web/replay_texts.py, replay.js's ENGLISH)
 
 import {
@@ -73,6 +74,7 @@ const ENGLISH = {
   replay: "📼 Replay",
   review: "Review",
   preparing: "The review is being prepared…",
+  reviews_off: "This bot does not review games: its host turned reviews off.",
 };
 
 const SLIDE_MS = 420; // a tile just played slides in from its player's seat this long
@@ -784,7 +786,7 @@ function offerReplay() {
       offer.answer = answer;
       if (answer.review) showReview(offer, answer.review);
       else {
-        pollReview(offer);
+        if (!answer.reviews_off) pollReview(offer);
         if (page.state) render(); // "The review is being prepared…" under the standings
       }
     },
@@ -799,7 +801,13 @@ function pollReview(offer) {
     if (page.offer !== offer) return;
     try {
       const answer = await post("/app/api/replay/review", { session: offer.answer.session });
+      if (answer.session) offer.answer.session = answer.session; // each answer renews it
       if (answer.review) return showReview(offer, answer.review);
+      if (answer.reviews_off) {
+        offer.answer.reviews_off = true;
+        if (page.state) render();
+        return;
+      }
     } catch (error) {
       console.warn("the review", error.message);
     }
@@ -819,7 +827,7 @@ function reviewBox() {
   const offer = page.offer?.game === page.gameId ? page.offer : null;
   if (!offer?.answer) return null;
   const summary = offer.summary;
-  if (!summary) return el("p", { class: "over-preparing", role: "status", text: say("preparing") });
+  if (!summary) return el("p", { class: "over-preparing", role: "status", text: say(offer.answer.reviews_off ? "reviews_off" : "preparing") });
   return el("section", { class: "over-review", "aria-label": say("review") }, el("h3", { class: "over-review-title", text: say("review") }), summary);
 }
 

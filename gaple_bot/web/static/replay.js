@@ -37,6 +37,7 @@ const ENGLISH = {
   loss: "{loss} pts lost",
   better: "Better: {move}",
   preparing: "The review is being prepared…",
+  reviews_off: "This bot does not review games: its host turned reviews off.",
   review: "Review",
   accuracy: "Accuracy {accuracy}",
   average_loss: "{loss} pts lost per decision",
@@ -145,7 +146,7 @@ class Replay {
     this.build();
     this.keepAddress();
     await this.show(1, 0);
-    if (!info.review) this.pollReview();
+    if (!info.review && !info.reviews_off) this.pollReview();
     // The next round is fetched while this one is watched.
     this.fetchRound(2).catch(() => {});
   }
@@ -158,6 +159,7 @@ class Replay {
     if (!this.loading.has(number)) {
       const request = post("/app/api/replay/round", { session: this.session, round: number }).then(
         (frames) => {
+          if (frames.session) this.session = frames.session; // each answer renews it
           this.rounds.set(number, frames);
           this.loading.delete(number);
           return frames;
@@ -179,8 +181,10 @@ class Replay {
     this.reviewTimer = setTimeout(async () => {
       try {
         const answer = await post("/app/api/replay/review", { session: this.session });
-        if (answer.review) {
+        if (answer.session) this.session = answer.session;
+        if (answer.review || answer.reviews_off) {
           this.info.review = answer.review;
+          this.info.reviews_off = answer.reviews_off;
           this.render();
           return;
         }
@@ -355,7 +359,7 @@ class Replay {
     root.dataset.round = String(this.round);
     root.dataset.ply = String(this.ply);
     root.dataset.end = String(Boolean(frames && this.ply === this.lastPly()));
-    root.dataset.review = this.info.review ? "ready" : "preparing";
+    root.dataset.review = this.info.review ? "ready" : this.info.reviews_off ? "off" : "preparing";
     root.dataset.layout = "narrow";
     const play = root.querySelector(".replay-play");
     play.textContent = this.playing ? "⏸" : "▶";
@@ -493,7 +497,7 @@ class Replay {
     this.root.querySelector(".replay-list-title").textContent = `${this.say("moves")} · ${this.say("round_of", { round: this.round, rounds: this.info.rounds.length })}`;
     const preparing = this.root.querySelector(".replay-preparing");
     preparing.hidden = Boolean(this.info.review);
-    preparing.textContent = this.info.review ? "" : this.say("preparing");
+    preparing.textContent = this.info.review ? "" : this.pending();
     const entries = frames.positions.slice(1).map((position) => {
       const move = position.move;
       const ply = position.ply;
@@ -541,8 +545,13 @@ class Replay {
       text: this.say("totals", { round: last.round, totals: this.info.seats.map((seat) => `${seat.name} ${seat.score}`).join(" · ") }),
     });
     const heading = el("h2", { class: "over-title", text: this.say("review") });
-    if (!review) return box.replaceChildren(el("h2", { class: "over-title", text: this.say("over") }), totals, el("p", { class: "replay-preparing", text: this.say("preparing") }));
+    if (!review) return box.replaceChildren(el("h2", { class: "over-title", text: this.say("over") }), totals, el("p", { class: "replay-preparing", text: this.pending() }));
     box.replaceChildren(heading, totals, reviewSummary(review, (key, fields) => this.say(key, fields)));
+  }
+
+  /** What stands in for the review while there is none: it is coming, or never will. */
+  pending() {
+    return this.say(this.info.reviews_off ? "reviews_off" : "preparing");
   }
 
   toast(text) {
