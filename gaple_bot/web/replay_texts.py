@@ -47,7 +47,10 @@ def replay_texts(t: Translator) -> dict[str, str]:
         "review": t.gettext("Review"),
         "accuracy": t.gettext("Accuracy {accuracy}"),
         "average_loss": t.gettext("{loss} pts lost per decision"),
-        "decisions": t.gettext("{count} decisions"),
+        # A count's two forms, as the language says one and several (the page picks by
+        # Intl.PluralRules: French counts 0 as one).
+        "decisions_one": t.ngettext("{count} decision", "{count} decisions", 1),
+        "decisions": t.ngettext("{count} decision", "{count} decisions", 2),
         "worst": t.gettext("Biggest mistake: round {round}, move {ply}, {move}, {loss} pts lost"),
         "no_worst": t.gettext("No mistake"),
     }

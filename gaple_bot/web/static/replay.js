@@ -41,6 +41,7 @@ const ENGLISH = {
   review: "Review",
   accuracy: "Accuracy {accuracy}",
   average_loss: "{loss} pts lost per decision",
+  decisions_one: "{count} decision",
   decisions: "{count} decisions",
   worst: "Biggest mistake: round {round}, move {ply}, {move}, {loss} pts lost",
   no_worst: "No mistake",
@@ -567,6 +568,15 @@ class Replay {
 
 /** Each person's review in a few lines: accuracy, points lost per decision, the biggest
  * mistake with its round, move and the better move (shared with the live table's end). */
+/** A count's plural category in the page's language ("one" or another). */
+function pluralRule(count) {
+  try {
+    return new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+  } catch {
+    return count === 1 ? "one" : "other";
+  }
+}
+
 export function reviewSummary(review, say) {
   const list = el("ul", { class: "review-summary" });
   for (const seat of review.seats || []) {
@@ -574,7 +584,7 @@ export function reviewSummary(review, say) {
     const lines = [
       el("span", { class: "review-name", text: seat.name || "" }),
       el("span", { class: "review-accuracy", "data-accuracy": decimal(seat.accuracy), text: say("accuracy", { accuracy: shownDecimal(seat.accuracy) }) }),
-      el("span", { class: "review-loss", text: `${say("average_loss", { loss: shownDecimal(seat.average_loss) })} · ${say("decisions", { count: seat.decisions })}` }),
+      el("span", { class: "review-loss", text: `${say("average_loss", { loss: shownDecimal(seat.average_loss) })} · ${say(pluralRule(seat.decisions) === "one" ? "decisions_one" : "decisions", { count: seat.decisions })}` }),
       el(
         "span",
         { class: "review-worst" },
