@@ -56,14 +56,24 @@ def rounds_over(kind: AnyGameKind, config: JSON, history: History) -> int:
 
 def overview(t: Translator, game: ReplayedGame, history: History) -> list[JSON]:
     """Each round that is over, in a few words: its number, its moves, its result's headline,
-    each seat's points from it and the totals after it."""
+    each seat's points from it and the totals after it (the game replayed once, each round
+    told at its end before the next is dealt)."""
     shown: list[JSON] = []
-    for number, match in _ended_rounds(game, history):
+    if not history:
+        return shown
+    match = _first(game.kind, game.config, history)
+    for number, (deal, codes) in enumerate(history, start=1):
+        if number > 1:
+            match.start_round(deal)
+        for code in codes:
+            match.apply(_mover(match), code)
+        if not match.round_over:
+            break
         reveal = _reveal(t, game, match)
         shown.append(
             {
                 "round": number,
-                "moves": len(history[number - 1][1]),
+                "moves": len(codes),
                 "headline": _headline(reveal),
                 "points": list(reveal.get("points") or []),
                 "totals": list(match.scores),
@@ -136,17 +146,6 @@ def _mover(match: AnyMatch) -> int:
     if seat is None:
         raise GameDataError("a stored move where nobody is to move")
     return seat
-
-
-def _ended_rounds(game: ReplayedGame, history: History) -> list[tuple[int, AnyMatch]]:
-    """Each round that is over with the match at its end (a fresh replay per round: the
-    match is changed by the next round's start)."""
-    done = rounds_over(game.kind, game.config, history)
-    ended = []
-    for number in range(1, done + 1):
-        match = game.kind.replay(game.config, list(history[:number]))
-        ended.append((number, match))
-    return ended
 
 
 def _table(game: ReplayedGame, match: AnyMatch) -> TableView[Any]:
