@@ -38,12 +38,17 @@ from .live import LiveCache, LiveGame, kind_options
 from .play import Tables
 from .progress import Progress, RoundStarted
 from .seen import hand_view, table_view, where_it_stands
+from .tokens import REPLAY_START_PREFIX
 from .views import LobbyView, Person
 
 
 def new_join_token() -> str:
-    """An unguessable lobby secret for a deep link: 22 characters of A-Z a-z 0-9 _ -."""
-    return secrets.token_urlsafe(16)
+    """An unguessable lobby secret for a deep link: 22 characters of A-Z a-z 0-9 _ -, never
+    starting as a replay's start parameter does (the page would open a replay)."""
+    while True:
+        token = secrets.token_urlsafe(16)
+        if not token.startswith(REPLAY_START_PREFIX):
+            return token
 
 
 class Lobbies:

@@ -38,6 +38,7 @@ from ..i18n import Translator
 from ..service.api import GameStatus
 from ..service.errors import NoSuchGame
 from ..service.reviews import FinishedGame
+from ..service.tokens import REPLAY_START_PREFIX
 from .initdata import InitDataRefused, check_init_data
 from .replay_frames import ReplayedGame, overview, played_labels, round_frames
 from .replay_texts import replay_refusal, replay_texts
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
-START_PREFIX = "rp_"
+START_PREFIX = REPLAY_START_PREFIX
 """A replay's Mini App start parameter: this, then the replay token."""
 ROUNDS_KEPT = 64
 """Rounds drawn for pages kept for the next page that asks (by game, language and round)."""

@@ -12,11 +12,13 @@ import pytest
 from sqlalchemy import text
 
 from gaple_bot.games.review import GameReview
+from gaple_bot.service import lobby
 from gaple_bot.service.api import GameService
 from gaple_bot.service.computer import ComputerPlayers
 from gaple_bot.service.errors import NoSuchGame
 from gaple_bot.service.outcome import GameEnded, Outcome
 from gaple_bot.service.progress import GameOver
+from gaple_bot.service.tokens import REPLAY_START_PREFIX
 from gaple_bot.store import GameStatus
 from tests.games.gaple.rules.hand_dealt import classic_deal
 
@@ -250,3 +252,10 @@ async def test_a_review_another_worker_stored_is_told_to_whoever_waits_here(
     service.reviews.queue(gaple.game_id)
     await asyncio.wait_for(told.wait(), WAIT)
     assert await service.reviews.review_json(gaple.game_id) == stored
+
+
+def test_a_join_token_never_reads_as_a_replay_s_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = iter(["rp_" + "a" * 19, "rp_" + "b" * 19, "c" * 22])
+    monkeypatch.setattr(lobby.secrets, "token_urlsafe", lambda _: next(drawn))
+    assert lobby.new_join_token() == "c" * 22
+    assert REPLAY_START_PREFIX == "rp_"

@@ -20,10 +20,11 @@ from ...games.seam import AnyPresentation
 from ...games.texts import former_player_name, seat_name, short_name
 from ...i18n import Translator
 from ...service.reviews import FinishedGame, FinishedSeat
+from ...service.tokens import REPLAY_START_PREFIX
 from .info import game_commands
 from .page_links import PageLinks
 
-REPLAY_PREFIX = "rp_"
+REPLAY_PREFIX = REPLAY_START_PREFIX
 """The page's start parameter for a replay: this prefix and the game's replay token."""
 MISTAKES = frozenset({Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER})
 """The marks of a move worth naming as a person's biggest mistake."""
