@@ -798,7 +798,8 @@ function pollReview(offer) {
   const delay = REVIEW_POLL_MS[Math.min(offer.tries, REVIEW_POLL_MS.length - 1)];
   offer.tries += 1;
   offer.timer = setTimeout(async () => {
-    if (page.offer !== offer) return;
+    // Stops once the page follows the next game (Play again) or another game's end.
+    if (page.offer !== offer || page.gameId !== offer.game) return;
     try {
       const answer = await post("/app/api/replay/review", { session: offer.answer.session });
       if (answer.session) offer.answer.session = answer.session; // each answer renews it

@@ -180,8 +180,10 @@ class Replay {
     const delay = REVIEW_POLL_MS[Math.min(this.reviewTries, REVIEW_POLL_MS.length - 1)];
     this.reviewTries += 1;
     this.reviewTimer = setTimeout(async () => {
+      if (!this.root) return; // closed meanwhile
       try {
         const answer = await post("/app/api/replay/review", { session: this.session });
+        if (!this.root) return;
         if (answer.session) this.session = answer.session;
         if (answer.review || answer.reviews_off) {
           this.info.review = answer.review;
@@ -308,12 +310,19 @@ class Replay {
     table.append(this.root);
     this.title = document.title;
     document.title = this.say("replay_title", { title: this.info.title });
-    document.addEventListener("keydown", (event) => {
-      if (!this.root?.isConnected || event.target?.tagName === "INPUT") return;
-      if (event.key === "ArrowRight") this.step(1);
-      else if (event.key === "ArrowLeft") this.step(-1);
-    });
-    window.addEventListener("resize", () => this.render());
+    // Taken off again by close(): a replay opened twice must not step twice a key.
+    this.listening = new AbortController();
+    const { signal } = this.listening;
+    document.addEventListener(
+      "keydown",
+      (event) => {
+        if (!this.root?.isConnected || event.target?.tagName === "INPUT") return;
+        if (event.key === "ArrowRight") this.step(1);
+        else if (event.key === "ArrowLeft") this.step(-1);
+      },
+      { signal },
+    );
+    window.addEventListener("resize", () => this.render(), { signal });
   }
 
   /** Outside Telegram (local play), the address names the replay while it is open
@@ -331,6 +340,7 @@ class Replay {
   close() {
     this.pause();
     clearTimeout(this.reviewTimer);
+    this.listening?.abort();
     this.root?.remove();
     this.root = null;
     document.getElementById("table").classList.remove("replaying");
@@ -589,7 +599,8 @@ export function reviewSummary(review, say) {
         "span",
         { class: "review-worst" },
         ...keepCards(
-          worst && worst.mark !== "best"
+          // As the chat's /review names it: a move that cost an inaccuracy or worse.
+          worst && !["best", "good"].includes(worst.mark)
             ? `${say("worst", { round: worst.round, ply: worst.ply, move: worst.label || "", loss: shownDecimal(worst.loss) })} · ${say("better", { move: worst.best_label || "" })}`
             : say("no_worst"),
         ),
