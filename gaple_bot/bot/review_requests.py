@@ -12,8 +12,12 @@ from datetime import datetime, timedelta
 from telegram import ReplyParameters
 from telegram.constants import ParseMode
 
-from ..i18n import Translators
+from ..games.played import played_labels
+from ..games.review import GameReview
+from ..games.seam import GameDataError
+from ..i18n import Translator, Translators
 from ..service.errors import ServiceError
+from ..service.reviews import FinishedGame
 from ..service.runtime import GameService
 from .outbox import GroupOutbox
 from .render.reviews import render_review
@@ -109,7 +113,7 @@ class ReviewRequests:
         now = self._clock()
         for asked in asks:
             t = self._translators.get(asked.language)
-            text = render_review(t, self._service.registry, game, review, now)
+            text = await review_text(self._service, t, game, review, now)
             self._outbox.send(
                 asked.chat_id,
                 message_thread_id=asked.thread_id,
@@ -129,3 +133,21 @@ class ReviewRequests:
                 del waiting[chat_id]
             if not waiting:
                 del self._waiting[game_id]
+
+
+async def review_text(
+    service: GameService, t: Translator, game: FinishedGame, review: GameReview, now: datetime
+) -> str:
+    """/review's answer: the review summed up, each move made named as it was played (the
+    game replayed off the event loop; from its code alone if it does not replay)."""
+    played: dict[tuple[int, int], str] = {}
+    if game.kind in service.registry:
+        kind = service.registry.get(game.kind)
+        history = await service.reviews.history(game.game_id)
+        try:
+            played = await asyncio.to_thread(played_labels, kind, t, game.config, history)
+        except GameDataError:
+            log.warning(
+                "game %s does not replay: its review names moves by their codes", game.game_id
+            )
+    return render_review(t, service.registry, game, review, now, played)

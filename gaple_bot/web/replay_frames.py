@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..games import played
 from ..games.seam import AnyGameKind, AnyMatch, GameDataError
 from ..games.views import HandView, RoundReveal, SeatInfo, TableView
 from ..i18n import Translator
@@ -117,23 +118,11 @@ def round_frames(t: Translator, game: ReplayedGame, history: History, number: in
 def played_labels(
     t: Translator, game: ReplayedGame, history: History
 ) -> dict[tuple[int, int], str]:
-    """Every move of the rounds that are over named as it was played (the kind's
-    played_label), by round and ply (both 1-based): a review's moves and worst as the replay's
-    move list names them."""
-    labels: dict[tuple[int, int], str] = {}
-    if not history:
-        return labels
-    presentation = game.kind.presentation
-    match = _first(game.kind, game.config, history)
-    for number, (deal, codes) in enumerate(history, start=1):
-        if number > 1:
-            match.start_round(deal)
-        for ply, code in enumerate(codes, start=1):
-            events = match.apply(_mover(match), code)
-            labels[number, ply] = _plain(presentation.played_label(t, code, events))
-        if not match.round_over:
-            break
-    return labels
+    """Every move of the rounds that are over named as it was played, in plain text, by
+    round and ply (both 1-based): a review's moves and worst as the replay's move list names
+    them."""
+    named = played.played_labels(game.kind, t, game.config, history)
+    return {key: _plain(label) for key, label in named.items()}
 
 
 def _first(kind: AnyGameKind, config: JSON, history: History) -> AnyMatch:

@@ -42,6 +42,9 @@ class FakeReviews:
     async def review(self, game_id: int) -> GameReview:
         return REVIEW
 
+    async def history(self, game_id: int) -> list[tuple[dict[str, Any], list[int]]]:
+        return []  # no round to replay: moves are named from their codes
+
 
 class FakeService:
     def __init__(self) -> None:

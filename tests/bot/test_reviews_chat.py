@@ -11,8 +11,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.deps import Deps
+from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet, Side, play, tile_id
 from gaple_bot.games.review import REVIEW_VERSION, GameReview, Mark, MoveReview, SeatSummary
+from gaple_bot.i18n import Translators
 from gaple_bot.store import ComputerLevel, GameStatus
 from tests.bot.driver import GAP_CARDS, Players, seat_and_start
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, running_bot
@@ -261,15 +263,22 @@ async def test_without_the_analysis_review_shows_a_stored_review_or_says_it_is_o
             off = await _answer(fake, ANA, "/review")
             assert "désactivé les analyses" in off.text
 
-            # A review stored by then (say, before the host turned them off) is shown.
-            played, better = _two_moves()
+            # A review stored by then (say, before the host turned them off) is shown, the
+            # move made named as it was played (the round's second move).
+            history = await deps_of(app).service.reviews.history(first)
+            played, better = history[0][1][1], _two_moves()[1]
             blunder = MoveReview(1, 2, 0, played, better, 25.0, Mark.BLUNDER, ())
             review = GameReview((blunder,), (SeatSummary(0, 7, 62.5, 3.6, blunder),))
             async with store.transaction() as tx:
                 await tx.reviews.put(first, REVIEW_VERSION, review.to_json())
             shown = await _answer(fake, ANA, "/review")
             assert " : précision 63, 3,6 points perdus par décision (7 décisions)" in shown.text
-            assert "Plus grosse erreur : manche 1, [6|6] à gauche" in shown.text
+            french = Translators().get("fr")
+            label = GAPLE_KIND.presentation.move_label(french, played)
+            assert f"Plus grosse erreur : manche 1, {label} (" in shown.text
+
+
+GAPLE_KIND = GapleKind()
 
 
 def _two_moves() -> tuple[int, int]:

@@ -15,9 +15,8 @@ from ..render.reviews import (
     off_text,
     preparing_text,
     render_finished_games,
-    render_review,
 )
-from ..review_requests import Asked
+from ..review_requests import Asked, review_text
 from .commands import reply, reply_in_group
 from .common import chat_of, is_group, reply_t, thread_of
 
@@ -58,7 +57,7 @@ async def review_command(update: Update, context: GapleContext) -> None:
     if not deps.settings.reviews:
         # No analysis runs here: only a review stored before can be shown.
         review = await deps.service.reviews.review(game.game_id)
-        text = off_text(t) if review is None else _review_text(deps, t, game, review)
+        text = off_text(t) if review is None else await _review_text(deps, t, game, review)
         reply_in_group(deps, update, text)
         return
     message = update.effective_message
@@ -72,12 +71,12 @@ async def review_command(update: Update, context: GapleContext) -> None:
         reply_in_group(deps, update, preparing_text(t))
         return
     if requests.withdraw(game.game_id, asked):
-        reply_in_group(deps, update, _review_text(deps, t, game, review))
+        reply_in_group(deps, update, await _review_text(deps, t, game, review))
 
 
-def _review_text(deps: Deps, t: Translator, game: FinishedGame, review: GameReview) -> str:
+async def _review_text(deps: Deps, t: Translator, game: FinishedGame, review: GameReview) -> str:
     """The review's summary, as /review answers."""
-    return render_review(t, deps.service.registry, game, review, deps.clock())
+    return await review_text(deps.service, t, game, review, deps.clock())
 
 
 async def _last_game(deps: Deps, update: Update) -> FinishedGame | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from babel.dates import format_timedelta
@@ -119,9 +119,12 @@ def render_review(
     game: FinishedGame,
     review: GameReview,
     now: datetime,
+    played: Mapping[tuple[int, int], str] | None = None,
 ) -> str:
     """/review: the game's review summed up for every person seated: their accuracy, the
-    points they lost per decision, and their biggest mistake with the better move."""
+    points they lost per decision, and their biggest mistake with the better move (the move
+    made named as `played` names it, by round and ply: with what it took; else from its
+    code)."""
     presentation = registry.get(game.kind).presentation
     lines = [
         t.gettext("📊 <b>Review</b> of {game}, {when}").format(
@@ -134,7 +137,7 @@ def render_review(
             continue
         summary = summaries.get(seat.seat)
         lines.append("")
-        lines.extend(_person(t, presentation, seat_label(t, seat, game), summary))
+        lines.extend(_person(t, presentation, seat_label(t, seat, game), summary, played or {}))
     lines.extend(
         [
             "",
@@ -148,7 +151,11 @@ def render_review(
 
 
 def _person(
-    t: Translator, presentation: AnyPresentation, name: str, summary: SeatSummary | None
+    t: Translator,
+    presentation: AnyPresentation,
+    name: str,
+    summary: SeatSummary | None,
+    played: Mapping[tuple[int, int], str],
 ) -> list[str]:
     """One person's lines of a review."""
     if summary is None or summary.decisions == 0:
@@ -171,7 +178,9 @@ def _person(
         "Biggest mistake: round {round}, {move} ({loss} points lost); better: {better}."
     ).format(
         round=worst.round,
-        move=html.escape(presentation.move_label(t, worst.code)),
+        move=html.escape(
+            played.get((worst.round, worst.ply)) or presentation.move_label(t, worst.code)
+        ),
         loss=points(t, worst.loss),
         better=html.escape(presentation.move_label(t, worst.best)),
     )

@@ -149,3 +149,12 @@ def test_a_game_of_gap_names_its_cards() -> None:
     assert "<b>Gap</b> · first to 30, 2 hours ago: 🏆 Ana" in render_finished_games(
         EN, REGISTRY, [game], NOW, None
     )
+
+
+def test_the_move_made_is_named_as_it_was_played_when_the_replay_says_so() -> None:
+    played = {(2, 5): "🟥8 taking 🟦8 <i>"}
+    text = render_review(EN, REGISTRY, _game(), _review(), NOW, played)
+    assert (
+        "Biggest mistake: round 2, 🟥8 taking 🟦8 &lt;i&gt; (23.5 points lost); "
+        "better: [6|4] on the right."
+    ) in text.splitlines()
