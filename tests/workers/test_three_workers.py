@@ -217,8 +217,11 @@ async def _game_of(store: Store) -> int | None:
     return None if record is None else record.id
 
 
-async def _open_and_start(fake: FakeTelegram, workers: Workers, rules_choice: int) -> None:
-    """Ana sets the rules and the smallest target, opens a table, Budi joins, Ana starts."""
+async def _open_and_start(
+    fake: FakeTelegram, workers: Workers, rules_choice: int, target_choice: int = 0
+) -> None:
+    """Ana sets the rules and the target (by default the smallest), opens a table, Budi
+    joins, Ana starts."""
     await fake.start_private(ANA)
     await fake.start_private(BUDI)
     await fake.send_message(ANA, GROUP, "/settings")
@@ -228,7 +231,8 @@ async def _open_and_start(fake: FakeTelegram, workers: Workers, rules_choice: in
     for choice in (encode(Action.SETTING, GROUP, 0, 0, rules_choice),):
         query = await fake.press(ANA, GROUP, menu.message_id, choice)
         await fake.wait_callback_answer(query, timeout=WAIT)
-    query = await fake.press(ANA, GROUP, menu.message_id, encode(Action.SETTING, GROUP, 0, 1, 0))
+    target = encode(Action.SETTING, GROUP, 0, 1, target_choice)
+    query = await fake.press(ANA, GROUP, menu.message_id, target)
     await fake.wait_callback_answer(query, timeout=WAIT)
     await fake.send_message(ANA, GROUP, "/gaple")
     await _wait_for(lambda: _has_lobby(fake), workers)
@@ -388,7 +392,9 @@ async def test_a_worker_killed_mid_round_leaves_the_others_to_finish_the_game(
         rng = random.Random(5)
         try:
             async with _three_workers(fake, postgres_url, tmp_path) as workers:
-                await _open_and_start(fake, workers, 0)
+                # A target of 100, not 50: the first round alone seldom ends the game, which
+                # must still run when Ana is next given a turn.
+                await _open_and_start(fake, workers, 0, target_choice=1)
                 await _wait_for(lambda: _running_game(store), workers)
                 game_id = await _game_of(store)
                 assert game_id is not None
