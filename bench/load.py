@@ -25,8 +25,9 @@ What it measures, per run (N groups, Telegram's limits on or off, think time, co
 How: each run is a process of its own (so peak RSS and CPU belong to that run alone) holding
 the real application (`build_bot` + `start_application`, SQLite in a temporary
 directory, COMPUTER_PROCESSES=1, GROUP_MESSAGES_PER_MINUTE=20, turns long enough that nobody
-times out). The fake Bot API (tests/fakes/telegram_server.py, which checks every request
-against the Bot API description) and the simulated people run in a spawned child, so their CPU
+times out, REVIEWS=no: the games' reviews are measured by bench/review.py). The fake Bot
+API (tests/fakes/telegram_server.py, which checks every request against the Bot API
+description) and the simulated people run in a spawned child, so their CPU
 is not the bot's. Each group has two people and two computers: both people /start their
 private chat, one sets the smallest target in /settings (and the level), opens /gaple, the
 other joins, the opener starts. A person given a hand with live buttons waits a think time
@@ -957,6 +958,9 @@ def bot_environ(config: RunConfig, base_url: str, database_url: str) -> dict[str
         "TELEGRAM_API_BASE_URL": base_url,
         "DATABASE_URL": database_url,
         "COMPUTER_PROCESSES": "1",
+        # The figures are live play's: no finished game is analysed for its review meanwhile
+        # (that analysis has its own benchmark, bench/review.py).
+        "REVIEWS": "no",
         "GROUP_MESSAGES_PER_MINUTE": str(GROUP_BUDGET if config.limits else RAISED),
         # Off: a bot whose limits were raised, so only the CPU binds. Several workers
         # share one window of BOT_MESSAGES_PER_SECOND, as the supervisor's do.
