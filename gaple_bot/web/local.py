@@ -147,10 +147,14 @@ async def serve_local(
     language: str | None = None,
     ready: Callable[[str], None] | None = None,
     stopped: asyncio.Event | None = None,
+    reviewed: Callable[[int], None] | None = None,
 ) -> None:
     """Serve local play on 127.0.0.1:`port` until `stopped` is set (or the task is
-    cancelled); `ready` is told the page's address once it listens."""
+    cancelled); `ready` is told the page's address once it listens, `reviewed` each game
+    whose review is stored."""
     service = await GameService.open(database_url, defaults=ChatDefaults(turn_seconds=TURN_SECONDS))
+    if reviewed is not None:
+        service.reviews.when_ready(reviewed)
     # Each game that ends is reviewed in the background, and one kept in --database that a
     # stop left without its review gets it now.
     await service.start_reviews(owed=True)

@@ -123,15 +123,15 @@ async def test_two_workers_storing_the_same_review_at_once_both_succeed(
                 await tx.reviews.put(game.id, 1, review, now=NOW)
 
         async def release_when_second_waits() -> None:
-            while True:
+            # Each look is a query of the server's own view of who waits on a lock: the
+            # condition itself, asked again until the second writer is seen waiting.
+            waiting = 0
+            while not waiting:
                 async with watcher.read() as tx:
                     waiting = await tx.session.scalar(
                         text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
                     )
-                if waiting:
-                    first_may_commit.set()
-                    return
-                await asyncio.sleep(0.05)
+            first_may_commit.set()
 
         await asyncio.wait_for(asyncio.gather(first(), second(), release_when_second_waits()), 120)
         async with store.read() as tx:

@@ -1,27 +1,23 @@
-"""`gaple-bot local` reviews its games: one kept in --database without its review (the
-previous run stopped first) is analysed at the next start, in the background."""
+"""Local play reviews its games: one kept in --database without its review (the previous run
+stopped first) is analysed at the next start, in the background."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import sqlite3
-import subprocess
-import sys
-import time
 from datetime import timedelta
 from pathlib import Path
 
+from gaple_bot.games.review import REVIEW_VERSION
 from gaple_bot.service.runtime import GameService
 from gaple_bot.store import Store
+from gaple_bot.web.local import serve_local
 from tests.games.gaple.rules.hand_dealt import classic_deal
 from tests.service.deals import ANA_GOES_OUT, ANA_GOES_OUT_MOVES
 from tests.service.kit import ANA, ScriptedDeals, Table
 
 WAIT = 300.0
-"""Generous: a loaded machine may take a while to start Python and analyse the game."""
+"""Generous: a loaded machine may take a while to analyse the game."""
 ROUNDS = 5
 """Rounds of ANA_GOES_OUT's hands (12 points each) that take Ana past a target of 50."""
 AGAIN = classic_deal("66 65 55 54 44 43 33", "00 01 02 11 12 22 63", leader=0, lead=None)
@@ -48,41 +44,31 @@ async def finish_a_game(url: str) -> int:
         await service.close()
 
 
-def reviewed(path: Path, game_id: int) -> bool:
-    """Whether the game's review is stored in the SQLite file at `path`."""
-    connection = sqlite3.connect(path)
-    try:
-        (count,) = connection.execute(
-            "SELECT COUNT(*) FROM reviews WHERE game_id = ?", (game_id,)
-        ).fetchone()
-    finally:
-        connection.close()
-    return bool(count)
-
-
-def test_local_play_reviews_a_kept_game_the_last_run_left_unreviewed(tmp_path: Path) -> None:
-    path = tmp_path / "kept.sqlite3"
-    url = f"sqlite+aiosqlite:///{path}"
-    game_id = asyncio.run(finish_a_game(url))
-    assert not reviewed(path, game_id)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gaple_bot", "local", "--port", "0", "--database", url],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+async def test_local_play_reviews_a_kept_game_the_last_run_left_unreviewed(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'kept.sqlite3'}"
+    game_id = await finish_a_game(url)
+    listening, stopped, reviewed = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    served = asyncio.create_task(
+        serve_local(
+            url,
+            0,
+            ready=lambda _: listening.set(),
+            stopped=stopped,
+            reviewed=lambda done: reviewed.set() if done == game_id else None,
+        )
     )
     try:
-        assert process.stdout is not None
-        assert "Open http://127.0.0.1" in process.stdout.readline()
-        deadline = time.monotonic() + WAIT
-        while not reviewed(path, game_id):
-            assert process.poll() is None, process.stderr.read() if process.stderr else ""
-            assert time.monotonic() < deadline, "no review was stored"
-            time.sleep(0.2)
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=WAIT) == 0
+        await asyncio.wait_for(listening.wait(), WAIT)
+        await asyncio.wait_for(reviewed.wait(), WAIT)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        stopped.set()
+        await asyncio.wait_for(served, WAIT)
+    store = Store.open(url)
+    try:
+        async with store.read() as tx:
+            stored = await tx.reviews.get(game_id, REVIEW_VERSION)
+    finally:
+        await store.close()
+    assert stored is not None and stored["seats"][0]["seat"] == 0
