@@ -34,6 +34,7 @@
 //   reviews_off   instead, when this bot reviews no game        "This bot does not review games: …"
 //   and the review summary's words (web/replay_texts.py, replay.js's ENGLISH)
 
+import { el, post } from "./dom.js";
 import {
   canShare,
   hapticRefused,
@@ -88,19 +89,6 @@ const REPLAY_PREFIX = "rp_"; // a replay link's start parameter: this, then the 
 const REVIEW_POLL_MS = [2000, 4000, 8000, 15000, 30000]; // the game end asks for the review again after these
 
 const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
 
 /** One text of the shell, its {fields} filled in. */
 function say(key, fields = {}) {
@@ -162,28 +150,6 @@ function readLaunch() {
   const local = params.get("local");
   if (local === "gaple" || local === "gap") page.local = local;
   else if (!page.initData && !page.table && !page.replay) page.local = "gaple";
-}
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  let answer = {};
-  try {
-    answer = await response.json();
-  } catch {
-    answer = {};
-  }
-  if (!response.ok) {
-    const error = new Error(answer.text || `${response.status}`);
-    error.status = response.status;
-    error.answer = answer;
-    throw error;
-  }
-  return answer;
 }
 
 /** A session for the current table (or a new local one). */

@@ -9,6 +9,7 @@
 // made in the round shown: 0 is the deal); the move list's entries carry data-ply, data-seat
 // and, once reviewed, data-mark and data-loss (points, one decimal).
 
+import { el, post } from "./dom.js";
 import { setupTelegram } from "./telegram_ui.js";
 
 const ENGLISH = {
@@ -53,40 +54,6 @@ const ENGLISH = {
 const STEP_MS = 1300; // play: one move this often
 const REVIEW_POLL_MS = [2000, 4000, 8000, 15000, 30000]; // the review is asked for again after these
 const MARKS = ["best", "good", "inaccuracy", "mistake", "blunder"];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  let answer = {};
-  try {
-    answer = await response.json();
-  } catch {
-    answer = {};
-  }
-  if (!response.ok) {
-    const error = new Error(answer.text || `${response.status}`);
-    error.status = response.status;
-    throw error;
-  }
-  return answer;
-}
 
 /** One decimal, as data-loss and data-accuracy say a number (for tests and tools). */
 function decimal(number) {
