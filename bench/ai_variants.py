@@ -123,6 +123,11 @@ def _variants() -> dict[str, Budget]:
         "tree-greedy": with_(HARD, tree=3000, explore=3.0, keep=0),
         "tree-even": with_(HARD, tree=3000, explore=3.0, passed_over=1.0),
         "tree-scale25": with_(HARD, tree=3000, explore=3.0, scale=25.0),
+        # Issue 41, fourth sitting: the hidden hands are worth 13.7 points (bench/ai_ceiling.py).
+        "tree-opp": with_(HARD, opponents=1.0, passed_over=1.0),
+        "tree-opp-po": with_(HARD, opponents=1.0),
+        **{f"choices{c}": with_(HARD, choices=c / 10, passed_over=1.0) for c in (5, 10)},
+        **{f"choices{c}-po": with_(HARD, choices=c / 10) for c in (5, 10, 15, 20)},
     }
 
 

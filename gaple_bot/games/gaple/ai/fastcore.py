@@ -943,6 +943,187 @@ def search(
     return nodes
 
 
+CHOICE_FEATURES = 24
+"""Numbers `choice_features` describes one play with."""
+DOUBLES_MASK = sum(1 << b for b in range(TILE_COUNT) if LO[b] == HI[b])
+EVIDENCE_FIELDS = 11
+"""A recorded play (`choice_log_likelihoods`): seat, its later tiles, 1 if its discards were
+in hand then, the line's tiles then, both ends, the tile's bit, 1 if played at the left, the
+numbers each of its three followers was known to lack then (7-bit sets, one field), the fewest
+tiles a follower held then, unused."""
+
+
+@compiled
+def choice_features(
+    hand: int,
+    played: int,
+    left: int,
+    right: int,
+    bit: int,
+    on_left: int,
+    voids: int,
+    fewest: int,
+    out: Floats,
+) -> None:
+    """What the play of `bit` at one end looks like to the seat holding `hand` (the line's
+    tiles `played`, ends `left`, `right`; its three followers lacking the numbers in `voids`,
+    7 bits each, the next seat lowest; the fewest tiles one of them holds), as numbers in `out`.
+
+    In order: the tile's pips and whether it is a double; the tiles left in hand that fit the
+    new ends, that show the new number, and the unseen ones that do (the new number, either
+    end); equal ends; the hand's and the unseen tiles of the covered number; a double's tiles
+    of its number; the hand's and the unseen tiles of the other end; the hand's pips, tiles and
+    doubles left; how many of the new ends each follower lacks; how much of the new number is
+    on the line; whether the line is then blocked, the unseen tiles fit neither end, a tile
+    left fits both, no tile left fits.
+    """
+    if on_left:
+        covered, other = left, right
+    else:
+        covered, other = right, left
+    exposed = SUM_A[bit] - covered
+    rest = hand & ~(1 << bit)
+    after = played | (1 << bit)
+    unseen = ((1 << TILE_COUNT) - 1) & ~(after | rest)
+    new, old, cov = NUM_A[exposed], NUM_A[other], NUM_A[covered]
+    fits = new | old
+    double = 1.0 if LO_A[bit] == HI_A[bit] else 0.0
+    out[0] = SUM_A[bit] / 12.0
+    out[1] = double
+    out[2] = popcount(rest & fits) / 3.0
+    out[3] = popcount(rest & new) / 3.0
+    out[4] = popcount(unseen & new) / 3.0
+    out[5] = popcount(unseen & fits) / 5.0
+    out[6] = 1.0 if exposed == other else 0.0
+    out[7] = popcount(rest & cov) / 3.0
+    out[8] = popcount(unseen & cov) / 3.0
+    out[9] = double * popcount(rest & new) / 3.0
+    out[10] = popcount(rest & old) / 3.0
+    out[11] = popcount(unseen & old) / 3.0
+    out[12] = pips(rest) / 40.0
+    out[13] = popcount(rest) / 7.0
+    out[14] = popcount(rest & DOUBLES_MASK) / 2.0
+    for k in range(3):
+        lacked = voids >> (7 * k) & 127
+        out[15 + k] = ((lacked >> exposed & 1) + (lacked >> other & 1)) / 2.0
+    out[18] = popcount(new & after) / 6.0
+    stuck = (unseen & fits) == 0
+    out[19] = 1.0 if stuck and (rest & fits) == 0 else 0.0
+    out[20] = fewest / 7.0
+    out[21] = 1.0 if stuck else 0.0
+    out[22] = float(popcount(rest & new & old))
+    out[23] = 1.0 if (rest & fits) == 0 else 0.0
+
+
+@compiled
+def choice_score(
+    features: Floats,
+    mean: Floats,
+    spread: Floats,
+    hidden: Floats,
+    bias: Floats,
+    outer: Floats,
+    direct: Floats,
+) -> float:
+    """The model's score of one play: a layer of tanh units over the standardised features,
+    plus a linear part."""
+    score = 0.0
+    units = hidden.shape[1]
+    for f in range(features.shape[0]):
+        features[f] = (features[f] - mean[f]) / spread[f]
+        score += direct[f] * features[f]
+    for u in range(units):
+        total = bias[u]
+        for f in range(features.shape[0]):
+            total += features[f] * hidden[f, u]
+        score += outer[u] * np.tanh(total)
+    return score
+
+
+@compiled
+def choice_options(
+    hand: int,
+    played: int,
+    left: int,
+    right: int,
+    voids: int,
+    fewest: int,
+    features: Floats,
+    plays: Ints,
+) -> int:
+    """How many plays `hand` has on the ends `left`, `right` (the heaviest tile first, the right
+    end first; equal ends are one move, on the right, C7); each play's (bit, 1 if at the left)
+    into `plays` and its `choice_features` into the row of `features` of the same index."""
+    fit = hand & (NUM_A[left] | NUM_A[right])
+    count = 0
+    while fit:
+        bit = top_bit(fit)
+        fit &= ~(1 << bit)
+        for on_left in range(2):
+            number = left if on_left else right
+            if not (NUM_A[number] >> bit & 1) or (on_left and left == right):
+                continue
+            choice_features(hand, played, left, right, bit, on_left, voids, fewest, features[count])
+            plays[count, 0] = bit
+            plays[count, 1] = on_left
+            count += 1
+    return count
+
+
+@compiled
+def choice_log_likelihoods(
+    hands: Ints,
+    discs: Ints,
+    evidence: Ints,
+    mean: Floats,
+    spread: Floats,
+    hidden: Floats,
+    bias: Floats,
+    outer: Floats,
+    direct: Floats,
+    out: Floats,
+) -> None:
+    """Into `out[row]`, the log-likelihood of every recorded play in `evidence` (rows of
+    `EVIDENCE_FIELDS`) had the seats held deal `row`'s hands: each play among the fitting plays
+    of the hand then, with odds exp(`choice_score`). A play with no other choice in that hand
+    says nothing."""
+    features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
+    plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
+    scores = np.empty(2 * TILE_COUNT, dtype=np.float64)
+    for row in range(hands.shape[0]):
+        total = 0.0
+        for e in range(evidence.shape[0]):
+            seat = evidence[e, 0]
+            hand = hands[row, seat] | evidence[e, 1]
+            if evidence[e, 2]:
+                hand |= discs[row, seat]
+            count = choice_options(
+                hand,
+                evidence[e, 3],
+                evidence[e, 4],
+                evidence[e, 5],
+                evidence[e, 8],
+                evidence[e, 9],
+                features,
+                plays,
+            )
+            mine = -1
+            for k in range(count):
+                scores[k] = choice_score(features[k], mean, spread, hidden, bias, outer, direct)
+                if plays[k, 0] == evidence[e, 6] and plays[k, 1] == evidence[e, 7]:
+                    mine = k
+            if count < 2 or mine < 0:
+                continue
+            top = scores[0]
+            for k in range(1, count):
+                top = max(top, scores[k])
+            norm = 0.0
+            for k in range(count):
+                norm += np.exp(scores[k] - top)
+            total += scores[mine] - top - np.log(norm)
+        out[row] = total
+
+
 def warm_up() -> None:
     """Every compiled function here loaded (from numba's cache, else compiled) by a tiny call,
     so a computer process's first decision does not pay for it."""
@@ -991,4 +1172,17 @@ def warm_up() -> None:
         links,
         np.zeros(4, dtype=np.float64),
         1,
+    )
+    units = 1
+    choice_log_likelihoods(
+        np.array([[0b11, 0b1100]], dtype=np.int64),
+        np.zeros((1, seats), dtype=np.int64),
+        np.array([[1, 0, 0, 0, 0, 1, 2, 0, 0, 7, 0]], dtype=np.int64),
+        np.zeros(CHOICE_FEATURES, dtype=np.float64),
+        np.ones(CHOICE_FEATURES, dtype=np.float64),
+        np.zeros((CHOICE_FEATURES, units), dtype=np.float64),
+        np.zeros(units, dtype=np.float64),
+        np.zeros(units, dtype=np.float64),
+        np.zeros(CHOICE_FEATURES, dtype=np.float64),
+        np.zeros(1, dtype=np.float64),
     )

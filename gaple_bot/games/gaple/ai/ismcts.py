@@ -12,7 +12,7 @@ them, rather than played by the rollout's rule of thumb.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -25,6 +25,8 @@ from .fastcore import (
     PASS_CODE,
     PLAY,
     VISITS,
+    Floats,
+    Ints,
     search,
 )
 from .fastsearch import FastJudge
@@ -45,6 +47,7 @@ def tree_visits(
     paired: bool = False,
     hand_aware: bool = False,
     own_explore: float | None = None,
+    reweigh: Callable[[Ints, Ints, Floats], Floats] | None = None,
 ) -> tuple[list[int], list[float]]:
     """Each legal move's visits at the root after `iterations` iterations of the search, and
     the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
@@ -53,8 +56,11 @@ def tree_visits(
     safety net for a loaded machine, the one thing that makes the answer depend on more than
     the seed. Paired, every deal is played from each root move in turn; hand aware, the other
     seats' moves follow the rollout's rule with their dealt hands (see `search`); `own_explore`
-    is the exploration of the seat's own later moves (None: `explore`)."""
+    is the exploration of the seat's own later moves (None: `explore`); `reweigh` gives the
+    pool's weights again from its hands, discards and weights (an opponent model's evidence)."""
     hands, discs, weights = judge.pool(pool)
+    if reweigh is not None:
+        weights = reweigh(hands, discs, weights)
     cumulative = np.cumsum(weights)
     if cumulative[-1] <= 0.0:
         cumulative = np.arange(1.0, pool + 1.0)

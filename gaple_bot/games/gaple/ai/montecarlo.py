@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..rules import Move, MoveKind, Played, SeatView
 from ..rules.tiles import TILE_COUNT
+from .choices import reweigh_by_choices
 from .dealer import Dealer
 from .exact import SearchTooLarge, Solver
-from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM, SELF_KEEPING
+from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM, SELF_KEEPING, Floats, Ints
 from .fastsearch import FastJudge, Valuation, core_moves
 from .inference import PlayModel
 from .ismcts import tree_visits
@@ -93,7 +96,7 @@ class Budget:
     def compiled(self) -> bool:
         """Whether the compiled core can judge this budget's deals (`fastsearch`): not with a
         model of the opponents' play, which it does not have."""
-        return not (self.play_model or self.opponents or self.modelled)
+        return not (self.play_model or (self.opponents and not self.tree) or self.modelled)
 
     tree: int = 0
     """Iterations of information-set tree search (`ismcts`) instead of flat judgement, past
@@ -124,6 +127,9 @@ class Budget:
     by_mean: bool = False
     """The tree search's move is the one whose visits led to the best mean value, rather than
     the one visited most."""
+    choices: float = 0.0
+    """The tree search's deals are also weighted by the likelihood of the other seats' recorded
+    plays under the learned model of play (`choices`), raised to this power (0: not)."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -358,6 +364,36 @@ def fast_judge(
     )
 
 
+def _reweigh(view: SeatView, budget: Budget) -> Callable[[Ints, Ints, Floats], Floats] | None:
+    """How the tree's pool weights are weighed again by the other seats' recorded plays: by the
+    learned model (`Budget.choices`) or `OpponentModel` (`Budget.opponents`); None: not."""
+    if budget.choices:
+        return reweigh_by_choices(view, budget.choices)
+    if budget.opponents:
+        return _opponents_reweigh(view, budget.opponents)
+    return None
+
+
+def _opponents_reweigh(
+    view: SeatView, power: float
+) -> Callable[[Ints, Ints, Floats], Floats] | None:
+    """The tree's pool weights times the likelihood of the other seats' recorded plays under
+    `OpponentModel`, raised to `power` (None when no play tells anything)."""
+    model = OpponentModel.of(view)
+    if not model.evidence:
+        return None
+    memo: dict[tuple[int, int, int], float] = {}
+
+    def reweigh(hands: Ints, discs: Ints, weights: Floats) -> Floats:
+        likelihood = [
+            model.likelihood(h, d, memo) ** power
+            for h, d in zip(hands.tolist(), discs.tolist(), strict=True)
+        ]
+        return weights * np.array(likelihood, dtype=np.float64)
+
+    return reweigh
+
+
 def _compiled_move(
     view: SeatView,
     rng: random.Random,
@@ -385,6 +421,7 @@ def _compiled_move(
             budget.paired,
             budget.hand_aware,
             budget.own_explore,
+            _reweigh(view, budget),
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]

@@ -1,0 +1,252 @@
+"""Fit Gaple's model of the reference player's plays (`choice_weights`) from its own self-play.
+
+Four reference players play single classic rounds (seeded). At each of their plays with a
+choice, the reference player is asked `--samples` times (each with its own random numbers)
+what it would play, which gives how often it picks each fitting play: the soft label. Each
+play is described by `fastcore.choice_features`, seen exactly as hard later sees another
+seat's recorded play (`choices.evidence_of`). A layer of `--hidden` tanh units plus a linear
+part is fitted by maximum likelihood of the soft labels (a softmax over each choice's plays,
+full-batch Adam, L2 1e-4) on 80% of the choices; the other 20% measure it, in nats per choice
+against uniform choice, the earlier linear model (`opponents.PLAY_WEIGHTS`) and the labels'
+own entropy (the floor no model of this player goes below). It writes the weights as
+`gaple_bot/games/gaple/ai/choice_weights.py`.
+
+    .venv/bin/python bench/fit_choices.py --rounds 6000 --processes 2
+
+Everything is seeded: the same arguments give the same weights (on the same numpy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import random
+import sys
+import textwrap
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from gaple_bot.games.gaple.ai.choices import evidence_of
+from gaple_bot.games.gaple.ai.fastcore import CHOICE_FEATURES, choice_options
+from gaple_bot.games.gaple.ai.opponents import PLAY_WEIGHTS, play_features
+from gaple_bot.games.gaple.ai.playout import move_parts, to_bits
+from gaple_bot.games.gaple.ai.reference import reference_move
+from gaple_bot.games.gaple.rules import Game, GameConfig, Move, RuleSet, SeatView, Side, deal_round
+from gaple_bot.games.gaple.rules.tiles import TILE_COUNT
+
+OUT = Path(__file__).resolve().parent.parent / "gaple_bot/games/gaple/ai/choice_weights.py"
+Choice = tuple[list[list[float]], list[list[float]], list[float]]
+"""One choice: each play's features, its features under the earlier linear model, and how
+often the reference picked it."""
+
+
+def _choices(seed: int, first: int, rounds: int, samples: int) -> list[Choice]:
+    """The choices of `rounds` reference self-play rounds from round `first` on."""
+    config = GameConfig(RuleSet.CLASSIC, 4)
+    out: list[Choice] = []
+    features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
+    plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
+    for number in range(first, first + rounds):
+        game = Game(config, deal_round(config, random.Random(seed * 1_000_003 + number), None))
+        rng = random.Random(f"choices:{seed}:{number}")
+        current = game.round
+        while current.to_move is not None:
+            seat = current.to_move
+            view = game.seat_view(seat)
+            if len(view.legal) == 1 or view.ends is None:
+                game.apply(seat, view.legal[0] if len(view.legal) == 1 else _ask(view, rng))
+                continue
+            picked = collections.Counter(_ask(view, rng) for _ in range(samples))
+            move = rng.choices(view.legal, weights=[picked[m] for m in view.legal])[0]
+            hand = to_bits(view.hand)
+            game.apply(seat, move)
+            # The play as the next seat sees it: the same row hard reads from the record.
+            row = evidence_of(game.seat_view((seat + 1) % 4))[-1]
+            count = choice_options(hand, *(int(row[k]) for k in (3, 4, 5, 8, 9)), features, plays)
+            picked_by = {_play_of(m): picked[m] for m in view.legal}
+            played = to_bits(view.played)
+            assert view.ends is not None
+            linear = [
+                play_features(hand, played, view.ends, bit, Side.LEFT if left else Side.RIGHT)
+                for bit, left in plays[:count].tolist()
+            ]
+            labels = [picked_by[(bit, left)] / samples for bit, left in plays[:count].tolist()]
+            out.append((features[:count].tolist(), linear, labels))
+    return out
+
+
+def _play_of(move: Move) -> tuple[int, int]:
+    """A play as (bit, 1 if at the left end)."""
+    _, bit, side = move_parts(move)
+    return bit, int(side is Side.LEFT)
+
+
+def _ask(view: SeatView, rng: random.Random) -> Move:
+    """The reference player's move, with its own random numbers."""
+    return reference_move(view, random.Random(rng.getrandbits(64)))
+
+
+class Model:
+    """A layer of tanh units over standardised features plus a linear part: one score a play."""
+
+    def __init__(self, mean: np.ndarray, spread: np.ndarray, hidden: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        n = len(mean)
+        self.mean, self.spread = mean, spread
+        self.params = [
+            rng.normal(0.0, 1.0 / math.sqrt(n), (n, hidden)),
+            np.zeros(hidden),
+            rng.normal(0.0, 0.1 / math.sqrt(max(1, hidden)), hidden),
+            np.zeros(n),
+        ]
+
+    def scores(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's score, and the hidden units' values."""
+        hidden, bias, outer, direct = self.params
+        units = np.tanh(x @ hidden + bias)
+        return units @ outer + x @ direct, units
+
+
+def _cross_entropy(
+    scores: np.ndarray, group: np.ndarray, labels: np.ndarray, groups: int
+) -> tuple[float, np.ndarray]:
+    """Nats per choice of the soft labels under a softmax of `scores` within each group, and
+    each row's probability."""
+    top = np.full(groups, -np.inf)
+    np.maximum.at(top, group, scores)
+    odds = np.exp(scores - top[group])
+    norm = np.zeros(groups)
+    np.add.at(norm, group, odds)
+    p = odds / norm[group]
+    return float(-(labels * np.log(p)).sum() / groups), p
+
+
+def fit(
+    x: np.ndarray, group: np.ndarray, labels: np.ndarray, hidden: int, steps: int, seed: int
+) -> Model:
+    """The model fitted to the choices (rows `x` in choice `group`, soft `labels`)."""
+    groups = int(group.max()) + 1
+    mean, spread = x.mean(axis=0), x.std(axis=0) + 1e-6
+    z = (x - mean) / spread
+    model = Model(mean, spread, hidden, seed)
+    first = [np.zeros_like(p) for p in model.params]
+    second = [np.zeros_like(p) for p in model.params]
+    label_sum = np.zeros(groups)
+    np.add.at(label_sum, group, labels)
+    for t in range(1, steps + 1):
+        scores, units = model.scores(z)
+        _, p = _cross_entropy(scores, group, labels, groups)
+        d_scores = (p * label_sum[group] - labels) / groups
+        outer = model.params[2]
+        d_units = np.outer(d_scores, outer) * (1.0 - units * units)
+        grads = [z.T @ d_units, d_units.sum(axis=0), units.T @ d_scores, z.T @ d_scores]
+        for k, (param, grad) in enumerate(zip(model.params, grads, strict=True)):
+            if k != 1:
+                grad = grad + L2 * param
+            first[k] = 0.9 * first[k] + 0.1 * grad
+            second[k] = 0.999 * second[k] + 0.001 * grad * grad
+            step = (first[k] / (1 - 0.9**t)) / (np.sqrt(second[k] / (1 - 0.999**t)) + 1e-8)
+            param -= LEARNING_RATE * step
+    return model
+
+
+L2 = 1e-4
+LEARNING_RATE = 0.01
+
+
+def _arrays(choices: list[Choice]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The choices as rows: features, linear features, choice index, label."""
+    x = [row for features, _, _ in choices for row in features]
+    linear = [row for _, rows, _ in choices for row in rows]
+    group = [i for i, (features, _, _) in enumerate(choices) for _ in features]
+    labels = [p for _, _, ps in choices for p in ps]
+    return np.array(x), np.array(linear), np.array(group), np.array(labels)
+
+
+def _renumbered(group: np.ndarray) -> np.ndarray:
+    """Choice indices made consecutive from 0."""
+    _, out = np.unique(group, return_inverse=True)
+    return out
+
+
+def _write(model: Model, header: str) -> None:
+    """The weights as a Python module."""
+
+    def floats(values: np.ndarray) -> str:
+        return "(\n" + "".join(f"    {float(v)!r},\n" for v in values.ravel()) + ")"
+
+    hidden, bias, outer, direct = model.params
+    wrapped = "\n\n".join(textwrap.fill(part, 96) for part in header.split("\n\n"))
+    OUT.write_text(
+        f'"""{wrapped}\n"""\n\n'
+        f"MEAN = {floats(model.mean)}\n"
+        f"SPREAD = {floats(model.spread)}\n"
+        f"HIDDEN = {floats(hidden)}\n"
+        f'"""Features x units, row by row."""\n'
+        f"BIAS = {floats(bias)}\n"
+        f"OUTER = {floats(outer)}\n"
+        f"DIRECT = {floats(direct)}\n"
+    )
+
+
+def main() -> int:
+    """Play, fit, measure, write."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=6000)
+    parser.add_argument("--samples", type=int, default=16, help="reference answers per choice")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--hidden", type=int, default=16)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--dry-run", action="store_true", help="measure, do not write")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    share = -(-args.rounds // args.processes)
+    with ProcessPoolExecutor(args.processes) as pool:
+        parts = pool.map(
+            _choices,
+            [args.seed] * args.processes,
+            [k * share for k in range(args.processes)],
+            [min(share, args.rounds - k * share) for k in range(args.processes)],
+            [args.samples] * args.processes,
+        )
+        choices = [choice for part in parts for choice in part]
+    played = time.perf_counter() - started
+    x, linear, group, labels = _arrays(choices)
+    held_out = np.random.default_rng(args.seed).random(len(choices)) < 0.2
+    train, test = ~held_out[group], held_out[group]
+    model = fit(x[train], _renumbered(group[train]), labels[train], args.hidden, args.steps, 0)
+    tests = int(held_out.sum())
+    g, y = _renumbered(group[test]), labels[test]
+    scores, _ = model.scores((x[test] - model.mean) / model.spread)
+    learned, _ = _cross_entropy(scores, g, y, tests)
+    uniform, _ = _cross_entropy(np.zeros(len(y)), g, y, tests)
+    earlier, _ = _cross_entropy(linear[test] @ np.array(PLAY_WEIGHTS), g, y, tests)
+    floor = float(-(y[y > 0] * np.log(y[y > 0])).sum() / tests)
+    figures = (
+        f"{len(choices)} choices from {args.rounds} rounds ({args.samples} answers each, seed "
+        f"{args.seed}), {args.hidden} hidden units, {args.steps} steps; held-out nats per "
+        f"choice: uniform {uniform:.3f}, earlier linear model {earlier:.3f}, this model "
+        f"{learned:.3f}, the labels' entropy {floor:.3f}; {played:.0f} s of play, "
+        f"{time.perf_counter() - started - played:.0f} s of fitting"
+    )
+    print(figures, flush=True)
+    if not args.dry_run:
+        _write(
+            model,
+            "The weights of Gaple's model of the reference player's plays (`choices`), written "
+            "by bench/fit_choices.py: do not edit.\n\n"
+            f"`.venv/bin/python bench/fit_choices.py --rounds {args.rounds} --samples "
+            f"{args.samples} --seed {args.seed} --hidden {args.hidden} --steps {args.steps}`: "
+            + figures
+            + ".",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
