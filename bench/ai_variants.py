@@ -128,6 +128,7 @@ def _variants() -> dict[str, Budget]:
         "tree-opp-po": with_(HARD, opponents=1.0),
         **{f"choices{c}": with_(HARD, choices=c / 10, passed_over=1.0) for c in (5, 10)},
         **{f"choices{c}-po": with_(HARD, choices=c / 10) for c in (5, 10, 15, 20)},
+        "choices10-po-pool1k": with_(HARD, choices=1.0, tree_pool=1024),
     }
 
 

@@ -105,7 +105,13 @@ pool of deals, other explorations (1.0 to 10.0), paired root moves, rollouts tha
 next seat or play the others at random, other worths of the win and other weights of the
 opponents' passed-over tiles all stayed within a point of it; greedy rollouts lost 1.6.
 Normal judges 60 deals rather than 10: 26.8% against 23.0% on 2,000 rounds, at 0.2 ms. The
-figures are in docs/COMPUTER_PLAYERS.md."""
+figures are in docs/COMPUTER_PLAYERS.md.
+
+Issue 41's fourth sitting found that hard seeing every hand would win 43.5% where hard wins
+29.9% (bench/ai_ceiling.py), and weighed the tree's deals by a model of the reference player's
+plays learned from its self-play (`Budget.choices`, bench/fit_choices.py): about +0.4 points
+over five seeds of 4,000 rounds (pooled interval -0.2 to +1.0) at twice the CPU, so hard does
+not use it."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
