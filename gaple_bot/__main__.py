@@ -9,7 +9,7 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 
 from .bot.supervisor import WORKER_FLAG, Supervisor, Worker, refusal
-from .settings import SettingsError, load_settings
+from .settings import MissingToken, SettingsError, load_settings
 
 USAGE = """usage: gaple-bot              run the bot (settings from the environment or .env;
                               see .env.example)
@@ -95,6 +95,13 @@ def _say(line: str) -> None:
     print(f"gaple-bot: {line}", file=sys.stderr)
 
 
+def _as_run() -> str:
+    """The command as the person typed it (`.venv/bin/gaple-bot` from a clone's folder, where
+    a bare `gaple-bot` is not on the PATH), or `gaple-bot` when run another way."""
+    typed = sys.argv[0] if sys.argv else ""
+    return typed if os.path.basename(typed) == "gaple-bot" else "gaple-bot"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     args = sys.argv[1:] if argv is None else argv
@@ -117,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         settings = load_settings(os.environ, warn=_say)
+    except MissingToken:
+        print(f"gaple-bot: {MissingToken(_as_run() + ' local')}", file=sys.stderr)
+        return 2
     except SettingsError as exc:
         print(f"gaple-bot: {exc}", file=sys.stderr)
         return 2

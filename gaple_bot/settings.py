@@ -30,6 +30,17 @@ class SettingsError(ValueError):
     """A setting is missing or malformed; the message names it and where to set it."""
 
 
+class MissingToken(SettingsError):
+    """TELEGRAM_BOT_TOKEN is not set; the message names where to set it and `local`, the
+    command that plays at once without Telegram."""
+
+    def __init__(self, local: str = "gaple-bot local") -> None:
+        super().__init__(
+            "TELEGRAM_BOT_TOKEN is not set: set it in the environment or in a .env file "
+            "(see .env.example in the repository), or play at once without Telegram: " + local
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment (see .env.example)."""
@@ -249,11 +260,7 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
 
     token = text("TELEGRAM_BOT_TOKEN", "")
     if not token:
-        raise SettingsError(
-            "TELEGRAM_BOT_TOKEN is not set: set it in the environment or in a .env file "
-            "(see .env.example in the repository), or play at once without Telegram: "
-            "gaple-bot local"
-        )
+        raise MissingToken()
     webapp_url, webapp_short_name = _webapp(text("WEBAPP_URL", ""), text("WEBAPP_SHORT_NAME", ""))
     return Settings(
         telegram_bot_token=token,

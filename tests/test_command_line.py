@@ -69,6 +69,20 @@ def test_missing_token_is_one_line_naming_env_example_and_exit_code_2(tmp_path: 
     assert done.stdout == ""
 
 
+def test_missing_token_names_the_local_command_as_it_was_typed(tmp_path: Path) -> None:
+    # From a clone's folder the README runs .venv/bin/gaple-bot: a bare gaple-bot is not on
+    # the PATH there, so the line names the command the way it was run.
+    script = Path(sys.executable).parent / "gaple-bot"
+    assert script.exists()
+    environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    done = subprocess.run(
+        [str(script)], cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line.endswith(f"or play at once without Telegram: {script} local")
+
+
 def test_unreachable_bot_api_is_one_line_and_exit_code_1(tmp_path: Path) -> None:
     # At the default LOG_LEVEL nothing but the clear line: no library traceback before it.
     environ = {
