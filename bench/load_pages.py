@@ -94,6 +94,8 @@ class PagePerson:
     tapped_at: float | None = None
     tapped_revision: int | None = None
     """The revision the pending move was made at, until the page shows a newer one."""
+    tapped_among_several: bool = False
+    """Whether the pending move was chosen among several of one item (a second step)."""
     played_revision: int = -1
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     bucket: FrameBucket = field(
@@ -259,8 +261,12 @@ class PagePeople:
             person.state = frame
             revision = int(frame.get("revision") or 0)
             if person.tapped_at is not None and revision > (person.tapped_revision or 0):
+                # The move is counted with its view, in one step: the frame that ends the last
+                # game also ends the run, which may report before the person's task resumes.
                 self.mover_view.append(now - person.tapped_at)
                 person.tapped_at = person.tapped_revision = None
+                table.moves += 1
+                self.second_steps += person.tapped_among_several
             due = self._due.get(table.index)
             if (
                 table.hand_due_since is not None
@@ -298,14 +304,11 @@ class PagePeople:
                 if len(moves) > 1:
                     await asyncio.sleep(self.think(person.rng, True))
                 move = person.rng.choice(moves)
-                refusals = person.refusals
                 revision = int(state["revision"])
                 person.played_revision = revision
+                person.tapped_among_several = len(moves) > 1
                 await self._send(person, {"t": "move", "version": revision, "code": move["code"]})
                 await self._until(person, lambda: person.tapped_at is None)
-                if person.refusals == refusals:
-                    table.moves += 1
-                    self.second_steps += len(moves) > 1
         except Exception as error:  # reported with the run: a person left stuck is a finding
             if not self.stopping and table.error is None:
                 table.error = f"page play: {error!r}"
