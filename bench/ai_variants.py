@@ -79,7 +79,7 @@ def _variants() -> dict[str, Budget]:
             f"final-win{w}": with_(
                 HARD, tree=3000, explore=3.0, exact_tiles=0, by_mean=True, win_worth=float(w)
             )
-            for w in (20, 80)
+            for w in (20, 80, 200, 1000)
         },
         **{
             f"paired-c{c}": with_(
@@ -129,6 +129,9 @@ def _variants() -> dict[str, Budget]:
         **{f"choices{c}": with_(HARD, choices=c / 10, passed_over=1.0) for c in (5, 10)},
         **{f"choices{c}-po": with_(HARD, choices=c / 10) for c in (5, 10, 15, 20)},
         "choices10-po-pool1k": with_(HARD, choices=1.0, tree_pool=1024),
+        # The round's win alone, with the exploration scaled to it (the value's unit).
+        "win-only": with_(HARD, win_worth=1000.0, scale=1000.0),
+        "win200-scaled": with_(HARD, win_worth=200.0, scale=200.0),
     }
 
 
