@@ -4,6 +4,11 @@ A finished game's review is worked out once, after the game ends, in the compute
 pool at low priority (one decision at a time, each only while no live decision waits), then
 stored and read by the replay page and /review. A game that ended while the bot was down, or
 whose analysis was cut short by a stop, is analysed when the bot starts again.
+
+Workers sharing a database may each be asked for the same game (the game ended on one, a
+/review or the replay page reached another): the one that claims the game in the store
+analyses it, the others look at the store now and then until its review is there (or its
+claim has gone stale: its worker died, and one of them takes the claim over).
 """
 
 from __future__ import annotations
@@ -11,30 +16,45 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import Enum
 from typing import Any
 
 from ..games.registry import Registry
 from ..games.review import REVIEW_VERSION, GameReview, assemble, decisions
+from ..games.seam import AnyGameKind
 from ..games.views import SeatInfo
 from ..store import GameStatus, Store, is_former_player
-from ..store.records import GameRecord, GameResult, SeatRecord, UserRecord
+from ..store.records import GameRecord, GameResult, SeatRecord, StoredPlay, UserRecord
 from .computer import ComputerPlayers
 from .errors import NoSuchGame
 from .feed import OutcomeFeed, Subscription
 from .outcome import GameEnded
+from .review_claims import RETRY_AFTER, Claimed, ReviewClaims, TakenOver
 
 log = logging.getLogger(__name__)
 OWED_FOR = timedelta(days=7)
 """How far back a starting bot looks for finished games still owed their review."""
-RETRY_AFTER = timedelta(minutes=10)
-"""How long a game whose analysis failed is left before it is tried again."""
+CLAIM_POLL = 3.0
+"""Seconds between looks at the store while another worker analyses a game this one was asked
+for: whether its review is stored, or its claim has gone stale."""
 SOON, OWED = 0, 1
 """The queue's priorities: a game that just ended or that someone asks about comes before
 the games a restart found still owed their review."""
 JSON = dict[str, Any]
+
+
+class _Done(Enum):
+    """How one game's turn in the queue ended."""
+
+    STORED = "stored"
+    """The game has its review (analysed here, or stored by another worker)."""
+    NONE = "none"
+    """The game has none (it is not a finished game)."""
+    ELSEWHERE = "elsewhere"
+    """Another worker holds a live claim on it: wait for its review."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +116,8 @@ class GameReviews:
         registry: Registry,
         computer: ComputerPlayers,
         clock: Callable[[], datetime],
+        *,
+        poll: float = CLAIM_POLL,
     ) -> None:
         self._store = store
         self._registry = registry
@@ -110,6 +132,11 @@ class GameReviews:
         self._task: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._ready: list[Callable[[int], None]] = []
+        self._claims = ReviewClaims(store, clock)
+        self._poll = poll
+        self._elsewhere: dict[int, asyncio.Task[None]] = {}
+        """The games analysed by another worker that this one waits for, each with its
+        watcher."""
 
     # Finished games --------------------------------------------------------------------------
 
@@ -208,6 +235,12 @@ class GameReviews:
         self._order += 1
         self._queue.put_nowait((priority, self._order, game_id))
 
+    @property
+    def waiting(self) -> frozenset[int]:
+        """The games this worker was asked for that another worker is analysing: it waits
+        for their stored review."""
+        return frozenset(self._elsewhere)
+
     async def reviewed(self, game_id: int) -> GameReview:
         """The game's review, waiting for its analysis if it is not stored yet (the caller
         bounds the wait)."""
@@ -236,8 +269,9 @@ class GameReviews:
         return len(owed)
 
     async def stop(self) -> None:
-        """Stop analysing (a game cut short is analysed again after the next start)."""
-        for task in (self._listener, self._task):
+        """Stop analysing (a game cut short is analysed again after the next start; its
+        claim is given up)."""
+        for task in (self._listener, self._task, *self._elsewhere.values()):
             if task is not None:
                 task.cancel()
                 try:
@@ -259,63 +293,130 @@ class GameReviews:
 
     async def _run(self) -> None:
         while True:
-            _, _, game_id = await self._queue.get()
+            priority, _, game_id = await self._queue.get()
             try:
-                stored = await self._analyse(game_id)
+                done = await self._analyse(game_id)
             except asyncio.CancelledError:
+                self._settle(game_id)
                 raise
             except Exception:
                 log.exception("game %s: its review failed", game_id)
                 self._failed[game_id] = self._clock()
+                self._settle(game_id)
             else:
+                if done is _Done.ELSEWHERE:
+                    self._elsewhere[game_id] = asyncio.create_task(
+                        self._wait_elsewhere(game_id, priority), name=f"review-{game_id}"
+                    )
+                    continue
                 self._failed.pop(game_id, None)
                 # Also when another worker had stored it: whoever waits here is told.
-                for ready in self._ready if stored else ():
-                    try:
-                        ready(game_id)
-                    except Exception:
-                        log.exception("game %s: a review's listener failed", game_id)
-            finally:
-                self._queued.discard(game_id)
-                event = self._reviewed.pop(game_id, None)
-                if event is not None:
-                    event.set()
+                self._settle(game_id, stored=done is _Done.STORED)
 
-    async def _analyse(self, game_id: int) -> bool:
-        """Work out and store one game's review, each step in the pool when it is free;
-        whether the game has its review now (another worker may have stored it; a game that
-        is not a finished one has none)."""
+    def _settle(self, game_id: int, *, stored: bool = False) -> None:
+        """The game's turn is over: tell the listeners if it has its review, and wake
+        whoever waits in `reviewed`."""
+        for ready in self._ready if stored else ():
+            try:
+                ready(game_id)
+            except Exception:
+                log.exception("game %s: a review's listener failed", game_id)
+        self._queued.discard(game_id)
+        event = self._reviewed.pop(game_id, None)
+        if event is not None:
+            event.set()
+
+    async def _wait_elsewhere(self, game_id: int, priority: int) -> None:
+        """Look at the store every `poll` seconds until the game's review is stored there
+        (then tell whoever waits here) or no live claim is left on it (then queue it
+        again, to claim it)."""
+        try:
+            while True:
+                await asyncio.sleep(self._poll)
+                looked = await self._claims.look(game_id)
+                if looked is Claimed.STORED:
+                    self._settle(game_id, stored=True)
+                    return
+                if looked is Claimed.FREE:
+                    self._order += 1
+                    self._queue.put_nowait((priority, self._order, game_id))
+                    return
+        except asyncio.CancelledError:
+            self._settle(game_id)
+            raise
+        except Exception:
+            log.exception("game %s: waiting for its review failed", game_id)
+            self._failed[game_id] = self._clock()
+            self._settle(game_id)
+        finally:
+            self._elsewhere.pop(game_id, None)
+
+    async def _analyse(self, game_id: int) -> _Done:
+        """Work out and store one game's review, each step in the pool when it is free,
+        under this worker's claim on it; how its turn ended (another worker may have stored
+        its review, or hold a live claim on it)."""
         async with self._store.read() as tx:
             if await tx.reviews.get(game_id, REVIEW_VERSION) is not None:
-                return True
+                return _Done.STORED
             record = await tx.games.get(game_id)
             if record.status is not GameStatus.FINISHED:
-                return False
+                return _Done.NONE
             seats = await tx.seats.of_game(game_id)
             play = await tx.load_play(game_id, record)
             by_computer = await tx.moves.by_computer(game_id)
-        kind = self._registry.get(record.kind)
-        rounds: Sequence[tuple[JSON, Sequence[int]]] = [
-            (dict(deal), list(codes)) for deal, codes in play.rounds
-        ]
-        people = [seat.seat for seat in seats if seat.user_id is not None]
-        every = await self._computer.in_background(
-            functools.partial(decisions, kind, dict(record.config), rounds, people)
-        )
-        # A move the computer chose for a person (their turn ran out, their seat was handed
-        # over) is not their decision. A decision's ply counts from 1, a stored move's from 0.
-        found = [d for d in every if (d.round, d.ply - 1) not in by_computer]
-        values = [
-            await self._computer.in_background(
-                functools.partial(kind.review_values, decision.view, decision.seed)
+        claimed = await self._claims.take(game_id)
+        if claimed is not Claimed.OURS:
+            # Stored by the claim's last holder since the read above, or analysed elsewhere.
+            return _Done.STORED if claimed is Claimed.STORED else _Done.ELSEWHERE
+        try:
+            review = await _work_out(
+                self._computer,
+                functools.partial(self._claims.renew, game_id),
+                self._registry.get(record.kind),
+                record,
+                [seat.seat for seat in seats if seat.user_id is not None],
+                play,
+                by_computer,
             )
-            for decision in found
-        ]
-        review = assemble(found, values, people)
-        async with self._store.transaction() as tx:
-            await tx.reviews.put(game_id, REVIEW_VERSION, review.to_json(), now=self._clock())
-        log.info("game %s: reviewed %d decisions", game_id, len(found))
-        return True
+            async with self._store.transaction() as tx:
+                await tx.reviews.put(game_id, REVIEW_VERSION, review.to_json(), now=self._clock())
+        except TakenOver:
+            log.warning("game %s: its analysis was taken over by another worker", game_id)
+            return _Done.ELSEWHERE
+        except asyncio.CancelledError:
+            await self._claims.let_go(game_id)
+            raise
+        log.info("game %s: reviewed (%d moves judged)", game_id, len(review.moves))
+        return _Done.STORED
+
+
+async def _work_out(
+    computer: ComputerPlayers,
+    renew: Callable[[], Awaitable[None]],
+    kind: AnyGameKind,
+    record: GameRecord,
+    people: list[int],
+    play: StoredPlay,
+    by_computer: set[tuple[int, int]],
+) -> GameReview:
+    """A finished game's review of the seats of `people`, analysed in the pool one piece at
+    a time, calling `renew` after each (the claim on the game is kept alive)."""
+    rounds: Sequence[tuple[JSON, Sequence[int]]] = [
+        (dict(deal), list(codes)) for deal, codes in play.rounds
+    ]
+    every = await computer.in_background(
+        functools.partial(decisions, kind, dict(record.config), rounds, people)
+    )
+    await renew()
+    # A move the computer chose for a person (their turn ran out, their seat was handed
+    # over) is not their decision. A decision's ply counts from 1, a stored move's from 0.
+    found = [d for d in every if (d.round, d.ply - 1) not in by_computer]
+    values = []
+    for decision in found:
+        work = functools.partial(kind.review_values, decision.view, decision.seed)
+        values.append(await computer.in_background(work))
+        await renew()
+    return assemble(found, values, people)
 
 
 def _seat_info(seat: SeatRecord, users: dict[int, UserRecord]) -> SeatInfo:

@@ -235,6 +235,22 @@ class Review(Base):
     created_at: Mapped[datetime]
 
 
+class ReviewClaim(Base):
+    """A finished game's analysis under way: which worker took it and when (renewed while it
+    works). Another worker waits for the review instead of analysing it too, unless the claim
+    is older than the service's bound (its worker died): then it may take the claim over."""
+
+    __tablename__ = "review_claims"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[int] = mapped_column(BigInteger)
+    """The claiming worker's own token (each analysing process draws one)."""
+    claimed_at: Mapped[datetime]
+    """When it took or last renewed the claim."""
+
+
 class Move(Base):
     """One move, appended and never changed. Hidden information (a discard names its tile)."""
 
