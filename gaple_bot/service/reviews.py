@@ -271,16 +271,15 @@ class GameReviews:
     async def stop(self) -> None:
         """Stop analysing (a game cut short is analysed again after the next start; its
         claim is given up)."""
-        for task in (self._listener, self._task, *self._elsewhere.values()):
+        for task in (self._listener, self._task):
             if task is not None:
-                task.cancel()
-                try:
-                    await task
-                except asyncio.CancelledError:
-                    pass
-                except Exception:
-                    log.exception("the reviews' %s task had failed", task.get_name())
+                await _cancelled(task)
         self._task = self._listener = None
+        # Only once the loop that starts the watchers has stopped: none starts after these.
+        while self._elsewhere:
+            game_id, task = next(iter(self._elsewhere.items()))
+            await _cancelled(task)
+            self._elsewhere.pop(game_id, None)
 
     async def _hear(self, subscription: Subscription) -> None:
         try:
@@ -364,11 +363,12 @@ class GameReviews:
             seats = await tx.seats.of_game(game_id)
             play = await tx.load_play(game_id, record)
             by_computer = await tx.moves.by_computer(game_id)
-        claimed = await self._claims.take(game_id)
-        if claimed is not Claimed.OURS:
-            # Stored by the claim's last holder since the read above, or analysed elsewhere.
-            return _Done.STORED if claimed is Claimed.STORED else _Done.ELSEWHERE
         try:
+            # Inside the try: a stop that lands while the claim commits still gives it up.
+            claimed = await self._claims.take(game_id)
+            if claimed is not Claimed.OURS:
+                # Stored by the claim's last holder since the read above, or analysed elsewhere.
+                return _Done.STORED if claimed is Claimed.STORED else _Done.ELSEWHERE
             review = await _work_out(
                 self._computer,
                 functools.partial(self._claims.renew, game_id),
@@ -388,6 +388,17 @@ class GameReviews:
             raise
         log.info("game %s: reviewed (%d moves judged)", game_id, len(review.moves))
         return _Done.STORED
+
+
+async def _cancelled(task: asyncio.Task[None]) -> None:
+    """Cancel the task and wait for it to end (a failure it had met is logged)."""
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+    except Exception:
+        log.exception("the reviews' %s task had failed", task.get_name())
 
 
 async def _work_out(

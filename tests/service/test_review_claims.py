@@ -17,7 +17,7 @@ import pytest
 from gaple_bot.games.review import GameReview, decisions
 from gaple_bot.service.computer import ComputerPlayers
 from gaple_bot.service.feed import OutcomeFeed
-from gaple_bot.service.review_claims import RENEW_EVERY, RETRY_AFTER
+from gaple_bot.service.review_claims import RETRY_AFTER
 from gaple_bot.service.reviews import GameReviews
 from gaple_bot.service.runtime import GameService
 from gaple_bot.store import Store
@@ -159,7 +159,7 @@ async def test_two_workers_asked_for_one_game_analyse_it_once(
         waiting_there = asyncio.create_task(second.reviews.reviewed(game_id))
         async with other_store.read() as tx:
             claim = await tx.reviews.claimed(game_id)
-        assert claim is not None and claim[0] != DEAD
+        assert claim is not None and claim[0] == first.reviews._claims.owner
         assert second.pool.analyses == 0 and not waiting_there.done()
         first.pool.go.set()
         review = await at_most(first.reviews.reviewed(game_id))
@@ -173,6 +173,32 @@ async def test_two_workers_asked_for_one_game_analyse_it_once(
         async with other_store.read() as tx:
             assert await tx.reviews.claimed(game_id) is None  # the stored review ended it
     finally:
+        await first.reviews.stop()
+        await second.reviews.stop()
+
+
+async def test_a_stop_ends_the_watch_on_a_game_another_worker_holds(
+    shared: tuple[GameService, Store, Ticks], dealer: ScriptedDeals
+) -> None:
+    service, other_store, ticks = shared
+    gaple, _ = await finished_game(lambda kind: Table(service, dealer, kind))
+    game_id = gaple.game_id
+    first = Worker(service, service.store, ticks, go=False)
+    second = Worker(service, other_store, ticks, go=True)
+    try:
+        first.reviews.queue(game_id)
+        await asyncio.wait_for(first.pool.begun.wait(), WAIT)
+        second.reviews.queue(game_id)
+        await until(lambda: game_id in second.reviews.waiting)
+        watchers = [t for t in asyncio.all_tasks() if t.get_name() == f"review-{game_id}"]
+        assert len(watchers) == 1
+        await second.reviews.stop()
+        # Nothing of the second worker is left looking at the store after its stop.
+        assert second.reviews.waiting == frozenset()
+        assert watchers[0].done()
+        assert second.pool.analyses == 0
+    finally:
+        first.pool.go.set()
         await first.reviews.stop()
         await second.reviews.stop()
 
@@ -223,7 +249,6 @@ async def test_a_stale_analysis_taken_over_gives_way_and_gets_the_stored_review(
         assert other.pool.analyses == 1
         # The stalled worker goes on: at its claim's renewal it finds the review stored,
         # stops its own analysis and tells whoever waits there.
-        assert RENEW_EVERY < RETRY_AFTER
         stalled.pool.go.set()
         assert await at_most(stalled.reviews.reviewed(game_id)) == review
         await until(lambda: stalled.told == [game_id])
