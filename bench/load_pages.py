@@ -96,6 +96,9 @@ class PagePerson:
     """The revision the pending move was made at, until the page shows a newer one."""
     tapped_among_several: bool = False
     """Whether the pending move was chosen among several of one item (a second step)."""
+    counted_view: float | None = None
+    """The tap-to-view time of the move counted last, until the person taps again: a refusal
+    arriving after it (a newer state came first) takes the move and its time back."""
     played_revision: int = -1
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     bucket: FrameBucket = field(
@@ -214,6 +217,7 @@ class PagePeople:
             # The tap: both views are timed from here.
             now = time.monotonic()
             person.tapped_at, person.tapped_revision = now, int(frame["version"])
+            person.counted_view = None
             person.table.hand_due_since = now
             self._due[person.table.index] = int(frame["version"])
         await person.ws.send_str(json.dumps(frame))
@@ -250,6 +254,13 @@ class PagePeople:
             person.refusals += 1
             if len(self.refused) < 1000:
                 self.refused.append(f"{frame.get('reason')}: {frame.get('text', '')}"[:120])
+            if person.tapped_at is None and person.counted_view is not None:
+                # The refused move had been counted on a newer state that came before it.
+                self.mover_view.remove(person.counted_view)
+                table.moves -= 1
+                self.second_steps -= person.tapped_among_several
+                person.counted_view = None
+                person.played_revision = -1
             if person.tapped_at is not None:
                 person.tapped_at = person.tapped_revision = None
                 table.hand_due_since = None
@@ -263,7 +274,8 @@ class PagePeople:
             if person.tapped_at is not None and revision > (person.tapped_revision or 0):
                 # The move is counted with its view, in one step: the frame that ends the last
                 # game also ends the run, which may report before the person's task resumes.
-                self.mover_view.append(now - person.tapped_at)
+                person.counted_view = now - person.tapped_at
+                self.mover_view.append(person.counted_view)
                 person.tapped_at = person.tapped_revision = None
                 table.moves += 1
                 self.second_steps += person.tapped_among_several

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import shlex
 import sys
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -96,10 +97,11 @@ def _say(line: str) -> None:
 
 
 def _as_run() -> str:
-    """The command as the person typed it (`.venv/bin/gaple-bot` from a clone's folder, where
-    a bare `gaple-bot` is not on the PATH), or `gaple-bot` when run another way."""
-    typed = sys.argv[0] if sys.argv else ""
-    return typed if os.path.basename(typed) == "gaple-bot" else "gaple-bot"
+    """The command the bot was run by, as the shell found it (`.venv/bin/gaple-bot` from a
+    clone's folder, where a bare `gaple-bot` is not on the PATH; a full path when the PATH
+    gave it), quoted for the shell; `gaple-bot` when it was run another way."""
+    path = sys.argv[0] if sys.argv else ""
+    return shlex.quote(path) if os.path.basename(path) == "gaple-bot" else "gaple-bot"
 
 
 def main(argv: list[str] | None = None) -> int:

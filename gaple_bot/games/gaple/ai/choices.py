@@ -133,7 +133,7 @@ class ChoiceReweigh:
     model: ChoiceModel
 
     def __call__(self, hands: Ints, discs: Ints, weights: Floats) -> Floats:
-        """The pool's weights times each deal's likelihood (scaled so the likeliest deal's is 1).
+        """The pool's weights times each deal's likelihood (scaled so the largest is 1).
 
         A seat's share depends only on its own hand and discards, and deals late in a round
         repeat them often, so each seat's share is worked out once per distinct pair."""
@@ -161,5 +161,9 @@ class ChoiceReweigh:
                 shares,
             )
             logs += shares[where.reshape(-1)]
-        out: Floats = weights * np.exp(self.power * (logs - logs.max()))
+        # In logs, scaled by the likeliest deal the pool can give: a deal of weight 0 that
+        # the plays would favour must not push every other weight under what floats hold.
+        with np.errstate(divide="ignore"):
+            total = np.log(weights) + self.power * logs
+        out: Floats = np.exp(total - total.max())
         return out

@@ -974,8 +974,9 @@ def choice_features(
     end); equal ends; the hand's and the unseen tiles of the covered number; a double's tiles
     of its number; the hand's and the unseen tiles of the other end; the hand's pips, tiles and
     doubles left; how many of the new ends each follower lacks; how much of the new number is
-    on the line; whether the line is then blocked, the unseen tiles fit neither end, a tile
-    left fits both, no tile left fits.
+    on the line; whether the line is then blocked; the fewest tiles a follower holds; whether
+    the unseen tiles fit neither end; how many tiles left fit both ends; whether no tile left
+    fits.
     """
     if on_left:
         covered, other = left, right
@@ -1026,7 +1027,7 @@ def choice_score(
     direct: Floats,
 ) -> float:
     """The model's score of one play: a layer of tanh units over the standardised features,
-    plus a linear part."""
+    plus a linear part (`features` are standardised in place: score a row once)."""
     score = 0.0
     units = hidden.shape[1]
     for f in range(features.shape[0]):

@@ -129,8 +129,8 @@ class Budget:
     the one visited most."""
     choices: float = 0.0
     """The tree search's deals are also weighted by the likelihood of the other seats' recorded
-    plays under the learned model of play (`choices`), raised to this power (0: not); under the
-    classic rules only, the play it was fitted to."""
+    plays under the learned model of play (`choices`), raised to this power (0: not); at four
+    seats under the classic rules only, the play it was fitted to."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -368,7 +368,7 @@ def fast_judge(
 def _reweigh(view: SeatView, budget: Budget) -> Callable[[Ints, Ints, Floats], Floats] | None:
     """How the tree's pool weights are weighed again by the other seats' recorded plays: by the
     learned model (`Budget.choices`) or `OpponentModel` (`Budget.opponents`); None: not."""
-    if budget.choices and rules_of(view.config).classic:
+    if budget.choices and rules_of(view.config).classic and view.config.seats == 4:
         return reweigh_by_choices(view, budget.choices)
     if budget.opponents:
         return _opponents_reweigh(view, budget.opponents)

@@ -18,6 +18,7 @@ from gaple_bot.games.gaple.ai.fastcore import (
     choice_options,
 )
 from gaple_bot.games.gaple.ai.levels import BUDGETS
+from gaple_bot.games.gaple.ai.montecarlo import _reweigh
 from gaple_bot.games.gaple.ai.playout import BIT_OF, HI, LO, NUM, SUM, to_bits
 from gaple_bot.games.gaple.ai.reference import reference_move
 from gaple_bot.games.gaple.rules import (
@@ -274,14 +275,25 @@ def test_the_weights_fit_the_features() -> None:
     assert (m.spread > 0).all()
 
 
-@pytest.mark.parametrize("config", SETUPS, ids=str)
 def test_tree_decisions_weighted_by_the_model_are_legal_and_repeat_for_a_seed(
-    config: GameConfig, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stop_the_clock(monkeypatch)
+    config = GameConfig(RuleSet.CLASSIC, 4)
     budget = dataclasses.replace(BUDGETS[Level.HARD], tree=200, choices=1.0)
     rng = random.Random(55)
-    for view, *_ in positions(config, rng, 40):
+    weighed = 0
+    for view, *_ in positions(config, rng, 80):
+        weighed += _reweigh(view, budget) is not None
         move = decide(Level.HARD, view, 83, budget)
         assert move in view.legal
         assert decide(Level.HARD, view, 83, budget) == move
+    assert weighed > 20
+
+
+@pytest.mark.parametrize("config", SETUPS[1:], ids=str)
+def test_the_model_weighs_deals_only_at_four_classic_seats(config: GameConfig) -> None:
+    # It was fitted to four-seat classic play: elsewhere its features mean something else.
+    budget = dataclasses.replace(BUDGETS[Level.HARD], choices=1.0)
+    for view, *_ in positions(config, random.Random(57), 20):
+        assert _reweigh(view, budget) is None
