@@ -34,8 +34,10 @@ def shell_texts(t: Translator) -> dict[str, str]:
         "share": t.gettext("Share"),
         # A seat's tiles or cards face down, for screen readers.
         "in_hand": t.gettext("{count} in hand"),
-        # Gaple: the pips left in a hand at a round's end.
-        "pips": t.gettext("{count} pips"),
+        # Gaple: the pips left in a hand at a round's end; the page picks the form by the
+        # language's plural rule ("one" or any other).
+        "pips_one": t.ngettext("{count} pip", "{count} pips", 1),
+        "pips_other": t.ngettext("{count} pip", "{count} pips", 2),
         # Gap: under a card whose move takes nothing, where the card goes.
         "to_middle": t.gettext("to the middle"),
     }

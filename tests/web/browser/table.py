@@ -147,6 +147,16 @@ class Table:
         assert f"{round_number}" in status, status
         seats = await self.page.locator(".seat").count()
         assert seats and await self.page.locator(".seat .seat-reveal").count() == seats
+        # Gaple: each hand's pips in the page's language, with its plural ("1 pip", "0 pips").
+        counts = await self.page.eval_on_selector_all(
+            ".gaple-seat-reveal .seat-reveal-count",
+            "(nodes) => nodes.map("
+            "(n) => [n.dataset.pips, n.textContent, document.documentElement.lang])",
+        )
+        for pips, text, language in counts:
+            assert text.startswith(f"{pips} "), text
+            if language == "en":
+                assert text.split(" · ")[0] == (f"{pips} pip" if pips == "1" else f"{pips} pips")
         # Nothing of the live table shows over it: no hand to tap, no turn's clock.
         assert await self.page.locator(PLAYABLE).count() == 0
         assert await self.page.locator(".seat-clock").count() == 0

@@ -205,6 +205,13 @@ export function drawItem(item, state) {
   return face;
 }
 
+/** "{count} pips" in the page's language, singular where its plural rule says "one". */
+function pipsText(texts, n) {
+  const language = document.documentElement.lang || "en";
+  const one = new Intl.PluralRules(language).select(n) === "one";
+  return (one ? texts?.pips_one : texts?.pips_other) || (n === 1 ? "{count} pip" : "{count} pips");
+}
+
 /** A seat's hand at a round's end, face up, with its pips (and its discards, dimmed). */
 export function drawSeatReveal(reveal, number, state, texts) {
   const root = html("div", "seat-reveal gaple-seat-reveal");
@@ -214,7 +221,7 @@ export function drawSeatReveal(reveal, number, state, texts) {
   if (tiles.childElementCount) root.append(tiles);
   const pips = reveal.pips?.[number] ?? 0;
   const dropped = reveal.discard_pips?.[number] ?? 0;
-  const word = (n) => (texts?.pips || "{count} pips").replace("{count}", n);
+  const word = (n) => pipsText(texts, n).replace("{count}", n);
   const count = html("span", "seat-reveal-count", dropped ? `${word(pips)} · ✕ ${dropped}` : word(pips));
   count.dataset.pips = String(pips);
   root.append(count);
