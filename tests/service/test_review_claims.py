@@ -35,14 +35,17 @@ DEAD = 77
 
 class Ticks:
     """The test's clock, counting how often it is read (each look of a waiting worker at a
-    claim reads it: the test waits for looks, not for time)."""
+    claim reads it: the test waits for looks, not for time), and setting `changed` at each
+    read and each review a worker is told of: what the tests wait for changes only then."""
 
     def __init__(self, clock: TestClock) -> None:
         self.clock = clock
         self.reads = 0
+        self.changed = asyncio.Event()
 
     def __call__(self) -> datetime:
         self.reads += 1
+        self.changed.set()
         return self.clock()
 
 
@@ -83,7 +86,12 @@ class Worker:
             poll=POLL,
         )
         self.told: list[int] = []
-        self.reviews.when_ready(self.told.append)
+
+        def told(game_id: int) -> None:
+            self.told.append(game_id)
+            clock.changed.set()
+
+        self.reviews.when_ready(told)
         self.reviews.start(OutcomeFeed())
 
 
@@ -126,13 +134,14 @@ async def shared(
         await service.close()
 
 
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait until `condition` holds, looking again at each turn of the loop (WAIT bounds
-    it): what it looks at (a worker's state, its clock's reads) has no event to wait on."""
+async def until(ticks: Ticks, condition: Callable[[], bool]) -> None:
+    """Wait until `condition` holds, looking again at each change `ticks` hears of (a clock
+    read, a review told; a waiting worker reads the clock at each look); WAIT bounds it."""
 
     async def look() -> None:
-        while not condition():  # noqa: ASYNC110
-            await asyncio.sleep(0.001)
+        while not condition():
+            ticks.changed.clear()
+            await ticks.changed.wait()
 
     await asyncio.wait_for(look(), WAIT)
 
@@ -155,7 +164,7 @@ async def test_two_workers_asked_for_one_game_analyse_it_once(
         await asyncio.wait_for(first.pool.begun.wait(), WAIT)
         # A /review reaches the second meanwhile: it finds the claim and waits.
         second.reviews.queue(game_id)
-        await until(lambda: game_id in second.reviews.waiting)
+        await until(ticks, lambda: game_id in second.reviews.waiting)
         waiting_there = asyncio.create_task(second.reviews.reviewed(game_id))
         async with other_store.read() as tx:
             claim = await tx.reviews.claimed(game_id)
@@ -166,7 +175,7 @@ async def test_two_workers_asked_for_one_game_analyse_it_once(
         # The second ends with the stored review, told to its listeners, and analysed nothing.
         assert await at_most(waiting_there) == review
         assert (first.pool.analyses, second.pool.analyses, second.pool.pieces) == (1, 0, 0)
-        await until(lambda: first.told == [game_id])
+        await until(ticks, lambda: first.told == [game_id])
         assert second.told == [game_id]
         assert second.reviews.waiting == frozenset()
         assert review.moves and await second.reviews.review(game_id) == review
@@ -189,7 +198,7 @@ async def test_a_stop_ends_the_watch_on_a_game_another_worker_holds(
         first.reviews.queue(game_id)
         await asyncio.wait_for(first.pool.begun.wait(), WAIT)
         second.reviews.queue(game_id)
-        await until(lambda: game_id in second.reviews.waiting)
+        await until(ticks, lambda: game_id in second.reviews.waiting)
         watchers = [t for t in asyncio.all_tasks() if t.get_name() == f"review-{game_id}"]
         assert len(watchers) == 1
         await second.reviews.stop()
@@ -215,17 +224,17 @@ async def test_a_dead_worker_s_claim_is_taken_over_once_stale(
     worker = Worker(service, other_store, ticks, go=True)
     try:
         worker.reviews.queue(game_id)
-        await until(lambda: game_id in worker.reviews.waiting)
+        await until(ticks, lambda: game_id in worker.reviews.waiting)
         # Short of the bound, the claim stands: look after look, the worker only waits.
         clock.advance(RETRY_AFTER.total_seconds() - 1)
         reads = ticks.reads
-        await until(lambda: ticks.reads >= reads + 3)
+        await until(ticks, lambda: ticks.reads >= reads + 3)
         assert game_id in worker.reviews.waiting and worker.pool.analyses == 0
         # Past it, the claim is stale: the worker takes it over and analyses the game.
         clock.advance(2)
         review = await at_most(worker.reviews.reviewed(game_id))
         assert review.moves and worker.pool.analyses == 1
-        await until(lambda: worker.told == [game_id])
+        await until(ticks, lambda: worker.told == [game_id])
         async with other_store.read() as tx:
             assert await tx.reviews.claimed(game_id) is None
     finally:
@@ -251,7 +260,7 @@ async def test_a_stale_analysis_taken_over_gives_way_and_gets_the_stored_review(
         # stops its own analysis and tells whoever waits there.
         stalled.pool.go.set()
         assert await at_most(stalled.reviews.reviewed(game_id)) == review
-        await until(lambda: stalled.told == [game_id])
+        await until(ticks, lambda: stalled.told == [game_id])
         assert (stalled.pool.analyses, stalled.pool.pieces) == (1, 1)
         assert stalled.reviews.waiting == frozenset()
     finally:
