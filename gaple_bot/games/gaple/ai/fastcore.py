@@ -1126,8 +1126,9 @@ def choice_log_likelihoods(
 
 
 def warm_up() -> None:
-    """Every compiled function here loaded (from numba's cache, else compiled) by a tiny call,
-    so a computer process's first decision does not pay for it."""
+    """Every compiled function the levels use loaded (from numba's cache, else compiled) by a
+    tiny call, so a computer process's first decision does not pay for it (the learned model
+    of play's, used by no level, compiles at its first use)."""
     seats = 2
     hands = np.array([[0b11, 0b1100]], dtype=np.int64)
     points = np.zeros((1, seats), dtype=np.int64)
@@ -1173,17 +1174,4 @@ def warm_up() -> None:
         links,
         np.zeros(4, dtype=np.float64),
         1,
-    )
-    units = 1
-    choice_log_likelihoods(
-        np.array([[0b11, 0b1100]], dtype=np.int64),
-        np.zeros((1, seats), dtype=np.int64),
-        np.array([[1, 0, 0, 0, 0, 1, 2, 0, 0, 7, 0]], dtype=np.int64),
-        np.zeros(CHOICE_FEATURES, dtype=np.float64),
-        np.ones(CHOICE_FEATURES, dtype=np.float64),
-        np.zeros((CHOICE_FEATURES, units), dtype=np.float64),
-        np.zeros(units, dtype=np.float64),
-        np.zeros(units, dtype=np.float64),
-        np.zeros(CHOICE_FEATURES, dtype=np.float64),
-        np.zeros(1, dtype=np.float64),
     )

@@ -102,3 +102,16 @@ def test_decisions_with_the_model_are_legal_and_repeat_for_a_seed(
         move = decide(Level.HARD, view, 82, budget)
         assert move in view.legal
         assert decide(Level.HARD, view, 82, budget) == move
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_tree_decisions_weighted_by_the_model_are_legal_and_repeat_for_a_seed(
+    config: GameConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stop_the_clock(monkeypatch)
+    budget = Budget(deals=0, tree=200, explore=3.0, by_mean=True, keep=3, opponents=1.0)
+    rng = random.Random(33)
+    for view, *_ in positions(config, rng, 40):
+        move = decide(Level.HARD, view, 85, budget)
+        assert move in view.legal
+        assert decide(Level.HARD, view, 85, budget) == move
