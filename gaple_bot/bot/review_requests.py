@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from telegram import ReplyParameters
 from telegram.constants import ParseMode
 
-from ..games.played import played_labels
+from ..games.played import NamedMoves, named_moves
 from ..games.review import GameReview
 from ..games.seam import GameDataError
 from ..i18n import Translator, Translators
@@ -138,16 +138,22 @@ class ReviewRequests:
 async def review_text(
     service: GameService, t: Translator, game: FinishedGame, review: GameReview, now: datetime
 ) -> str:
-    """/review's answer: the review summed up, each move made named as it was played (the
-    game replayed off the event loop; from its code alone if it does not replay)."""
-    played: dict[tuple[int, int], str] = {}
+    """/review's answer: the review summed up, each move made named as it was played and
+    each better move as it would have been (the game replayed off the event loop; from
+    their codes alone if it does not replay)."""
+    named = NamedMoves()
     if game.kind in service.registry:
         kind = service.registry.get(game.kind)
         history = await service.reviews.history(game.game_id)
+        best = {
+            (seat.worst.round, seat.worst.ply): seat.worst.best
+            for seat in review.seats
+            if seat.worst is not None
+        }
         try:
-            played = await asyncio.to_thread(played_labels, kind, t, game.config, history)
+            named = await asyncio.to_thread(named_moves, kind, t, game.config, history, best)
         except GameDataError:
             log.warning(
                 "game %s does not replay: its review names moves by their codes", game.game_id
             )
-    return render_review(t, service.registry, game, review, now, played)
+    return render_review(t, service.registry, game, review, now, named.played, named.better)

@@ -182,6 +182,14 @@ class Presentation(ABC, Generic[Board, Private]):
         all. By default the code names the move: move_label."""
         return self.move_label(t, code)
 
+    def better_label(self, t: Translator, code: int, played: Sequence[object]) -> str:
+        """Move `code`, the better move where another was played, in a few words (a
+        review's "better: …"): `played` are the events of the move that was played there,
+        so a kind whose words for a move depend on the position names it as it would have
+        been played (Gaple: where the move played laid the line's first tile, the better one
+        lays it too, and has no side). By default the code names the move: move_label."""
+        return self.move_label(t, code)
+
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """Move `code` made by the computer when the person's time ran out: by default
         without naming the move (the hand below it shows what changed)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,14 +115,21 @@ def round_frames(t: Translator, game: ReplayedGame, history: History, number: in
     }
 
 
-def played_labels(
-    t: Translator, game: ReplayedGame, history: History
-) -> dict[tuple[int, int], str]:
+def named_moves(
+    t: Translator,
+    game: ReplayedGame,
+    history: History,
+    best: Mapping[tuple[int, int], int] | None = None,
+) -> played.NamedMoves:
     """Every move of the rounds that are over named as it was played, in plain text, by
     round and ply (both 1-based): a review's moves and worst as the replay's move list names
-    them."""
-    named = played.played_labels(game.kind, t, game.config, history)
-    return {key: _plain(label) for key, label in named.items()}
+    them; and each better move of `best` (its code by the round and ply of the move made
+    instead) named where it was better."""
+    named = played.named_moves(game.kind, t, game.config, history, best)
+    return played.NamedMoves(
+        {key: _plain(label) for key, label in named.played.items()},
+        {key: _plain(label) for key, label in named.better.items()},
+    )
 
 
 def _first(kind: AnyGameKind, config: JSON, history: History) -> AnyMatch:

@@ -40,7 +40,7 @@ from ..service.errors import NoSuchGame
 from ..service.reviews import FinishedGame
 from ..service.tokens import REPLAY_START_PREFIX
 from .initdata import InitDataRefused, check_init_data
-from .replay_frames import ReplayedGame, overview, played_labels, round_frames
+from .replay_frames import ReplayedGame, named_moves, overview, round_frames
 from .replay_texts import replay_refusal, replay_texts
 from .sessions import PageSession, SessionRefused, SessionSigner
 from .sign_in import json_body
@@ -394,19 +394,40 @@ class ReplayRoutes:
         t = deps.translators.get(session.language)
         replayed = self._replayed(deps, game)
         history = await deps.service.reviews.history(game.game_id)
-        played = await asyncio.to_thread(played_labels, t, replayed, history)
-        return review_payload(t, replayed, raw, played)
+        named = await asyncio.to_thread(named_moves, t, replayed, history, _best(raw))
+        return review_payload(t, replayed, raw, named.played, named.better)
+
+
+def _best(raw: JSON) -> dict[tuple[int, int], int]:
+    """The better move of each decision of a stored review (its moves' and its seats'
+    worst), by the round and ply of the move made."""
+    moves = [move for move in raw.get("moves", []) if isinstance(move, dict)]
+    worst = [line.get("worst") for line in raw.get("seats", []) if isinstance(line, dict)]
+    best: dict[tuple[int, int], int] = {}
+    for move in [*moves, *(w for w in worst if isinstance(w, dict))]:
+        number, ply, code = move.get("round"), move.get("ply"), move.get("best")
+        if isinstance(number, int) and isinstance(ply, int) and isinstance(code, int):
+            best[number, ply] = code
+    return best
 
 
 def review_payload(
-    t: Translator, game: ReplayedGame, raw: JSON, played: Mapping[tuple[int, int], str]
+    t: Translator,
+    game: ReplayedGame,
+    raw: JSON,
+    played: Mapping[tuple[int, int], str],
+    better: Mapping[tuple[int, int], str] | None = None,
 ) -> JSON:
     """The stored review as the page shows it: each move and each seat's worst with the
     moves named (a move made as it was played, `played` by round and ply, as the replay's
-    move list names it; the better move by the kind's move_label) and each seat's name."""
+    move list names it; the better move as `better` names it, by the round and ply of the
+    move made, else by the kind's move_label) and each seat's name."""
     kind = game.kind
+    better = better or {}
     moves = [
-        _named(t, kind, move, played) for move in raw.get("moves", []) if isinstance(move, dict)
+        _named(t, kind, move, played, better)
+        for move in raw.get("moves", [])
+        if isinstance(move, dict)
     ]
     seats = []
     for line in raw.get("seats", []):
@@ -417,13 +438,17 @@ def review_payload(
         if isinstance(number, int) and 0 <= number < len(game.seats):
             shown["name"] = _name(t, game.seats[number], game.seats)
         worst = line.get("worst")
-        shown["worst"] = _named(t, kind, worst, played) if isinstance(worst, dict) else None
+        shown["worst"] = _named(t, kind, worst, played, better) if isinstance(worst, dict) else None
         seats.append(shown)
     return {"version": raw.get("version"), "moves": moves, "seats": seats}
 
 
 def _named(
-    t: Translator, kind: AnyGameKind, move: JSON, played: Mapping[tuple[int, int], str]
+    t: Translator,
+    kind: AnyGameKind,
+    move: JSON,
+    played: Mapping[tuple[int, int], str],
+    better: Mapping[tuple[int, int], str],
 ) -> JSON:
     shown = dict(move)
     for key, label in (("code", "label"), ("best", "best_label")):
@@ -431,10 +456,14 @@ def _named(
         if isinstance(code, int):
             shown[label] = _untagged(html.unescape(kind.presentation.move_label(t, code)))
     number, ply = move.get("round"), move.get("ply")
-    name = played.get((number, ply)) if isinstance(number, int) and isinstance(ply, int) else None
-    if name is not None:
+    if not isinstance(number, int) or not isinstance(ply, int):
+        return shown
+    if (name := played.get((number, ply))) is not None:
         # The move made, as it was played (what it took included), as the replay names it.
         shown["label"] = name
+    if (name := better.get((number, ply))) is not None:
+        # The better move, as it would have been played there (a line's first tile opens it).
+        shown["best_label"] = name
     return shown
 
 

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 from gaple_bot.bot.callback_data import Action
 from gaple_bot.bot.deps import Deps
 from gaple_bot.games.gaple.kind import GapleKind
-from gaple_bot.games.gaple.rules import GameConfig, RuleSet, Side, play, tile_id
+from gaple_bot.games.gaple.rules import GameConfig, Played, RuleSet, Side, play, tile_id
 from gaple_bot.games.review import REVIEW_VERSION, GameReview, Mark, MoveReview, SeatSummary
 from gaple_bot.i18n import Translators
 from gaple_bot.store import ComputerLevel, GameStatus
@@ -276,6 +276,36 @@ async def test_without_the_analysis_review_shows_a_stored_review_or_says_it_is_o
             french = Translators().get("fr")
             label = GAPLE_KIND.presentation.move_label(french, played)
             assert f"Plus grosse erreur : manche 1, {label} (" in shown.text
+
+
+async def test_review_says_a_round_s_first_tile_opened_the_line(tmp_path: Path) -> None:
+    """C7: the first tile of a line has no side: /review names it, and the better move
+    there, as opening the line, never as played on the right."""
+    async with running_fake(group_limit_per_minute=1000) as fake:
+        fake.add_user(ANA, "Ana", language_code="de")
+        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
+        async with running_bot(fake, tmp_path / "gaple.sqlite3", REVIEWS="no") as app:
+            store = deps_of(app).service.store
+            await deps_of(app).service.players.chat(GROUP, GROUP_TITLE)
+            async with store.transaction() as tx:
+                await tx.chats.set_language(GROUP, "de")
+            config = GameConfig(RuleSet.CLASSIC, 4, 1)
+            players = [ANA, ComputerLevel.EASY, ComputerLevel.NORMAL, ComputerLevel.HARD]
+            first, _ = await play_game(store, GROUP, config, players, seed=3)
+            history = await deps_of(app).service.reviews.history(first)
+            played, better = history[0][1][0], play(tile_id(5, 5), Side.RIGHT).code
+            blunder = MoveReview(1, 1, 0, played, better, 25.0, Mark.BLUNDER, ())
+            review = GameReview((blunder,), (SeatSummary(0, 7, 62.5, 3.6, blunder),))
+            async with store.transaction() as tx:
+                await tx.reviews.put(first, REVIEW_VERSION, review.to_json())
+            shown = await _answer(fake, ANA, "/review")
+            german = Translators().get("de")
+            opened = GAPLE_KIND.presentation.played_label
+            lead = opened(german, played, (Played(0, tile_id(6, 6), Side.RIGHT, None),))
+            assert lead == "mit [6|6] eröffnen"
+            assert f"Runde 1, {lead} (" in shown.text, shown.text
+            assert "mit [5|5] eröffnen" in shown.text, shown.text
+            assert " rechts" not in shown.text, shown.text
 
 
 GAPLE_KIND = GapleKind()

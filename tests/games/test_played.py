@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gaple_bot.games.played import played_labels
+from gaple_bot.games.played import named_moves, played_labels
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.seam import JSON
 from gaple_bot.i18n import Translators
@@ -82,3 +82,23 @@ def test_a_round_the_game_stopped_in_is_not_named() -> None:
     stopped = [rounds[0], (deal, codes[:2])]
     labels = played_labels(kind, EN, config, stopped)
     assert {number for number, _ in labels} == {1}
+
+
+def test_each_round_s_first_tile_opens_the_line_and_so_does_the_better_move_there() -> None:
+    """Gaple's first tile of a round has no side: it is named as opening the line, as is the
+    better move a review names in its place; a later move and its better move keep theirs."""
+    kind = REGISTRY.get("gaple")
+    config, rounds = _played_game("gaple", 5)
+    assert len(rounds) > 1
+    firsts = {(number, 1): codes[0] for number, (_, codes) in enumerate(rounds, start=1)}
+    later = {(number, 2): codes[1] for number, (_, codes) in enumerate(rounds, start=1)}
+    named = named_moves(kind, EN, config, rounds, firsts | later)
+    assert named.played == played_labels(kind, EN, config, rounds)
+    over = {number for number, _ in named.played}
+    assert over == set(range(1, len(rounds) + 1))
+    for number in over:
+        assert named.played[number, 1].startswith("open with [")
+        assert named.better[number, 1] == named.played[number, 1]
+        code = later[number, 2]
+        assert named.better[number, 2] == kind.presentation.move_label(EN, code)
+        assert "open with" not in named.played[number, 2]

@@ -24,6 +24,7 @@ from gaple_bot.games.gap.rules import COLOUR, VALUE
 from gaple_bot.games.gap.rules.cards import COLOURS
 from gaple_bot.games.gaple.board import GapleHand
 from gaple_bot.games.gaple.present.page import tile_label
+from gaple_bot.games.gaple.rules import Side, play, tile_id
 from gaple_bot.games.gaple.rules.tiles import HIGH, LOW
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.texts import former_player_name
@@ -287,6 +288,36 @@ async def test_the_review_names_a_move_made_as_the_replay_s_move_list_does(
         assert move["label"] == listed[move["round"], move["ply"]]["label"]
     assert review["seats"][0]["worst"]["label"] == made["label"]
     assert " taking " in made["label"], made
+
+
+async def test_a_round_s_first_tile_opens_the_line_in_the_replay_and_its_review(
+    server: PageServer,
+) -> None:
+    """C7: the first tile of a line has no side (its code says right); the replay's move
+    list names it as opening the line, and so does the review, for the move made there and
+    for the better one."""
+    service = server.service
+    game_id, _, replay = await finished_game(server, "gaple")
+    opened = await open_replay(server, ANA, START_PREFIX + replay)
+    session = opened["session"]
+    status, frames = await post(server, "/app/api/replay/round", {"session": session, "round": 1})
+    assert status == 200, frames
+    first, second = (p["move"] for p in frames["positions"][1:3])
+    assert first["label"].startswith("open with ["), first
+    assert "on the right" not in first["label"]
+    assert "open with" not in second["label"], second
+    # The review's worst made there, a better first tile beside it.
+    stored = await review_of(service, game_id)
+    played, better = first["code"], play(tile_id(5, 5), Side.RIGHT).code
+    where = {"round": 1, "ply": 1, "code": played, "best": better}
+    stored["moves"][0] |= where
+    stored["seats"][0]["worst"] |= where
+    await store_review(service, game_id, stored)
+    status, answer = await post(server, "/app/api/replay/review", {"session": session})
+    assert status == 200, answer
+    review = answer["review"]
+    for move in (review["moves"][0], review["seats"][0]["worst"]):
+        assert (move["label"], move["best_label"]) == (first["label"], "open with [5|5]")
 
 
 async def test_the_live_table_s_end_offers_its_replay(server: PageServer) -> None:

@@ -120,11 +120,12 @@ def render_review(
     review: GameReview,
     now: datetime,
     played: Mapping[tuple[int, int], str] | None = None,
+    better: Mapping[tuple[int, int], str] | None = None,
 ) -> str:
     """/review: the game's review summed up for every person seated: their accuracy, the
     points they lost per decision, and their biggest mistake with the better move (the move
-    made named as `played` names it, by round and ply: with what it took; else from its
-    code)."""
+    made named as `played` names it, by round and ply: with what it took; the better move
+    as `better` names it, by the round and ply of the move made; else from their codes)."""
     presentation = registry.get(game.kind).presentation
     lines = [
         t.gettext("📊 <b>Review</b> of {game}, {when}").format(
@@ -137,7 +138,9 @@ def render_review(
             continue
         summary = summaries.get(seat.seat)
         lines.append("")
-        lines.extend(_person(t, presentation, seat_label(t, seat, game), summary, played or {}))
+        lines.extend(
+            _person(t, presentation, seat_label(t, seat, game), summary, played or {}, better or {})
+        )
     lines.extend(
         [
             "",
@@ -156,6 +159,7 @@ def _person(
     name: str,
     summary: SeatSummary | None,
     played: Mapping[tuple[int, int], str],
+    better: Mapping[tuple[int, int], str],
 ) -> list[str]:
     """One person's lines of a review."""
     if summary is None or summary.decisions == 0:
@@ -182,7 +186,9 @@ def _person(
             played.get((worst.round, worst.ply)) or presentation.move_label(t, worst.code)
         ),
         loss=points(t, worst.loss),
-        better=html.escape(presentation.move_label(t, worst.best)),
+        better=html.escape(
+            better.get((worst.round, worst.ply)) or presentation.move_label(t, worst.best)
+        ),
     )
     return [first, second]
 

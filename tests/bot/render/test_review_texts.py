@@ -158,3 +158,11 @@ def test_the_move_made_is_named_as_it_was_played_when_the_replay_says_so() -> No
         "Biggest mistake: round 2, 🟥8 taking 🟦8 &lt;i&gt; (23.5 points lost); "
         "better: [6|4] on the right."
     ) in text.splitlines()
+
+
+def test_the_better_move_is_named_as_the_replay_says_it_would_have_been_played() -> None:
+    played, better = {(2, 5): "open with [6|6]"}, {(2, 5): "open with [6|4]"}
+    text = render_review(EN, REGISTRY, _game(), _review(), NOW, played, better)
+    assert (
+        "Biggest mistake: round 2, open with [6|6] (23.5 points lost); better: open with [6|4]."
+    ) in text.splitlines()

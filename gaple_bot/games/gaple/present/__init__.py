@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,8 +16,10 @@ from ..rules import GameConfig, Move, tile_text, tiles_in
 from . import page
 from . import picture as drawing
 from .hand import (
+    better_label,
     hand_alert,
     move_label,
+    played_label,
     played_line,
     render_hand,
     render_played,
@@ -63,6 +65,15 @@ class GaplePresentation(Presentation[GapleBoard, GapleHand]):
     def move_label(self, t: Translator, code: int) -> str:
         """'[6|4] on the left', 'pass', 'discard [6|4]'."""
         return move_label(t.domain(DOMAIN), Move.from_code(code))
+
+    def played_label(self, t: Translator, code: int, events: Sequence[object]) -> str:
+        """'open with [6|6]' for the first tile of a line (it has no side), else as
+        move_label."""
+        return played_label(t.domain(DOMAIN), Move.from_code(code), events)
+
+    def better_label(self, t: Translator, code: int, played: Sequence[object]) -> str:
+        """'open with [5|5]' where the move played opened the line, else as move_label."""
+        return better_label(t.domain(DOMAIN), Move.from_code(code), played)
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """'Time ran out: the computer played [6|4] for you.'"""

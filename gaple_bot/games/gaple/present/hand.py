@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from datetime import datetime
 
 from ....i18n import Translator
 from ...texts import time_left, waiting_line
 from ...views import Button, GameMessage, HandView
 from ..board import GapleBoard, GapleHand
-from ..rules import Move, MoveKind, Side, tile_text
+from ..rules import Move, MoveKind, Played, Side, tile_text
 from .tiles import by_weight, hand_text, line_text
 
 TILES_PER_ROW = 4
@@ -117,9 +118,9 @@ def played_line(t: Translator, move: Move) -> str:
 
 
 def move_label(t: Translator, move: Move) -> str:
-    """A move named in a few words, for a review's "the better move was …": the tile and the
-    end it goes on ('[6|4] on the left'; a lead or equal ends are on the right, C7), a pass,
-    or a discard."""
+    """A move named from its code alone, in a few words: the tile and the end it goes on
+    ('[6|4] on the left'; equal ends are on the right, C7, and so is a lead, which
+    played_label and better_label name as opening the line), a pass, or a discard."""
     if move.kind is MoveKind.DISCARD:
         return t.pgettext("move", "discard {tile}").format(tile=tile_text(move.tile))
     if move.kind is MoveKind.PASS:
@@ -127,6 +128,33 @@ def move_label(t: Translator, move: Move) -> str:
     if move.side is Side.LEFT:
         return t.pgettext("move", "{tile} on the left").format(tile=tile_text(move.tile))
     return t.pgettext("move", "{tile} on the right").format(tile=tile_text(move.tile))
+
+
+def opens_line(events: Sequence[object]) -> bool:
+    """Whether the move that made `events` laid the first tile of an empty line (a lead with
+    no starting tile: the tile has no side yet)."""
+    return any(isinstance(e, Played) and e.ends is None for e in events)
+
+
+def opening_label(t: Translator, move: Move) -> str:
+    """A play that lays the first tile of the line, in a few words ('open with [6|6]')."""
+    return t.pgettext("move", "open with {tile}").format(tile=tile_text(move.tile))
+
+
+def played_label(t: Translator, move: Move, events: Sequence[object]) -> str:
+    """A move as it was played: the first tile of a line opens it (it has no side, though
+    its code says right, C7); any other move as move_label names it."""
+    if move.kind is MoveKind.PLAY and opens_line(events):
+        return opening_label(t, move)
+    return move_label(t, move)
+
+
+def better_label(t: Translator, move: Move, played: Sequence[object]) -> str:
+    """The better move where the move that made `played` was made: where that one opened
+    the line, the better one opens it too."""
+    if move.kind is MoveKind.PLAY and opens_line(played):
+        return opening_label(t, move)
+    return move_label(t, move)
 
 
 def timed_out_line(t: Translator, move: Move) -> str:
