@@ -295,6 +295,9 @@ async function receive(frame) {
         page.gameLoading = import(frame.script).then(
           (module) => {
             page.game = module;
+            // A game whose felt lists the last moves shows them there: the move's line is
+            // then only read out (screen readers), or the last move would show twice.
+            $("ticker").classList.toggle("spoken", Boolean(module.listsMoves));
           },
           (error) => {
             console.error("the game's drawing", error);

@@ -5,6 +5,10 @@
 // counts, − for the smallest) and the sum written out. Colours are page.css's .card-<colour>.
 
 const ORDER = ["red", "green", "blue", "yellow", "purple", "orange"];
+
+/** The felt lists the last moves (drawBoard's .recent): the page's move line under it would
+ * show the last one twice, so the page keeps that line for screen readers only. */
+export const listsMoves = true;
 const ENGLISH = { to_middle: "to the middle" };
 
 function html(tag, className, text) {
