@@ -85,6 +85,9 @@ class Replay {
   constructor(options) {
     this.tg = options.tg || null;
     this.onClose = options.onClose || null;
+    // Opened by its link, nothing lies under the replay: ✕ leaves the page for what it came
+    // from (Telegram's chat) or what it would be without the replay (local play's table).
+    this.direct = !this.onClose;
     this.texts = {};
     this.game = null; // the game's drawing module
     this.info = null; // the sign-in's answer: seats, rounds, review
@@ -264,7 +267,7 @@ class Replay {
         "header",
         { class: "head replay-head" },
         el("h1", { class: "title", text: this.say("replay_title", { title: this.info.title }) }),
-        this.onClose ? el("button", { type: "button", class: "replay-close", "data-act": "close", "aria-label": this.say("close"), title: this.say("close"), text: "✕", onclick: () => this.close() }) : null,
+        el("button", { type: "button", class: "replay-close", "data-act": "close", "aria-label": this.say("close"), title: this.say("close"), text: "✕", onclick: () => (this.direct ? this.leave() : this.close()) }),
       ),
       el("p", { class: "status replay-status", "aria-live": "polite" }),
       el("div", { class: "replay-seats" }),
@@ -286,6 +289,8 @@ class Replay {
         if (!this.root?.isConnected || event.target?.tagName === "INPUT") return;
         if (event.key === "ArrowRight") this.step(1);
         else if (event.key === "ArrowLeft") this.step(-1);
+        // Over the table, the table's Escape closes the replay; opened alone, this one does.
+        else if (event.key === "Escape" && this.direct) this.leave();
       },
       { signal },
     );
@@ -302,6 +307,26 @@ class Replay {
     for (const name of ["table", "local", "replay"]) url.searchParams.delete(name);
     url.searchParams.set("replay", this.info.replay);
     if (url.href !== location.href) history.replaceState(history.state, "", url.href);
+  }
+
+  /** ✕ of a replay opened by its link: inside Telegram the Mini App closes (back to the
+   * chat whose link opened it); in a browser (local play) the page becomes local play's
+   * table of the replay's game, the address without the replay (as close() gives the table
+   * its address back). */
+  leave() {
+    this.pause();
+    if (this.tg?.initData) {
+      try {
+        this.tg.close();
+      } catch (error) {
+        console.warn("Telegram's close", error);
+      }
+      return;
+    }
+    const url = new URL(location.href);
+    for (const name of ["table", "local", "replay"]) url.searchParams.delete(name);
+    url.searchParams.set("local", this.info.kind);
+    location.replace(url.href);
   }
 
   close() {

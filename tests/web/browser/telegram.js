@@ -46,6 +46,9 @@
     ready() {
       calls.push("ready");
     },
+    close() {
+      calls.push("close");
+    },
     expand() {
       calls.push("expand");
       this.isExpanded = true;

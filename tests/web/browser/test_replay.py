@@ -6,17 +6,37 @@ the move list once it is ready, and a marked move kept as golden screenshots, li
 from __future__ import annotations
 
 import os
+import random
 import re
+import shutil
+from datetime import timedelta
 from pathlib import Path
 
+import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from playwright.async_api import Page
 
+from gaple_bot.i18n import Translators
+from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
-from gaple_bot.web.local import LOCAL_PLAYER
+from gaple_bot.store import Store
+from gaple_bot.web.app import PageFrontEnd
+from gaple_bot.web.local import LOCAL_PLAYER, LocalTables
 from gaple_bot.web.replays import START_PREFIX
+from gaple_bot.web.sessions import SessionSigner
+from tests.clock import TestClock
+from tests.web.conftest import sqlite_url
 from tests.web.kit import PageServer, chat_move
-from tests.web.replay_kit import ANA, finished_game, member_init, review_of, store_review
+from tests.web.replay_kit import (
+    ANA,
+    finished_game,
+    member_init,
+    play_out,
+    review_of,
+    store_review,
+)
 
 from .conftest import OpenTable
 from .golden import UPDATE, assert_matches_golden
@@ -262,6 +282,69 @@ async def test_the_game_s_end_offers_the_replay_and_shows_the_review_once_ready(
     assert not await page.evaluate("Telegram.WebApp.BackButton.isVisible")
     await page.locator(".standings").wait_for(timeout=DEADLINE_MS)
     table.assert_clean()
+
+
+async def test_a_replay_opened_by_its_link_in_telegram_closes_the_app_with_its_x(
+    server: PageServer, open_table: OpenTable
+) -> None:
+    """Nothing lies under a replay opened by its link: its ✕ (and Escape, as over the
+    table) leaves it, closing the Mini App back to the chat whose link opened it."""
+    _, _, token = await finished_game(server, "gap")
+    table = await open_table(
+        server.url("/app"), init_data=member_init(ANA, START_PREFIX + token, server)
+    )
+    page = table.page
+    await wait_for(page, 1, 0)
+    close = page.locator('#replay button[data-act="close"]')
+    assert await close.is_visible()
+    assert await close.get_attribute("aria-label") == "Close"
+    assert await close.inner_text() == "✕"
+    closed = "(count) => window.telegramTest.calls.filter((c) => c === 'close').length >= count"
+    assert not await page.evaluate(closed, 1)
+    await close.click(timeout=DEADLINE_MS)
+    await page.wait_for_function(closed, arg=1, timeout=DEADLINE_MS)
+    await page.keyboard.press("Escape")
+    await page.wait_for_function(closed, arg=2, timeout=DEADLINE_MS)
+    table.assert_clean()
+
+
+async def test_a_local_replay_opened_by_its_address_closes_to_local_play_s_table(
+    open_table: OpenTable, page_template: Path, tmp_path: Path, clock: TestClock
+) -> None:
+    """In a browser (`gaple-bot local`), a replay opened by its address (?replay=) has its ✕
+    too: the page becomes local play's table of that game, the address without the replay."""
+    path = tmp_path / "local.sqlite3"
+    shutil.copyfile(page_template, path)
+    store = await Store.start(sqlite_url(path))
+    service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
+    pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
+    LocalTables(pages, "Ana", "en", clock=clock)
+
+    async def anyone(chat_id: int, user_id: int) -> bool:
+        return True
+
+    await pages.start(service, Translators("en"), clock, anyone)
+    app = web.Application()
+    app.add_routes(pages.routes())
+    try:
+        async with TestServer(app, host="127.0.0.1") as local, aiohttp.ClientSession() as http:
+            async with http.post(local.make_url("/app/api/local"), json={"kind": "gap"}) as answer:
+                assert answer.status == 200, await answer.text()
+                game_id = (await answer.json())["game_id"]
+            token = await play_out(service, game_id, LOCAL_PLAYER)
+            table = await open_table(str(local.make_url(f"/app?replay={token}")))
+            page = table.page
+            await wait_for(page, 1, 0)
+            await page.locator('#replay button[data-act="close"]').click(timeout=DEADLINE_MS)
+            await page.wait_for_url(re.compile(r"/app\?local=gap$"), timeout=DEADLINE_MS)
+            await page.locator('#table[aria-busy="false"][data-game="gap"]').wait_for(
+                timeout=DEADLINE_MS
+            )
+            assert await page.locator("#replay").count() == 0
+            table.assert_clean()
+    finally:
+        await pages.stop()
+        await service.close()
 
 
 async def test_a_replay_in_french_writes_numbers_and_colons_the_french_way(
