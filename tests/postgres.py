@@ -1,4 +1,6 @@
-"""A throwaway PostgreSQL server for the tests, started from the machine's binaries."""
+"""A throwaway PostgreSQL server for the tests, started from the machine's binaries, and
+stopped with its folder deleted at the end, or by its guard (postgres_guard.py) if the test
+process ends without stopping it (a run timed out, interrupted or killed)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from itertools import count
@@ -75,10 +78,12 @@ class PostgresServer:
     port: int
     user: pwd.struct_passwd | None
     _numbers: count[int] = field(default_factory=count)
+    _guard: subprocess.Popen[bytes] | None = None
 
     @classmethod
     def start(cls) -> PostgresServer:
-        """Initialise and start a server (raises NoPostgres where the machine cannot)."""
+        """Initialise and start a server (raises NoPostgres where the machine cannot), its
+        guard watching from before the first file is written."""
         bin_dir = binaries()
         user = server_user()
         folder = Path(tempfile.mkdtemp(prefix="gaple-pg-"))
@@ -86,6 +91,7 @@ class PostgresServer:
             os.chown(folder, user.pw_uid, user.pw_gid)
         server = cls(bin_dir, folder, free_port(), user)
         try:
+            server._guard = _guard(bin_dir, folder, user)
             data = str(server.data)
             server._run(
                 "initdb",
@@ -160,11 +166,43 @@ class PostgresServer:
         await self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
-        """Stop the server at once and delete its folder."""
+        """Stop the server at once and delete its folder; then its guard, with nothing left
+        to do, ends."""
         if (self.data / "postmaster.pid").exists():
             with contextlib.suppress(NoPostgres, subprocess.TimeoutExpired):
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
+        guard, self._guard = self._guard, None
+        if guard is not None:
+            if guard.stdin is not None:
+                guard.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                guard.wait(timeout=120)
+
+
+def _guard(bin_dir: Path, folder: Path, user: pwd.struct_passwd | None) -> subprocess.Popen[bytes]:
+    """The server's guard (postgres_guard.py): it stops the server in `folder` and deletes
+    the folder once this process closes the pipe to it, or ends however it ends (even
+    killed, when the system closes the pipe). In a session of its own, so that the signals of
+    a run interrupted from its terminal do not reach it; the pipe's end is not inherited by
+    any other process (Python's files are not), so only this process's end ends it."""
+    uid, gid = (user.pw_uid, user.pw_gid) if user is not None else (-1, -1)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            str(Path(__file__).with_name("postgres_guard.py")),
+            str(bin_dir),
+            str(folder),
+            str(uid),
+            str(gid),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 async def advisory_lock_holder(url: str, space: int, key: int) -> int | None:
