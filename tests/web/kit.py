@@ -253,6 +253,32 @@ async def page_server(
         await service.close()
 
 
+@asynccontextmanager
+async def local_play_server(
+    database_url: str, clock: Callable[[], datetime]
+) -> AsyncIterator[tuple[GameService, TestServer]]:
+    """The page front end as `gaple-bot local` runs it for Ana (sessions without Telegram,
+    anyone a member) on the database: its service and its server on 127.0.0.1, both stopped
+    at the end."""
+    store = await Store.start(database_url)
+    service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
+    pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
+    LocalTables(pages, "Ana", "en", clock=clock)
+
+    async def anyone(chat_id: int, user_id: int) -> bool:
+        return True
+
+    await pages.start(service, Translators("en"), clock, anyone)
+    app = web.Application()
+    app.add_routes(pages.routes())
+    try:
+        async with TestServer(app, host="127.0.0.1") as server:
+            yield service, server
+    finally:
+        await pages.stop()
+        await service.close()
+
+
 async def open_group_table(service: GameService, kind: str, opener: Person) -> tuple[int, str]:
     """/gaple (or /gap) in the group, by `opener`: the game and its page token."""
     await service.players.private_chat_opened(opener)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import re
 import shutil
 from datetime import timedelta
@@ -15,8 +14,6 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from gaple_bot.games.gap.board import GapHand
 from gaple_bot.games.gap.present.page import card_label
@@ -29,18 +26,14 @@ from gaple_bot.games.gaple.rules.tiles import HIGH, LOW
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.texts import former_player_name
 from gaple_bot.i18n import Translators
-from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
-from gaple_bot.store import Store
-from gaple_bot.web.app import PageFrontEnd
-from gaple_bot.web.local import LOCAL_PLAYER, LocalTables
+from gaple_bot.web.local import LOCAL_PLAYER
 from gaple_bot.web.replay_texts import MARKS
 from gaple_bot.web.replays import START_PREFIX
-from gaple_bot.web.sessions import SessionSigner
 from tests.clock import TestClock
 
 from .conftest import sqlite_url
-from .kit import GROUP, JSON, PageServer, chat_move, open_group_table
+from .kit import GROUP, JSON, PageServer, chat_move, local_play_server, open_group_table
 from .leaks import _shapes
 from .replay_kit import (
     ANA,
@@ -354,18 +347,8 @@ async def test_local_play_replays_its_own_games_by_token_and_no_group_s(
 ) -> None:
     path = tmp_path / "local.sqlite3"
     shutil.copyfile(page_template, path)
-    store = await Store.start(sqlite_url(path))
-    service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
-    pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
-    LocalTables(pages, "Ana", "en", clock=clock)
-
-    async def anyone(chat_id: int, user_id: int) -> bool:
-        return True
-
-    await pages.start(service, Translators("en"), clock, anyone)
-    app = web.Application()
-    app.add_routes(pages.routes())
-    async with TestServer(app, host="127.0.0.1") as test_server, aiohttp.ClientSession() as http:
+    local = local_play_server(sqlite_url(path), clock)
+    async with local as (service, test_server), aiohttp.ClientSession() as http:
 
         async def ask(path: str, body: JSON) -> tuple[int, JSON]:
             async with http.post(test_server.make_url(path), json=body) as answer:
@@ -385,8 +368,6 @@ async def test_local_play_replays_its_own_games_by_token_and_no_group_s(
         group_replay = await play_out(service, game_id, ANA.user_id)
         status, answer = await ask("/app/api/replay", {"replay": group_replay})
         assert (status, answer["reason"]) == (404, "no_replay"), answer
-    await pages.stop()
-    await service.close()
 
 
 async def test_the_real_review_marks_the_replay_s_moves(server: PageServer) -> None:

@@ -6,29 +6,20 @@ the move list once it is ready, and a marked move kept as golden screenshots, li
 from __future__ import annotations
 
 import os
-import random
 import re
 import shutil
-from datetime import timedelta
 from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 from playwright.async_api import Page
 
-from gaple_bot.i18n import Translators
-from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
-from gaple_bot.store import Store
-from gaple_bot.web.app import PageFrontEnd
-from gaple_bot.web.local import LOCAL_PLAYER, LocalTables
+from gaple_bot.web.local import LOCAL_PLAYER
 from gaple_bot.web.replays import START_PREFIX
-from gaple_bot.web.sessions import SessionSigner
 from tests.clock import TestClock
 from tests.web.conftest import sqlite_url
-from tests.web.kit import PageServer, chat_move
+from tests.web.kit import PageServer, chat_move, local_play_server
 from tests.web.replay_kit import (
     ANA,
     finished_game,
@@ -315,36 +306,22 @@ async def test_a_local_replay_opened_by_its_address_closes_to_local_play_s_table
     too: the page becomes local play's table of that game, the address without the replay."""
     path = tmp_path / "local.sqlite3"
     shutil.copyfile(page_template, path)
-    store = await Store.start(sqlite_url(path))
-    service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
-    pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
-    LocalTables(pages, "Ana", "en", clock=clock)
-
-    async def anyone(chat_id: int, user_id: int) -> bool:
-        return True
-
-    await pages.start(service, Translators("en"), clock, anyone)
-    app = web.Application()
-    app.add_routes(pages.routes())
-    try:
-        async with TestServer(app, host="127.0.0.1") as local, aiohttp.ClientSession() as http:
-            async with http.post(local.make_url("/app/api/local"), json={"kind": "gap"}) as answer:
-                assert answer.status == 200, await answer.text()
-                game_id = (await answer.json())["game_id"]
-            token = await play_out(service, game_id, LOCAL_PLAYER)
-            table = await open_table(str(local.make_url(f"/app?replay={token}")))
-            page = table.page
-            await wait_for(page, 1, 0)
-            await page.locator('#replay button[data-act="close"]').click(timeout=DEADLINE_MS)
-            await page.wait_for_url(re.compile(r"/app\?local=gap$"), timeout=DEADLINE_MS)
-            await page.locator('#table[aria-busy="false"][data-game="gap"]').wait_for(
-                timeout=DEADLINE_MS
-            )
-            assert await page.locator("#replay").count() == 0
-            table.assert_clean()
-    finally:
-        await pages.stop()
-        await service.close()
+    server = local_play_server(sqlite_url(path), clock)
+    async with server as (service, local), aiohttp.ClientSession() as http:
+        async with http.post(local.make_url("/app/api/local"), json={"kind": "gap"}) as answer:
+            assert answer.status == 200, await answer.text()
+            game_id = (await answer.json())["game_id"]
+        token = await play_out(service, game_id, LOCAL_PLAYER)
+        table = await open_table(str(local.make_url(f"/app?replay={token}")))
+        page = table.page
+        await wait_for(page, 1, 0)
+        await page.locator('#replay button[data-act="close"]').click(timeout=DEADLINE_MS)
+        await page.wait_for_url(re.compile(r"/app\?local=gap$"), timeout=DEADLINE_MS)
+        await page.locator('#table[aria-busy="false"][data-game="gap"]').wait_for(
+            timeout=DEADLINE_MS
+        )
+        assert await page.locator("#replay").count() == 0
+        table.assert_clean()
 
 
 async def test_a_replay_in_french_writes_numbers_and_colons_the_french_way(
