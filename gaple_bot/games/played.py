@@ -22,18 +22,6 @@ class NamedMoves:
     better: dict[Key, str] = field(default_factory=dict)
 
 
-def played_labels(
-    kind: AnyGameKind,
-    t: Translator,
-    config: JSON,
-    rounds: Sequence[tuple[JSON, Sequence[int]]],
-) -> dict[Key, str]:
-    """Every move of the rounds that are over named as it was played (the kind's
-    `played_label`, with what the move took), by round and ply (both from 1): how a review
-    names the moves people made; GameDataError if the game does not replay."""
-    return named_moves(kind, t, config, rounds).played
-
-
 def named_moves(
     kind: AnyGameKind,
     t: Translator,
@@ -41,10 +29,11 @@ def named_moves(
     rounds: Sequence[tuple[JSON, Sequence[int]]],
     best: Mapping[Key, int] | None = None,
 ) -> NamedMoves:
-    """played_labels, and each better move of `best` (its code, by the round and ply of
-    the move made instead) named where it was better (the kind's `better_label`, given the
-    events of the move made), for the rounds that are over; GameDataError if the game does
-    not replay."""
+    """Every move of the rounds that are over named as it was played (the kind's
+    `played_label`, with what the move took), by round and ply (both from 1): how a review
+    names the moves people made; and each better move of `best` (its code, by the round and
+    ply of the move made instead) named where it was better (the kind's `better_label`, given
+    the events of the move made); GameDataError if the game does not replay."""
     named = NamedMoves()
     if not rounds:
         return named

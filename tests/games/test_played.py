@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gaple_bot.games.played import named_moves, played_labels
+from gaple_bot.games.played import named_moves
 from gaple_bot.games.registry import default_registry
 from gaple_bot.games.seam import JSON
 from gaple_bot.i18n import Translators
@@ -42,7 +42,7 @@ def _played_game(kind_name: str, seed: int) -> tuple[JSON, list[tuple[JSON, list
 def test_every_move_is_named_by_its_round_and_ply_as_it_was_played(kind_name: str) -> None:
     kind = REGISTRY.get(kind_name)
     config, rounds = _played_game(kind_name, 5)
-    labels = played_labels(kind, EN, config, rounds)
+    labels = named_moves(kind, EN, config, rounds).played
     assert set(labels) == {
         (number, ply)
         for number, (_, codes) in enumerate(rounds, start=1)
@@ -63,7 +63,7 @@ def test_every_move_is_named_by_its_round_and_ply_as_it_was_played(kind_name: st
 def test_gap_names_the_cards_a_play_took_which_its_code_does_not() -> None:
     kind = REGISTRY.get("gap")
     config, rounds = _played_game("gap", 5)
-    labels = played_labels(kind, EN, config, rounds)
+    labels = named_moves(kind, EN, config, rounds).played
     codes = {key: rounds[key[0] - 1][1][key[1] - 1] for key in labels}
     richer = [
         key
@@ -80,7 +80,7 @@ def test_a_round_the_game_stopped_in_is_not_named() -> None:
     assert len(rounds) > 1 and len(rounds[1][1]) > 2
     deal, codes = rounds[1]
     stopped = [rounds[0], (deal, codes[:2])]
-    labels = played_labels(kind, EN, config, stopped)
+    labels = named_moves(kind, EN, config, stopped).played
     assert {number for number, _ in labels} == {1}
 
 
@@ -93,7 +93,7 @@ def test_each_round_s_first_tile_opens_the_line_and_so_does_the_better_move_ther
     firsts = {(number, 1): codes[0] for number, (_, codes) in enumerate(rounds, start=1)}
     later = {(number, 2): codes[1] for number, (_, codes) in enumerate(rounds, start=1)}
     named = named_moves(kind, EN, config, rounds, firsts | later)
-    assert named.played == played_labels(kind, EN, config, rounds)
+    assert named.played == named_moves(kind, EN, config, rounds).played
     over = {number for number, _ in named.played}
     assert over == set(range(1, len(rounds) + 1))
     for number in over:

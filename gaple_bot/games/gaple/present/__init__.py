@@ -16,7 +16,6 @@ from ..rules import GameConfig, Move, tile_text, tiles_in
 from . import page
 from . import picture as drawing
 from .hand import (
-    better_label,
     hand_alert,
     move_label,
     played_label,
@@ -72,8 +71,9 @@ class GaplePresentation(Presentation[GapleBoard, GapleHand]):
         return played_label(t.domain(DOMAIN), Move.from_code(code), events)
 
     def better_label(self, t: Translator, code: int, played: Sequence[object]) -> str:
-        """'open with [5|5]' where the move played opened the line, else as move_label."""
-        return better_label(t.domain(DOMAIN), Move.from_code(code), played)
+        """'open with [5|5]' where the move played opened the line, else as move_label:
+        what the move played there says of the line holds for it too."""
+        return played_label(t.domain(DOMAIN), Move.from_code(code), played)
 
     def computer_moved_for_you(self, t: Translator, code: int) -> str:
         """'Time ran out: the computer played [6|4] for you.'"""

@@ -120,7 +120,7 @@ def played_line(t: Translator, move: Move) -> str:
 def move_label(t: Translator, move: Move) -> str:
     """A move named from its code alone, in a few words: the tile and the end it goes on
     ('[6|4] on the left'; equal ends are on the right, C7, and so is a lead, which
-    played_label and better_label name as opening the line), a pass, or a discard."""
+    played_label names as opening the line), a pass, or a discard."""
     if move.kind is MoveKind.DISCARD:
         return t.pgettext("move", "discard {tile}").format(tile=tile_text(move.tile))
     if move.kind is MoveKind.PASS:
@@ -142,17 +142,10 @@ def opening_label(t: Translator, move: Move) -> str:
 
 
 def played_label(t: Translator, move: Move, events: Sequence[object]) -> str:
-    """A move as it was played: the first tile of a line opens it (it has no side, though
+    """A move as it was played, or as it would have been where the move that made `events`
+    was (a review's better move): the first tile of a line opens it (it has no side, though
     its code says right, C7); any other move as move_label names it."""
     if move.kind is MoveKind.PLAY and opens_line(events):
-        return opening_label(t, move)
-    return move_label(t, move)
-
-
-def better_label(t: Translator, move: Move, played: Sequence[object]) -> str:
-    """The better move where the move that made `played` was made: where that one opened
-    the line, the better one opens it too."""
-    if move.kind is MoveKind.PLAY and opens_line(played):
         return opening_label(t, move)
     return move_label(t, move)
 
