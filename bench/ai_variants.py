@@ -7,8 +7,9 @@ same deals (interval over deals), and its CPU ms per real decision (median, p99)
 
     .venv/bin/python bench/ai_variants.py --rounds 800 --variants hard-v2,opponents
 
-`win40` is hard's own budget since issue 30 kept it; `hard-v2` is hard as issue 30 found it
-(the round's win worth nothing on top).
+`hard-v2` is hard as issue 30 found it (the round's win worth nothing on top), `hard-v4` as
+issue 41's fourth sitting left it (the tree search with the win worth 40). Most other names
+are the budgets issues 30 and 41 screened (docs/COMPUTER_PLAYERS.md gives their figures).
 """
 
 from __future__ import annotations
@@ -22,18 +23,21 @@ from collections.abc import Sequence
 from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.montecarlo import Budget
-from gaple_bot.games.gaple.ai.players import HARD_V2, Player
+from gaple_bot.games.gaple.ai.players import HARD_V2, HARD_V4, Player
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
-HARD = BUDGETS[Level.HARD]
+HARD = HARD_V4
+"""The budget the variants change: hard as issue 41's fourth sitting left it, so each name
+keeps the budget its figures in docs/COMPUTER_PLAYERS.md were measured with."""
 
 
 def _variants() -> dict[str, Budget]:
     """Every variant the script knows, by name."""
     with_ = dataclasses.replace
     return {
-        "hard": HARD,
+        "hard": BUDGETS[Level.HARD],
         "hard-v2": HARD_V2,
+        "hard-v4": HARD_V4,
         "opponents": with_(HARD, opponents=1.0, passed_over=1.0),
         "opponents-po": with_(HARD, opponents=1.0),
         "opponents-tries4": with_(HARD, opponents=1.0, passed_over=1.0, tries=4),
@@ -132,6 +136,30 @@ def _variants() -> dict[str, Budget]:
         # The round's win alone, with the exploration scaled to it (the value's unit).
         "win-only": with_(HARD, win_worth=1000.0, scale=1000.0),
         "win200-scaled": with_(HARD, win_worth=200.0, scale=200.0),
+        # Issue 41, fifth sitting: the two best of the fourth together.
+        **{
+            f"choices{c}-win200": with_(HARD, choices=c / 10, win_worth=200.0, scale=200.0)
+            for c in (5, 10)
+        },
+        "choices3-win200": with_(HARD, choices=0.3, win_worth=200.0, scale=200.0),
+        **{
+            f"choices5-win{w}": with_(HARD, choices=0.5, win_worth=float(w), scale=float(w))
+            for w in (100, 400, 1000)
+        },
+        **{
+            f"choices5-win200-{name}": with_(
+                HARD, choices=0.5, win_worth=200.0, scale=200.0, **change
+            )
+            for name, change in (
+                ("k1", {"keep": 1}),
+                ("k5", {"keep": 5}),
+                ("c20", {"explore": 2.0}),
+                ("c50", {"explore": 5.0}),
+            )
+        },
+        # The others' moves in the tree explored more widely (the reference plays loosely),
+        # the seat's own later moves at hard's 3.0.
+        **{f"others{o}": with_(HARD, explore=o / 10, own_explore=3.0) for o in (60, 100, 200)},
     }
 
 

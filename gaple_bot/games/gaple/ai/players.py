@@ -24,6 +24,8 @@ class Player(StrEnum):
     """The hard level as issue 30 found it (no worth for the round's win), frozen likewise."""
     HARD_V3 = "hard-v3"
     """The hard level as issue 41 found it (flat judgement, the round's win worth 40)."""
+    HARD_V4 = "hard-v4"
+    """The hard level as issue 41's fourth sitting left it (tree search, the win worth 40)."""
     REFERENCE = "reference"
     """Plain flat Monte Carlo (`reference_move`): the fixed yardstick of bench/ai.py."""
 
@@ -62,6 +64,21 @@ HARD_V3 = dataclasses.replace(HARD_V2, win_worth=40.0)
 """The hard level's budget before issue 41 (flat judgement of every move on its deals)."""
 
 
+HARD_V4 = Budget(
+    deals=0,
+    tree=3000,
+    explore=3.0,
+    by_mean=True,
+    time_cap=0.040,
+    passed_over=0.5,
+    keep=3,
+    discards_keep=0,
+    win_worth=40.0,
+)
+"""The hard level's budget before issue 41's fifth sitting (the tree search valuing the
+round's win at 40 points, the deals weighted by passed-over tiles only)."""
+
+
 def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
     """The move `player` makes in `view`, its randomness drawn from `seed`; `budget` overrides
     a Monte Carlo player's thinking (tests)."""
@@ -74,4 +91,6 @@ def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None 
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V2)
     if player is Player.HARD_V3:
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V3)
+    if player is Player.HARD_V4:
+        return monte_carlo_move(view, random.Random(seed), budget or HARD_V4)
     return decide(Level(player.value), view, seed, budget)
