@@ -493,7 +493,12 @@ def _refused(
 ) -> web.Response:
     t = deps.translators.get(refusal.language or language)
     text = replay_refusal(t, refusal.reason)
-    return web.json_response({"reason": refusal.reason, "text": text}, status=refusal.status.value)
+    # A replay opened by its link that is refused still shows its ✕, named in the asker's
+    # language.
+    texts = {"close": t.gettext("Close")}
+    return web.json_response(
+        {"reason": refusal.reason, "text": text, "texts": texts}, status=refusal.status.value
+    )
 
 
 def _json(payload: JSON) -> web.Response:

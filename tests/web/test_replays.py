@@ -173,6 +173,8 @@ async def test_only_members_open_a_replay_and_tokens_and_sessions_stay_apart(
     # Said in his language.
     t = Translators("en").get("de")
     assert answer["text"] == t.gettext("Only members of the group can watch its games again.")
+    # With the words of the page's way out, its ✕ (nothing else opened to give them).
+    assert answer["texts"] == {"close": t.gettext("Close")} == {"close": "Schließen"}
     # Nor with initData another bot signed, or none.
     status, answer = await post(server, "/app/api/replay", {"replay": replay})
     assert (status, answer["reason"]) == (403, "init_data"), answer

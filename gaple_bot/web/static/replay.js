@@ -267,7 +267,7 @@ class Replay {
         "header",
         { class: "head replay-head" },
         el("h1", { class: "title", text: this.say("replay_title", { title: this.info.title }) }),
-        el("button", { type: "button", class: "replay-close", "data-act": "close", "aria-label": this.say("close"), title: this.say("close"), text: "✕", onclick: () => (this.direct ? this.leave() : this.close()) }),
+        this.closeButton(),
       ),
       el("p", { class: "status replay-status", "aria-live": "polite" }),
       el("div", { class: "replay-seats" }),
@@ -309,10 +309,15 @@ class Replay {
     if (url.href !== location.href) history.replaceState(history.state, "", url.href);
   }
 
+  /** The ✕: over the table it closes the replay; opened by its link, it leaves. */
+  closeButton() {
+    return el("button", { type: "button", class: "replay-close", "data-act": "close", "aria-label": this.say("close"), title: this.say("close"), text: "✕", onclick: () => (this.direct ? this.leave() : this.close()) });
+  }
+
   /** ✕ of a replay opened by its link: inside Telegram the Mini App closes (back to the
    * chat whose link opened it); in a browser (local play) the page becomes local play's
    * table of the replay's game, the address without the replay (as close() gives the table
-   * its address back). */
+   * its address back), or local play's first table where the replay did not open. */
   leave() {
     this.pause();
     if (this.tg?.initData) {
@@ -325,7 +330,7 @@ class Replay {
     }
     const url = new URL(location.href);
     for (const name of ["table", "local", "replay"]) url.searchParams.delete(name);
-    url.searchParams.set("local", this.info.kind);
+    if (this.info) url.searchParams.set("local", this.info.kind);
     location.replace(url.href);
   }
 
@@ -619,7 +624,10 @@ export async function startReplay({ tg = null, initData = "", token = "", sessio
     }
     if (table) {
       table.setAttribute("aria-busy", "false");
-      table.replaceChildren(el("p", { class: "fatal", role: "alert", text: error.message }));
+      // A link whose replay does not open (gone with local play's throwaway database, say)
+      // still has its way out, or the page would be a dead end; the refusal names it.
+      replay.texts = error.answer?.texts || {};
+      table.replaceChildren(el("p", { class: "fatal", role: "alert", text: error.message }), replay.closeButton());
     }
     return null;
   }

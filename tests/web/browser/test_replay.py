@@ -31,7 +31,7 @@ from tests.web.replay_kit import (
 
 from .conftest import OpenTable
 from .golden import UPDATE, assert_matches_golden
-from .table import DEADLINE_MS, SCHEMES, SIZES
+from .table import DEADLINE_MS, SCHEMES, SIZES, Table
 
 README_PICTURE = Path(__file__).parents[3] / "docs" / "review.png"
 WHERE = """() => {
@@ -321,6 +321,64 @@ async def test_a_local_replay_opened_by_its_address_closes_to_local_play_s_table
             timeout=DEADLINE_MS
         )
         assert await page.locator("#replay").count() == 0
+        table.assert_clean()
+
+
+REFUSED = re.compile(r"^(HTTP 404: POST |console error: Failed to load resource: .* 404 ).*")
+"""What the page reports of a replay the server does not have: the test's doing, not the
+page's fault."""
+
+
+def refusal_seen(table: Table) -> None:
+    """The page was told that its replay is not there, and nothing else went wrong."""
+    assert table.problems, "the server refused the replay"
+    assert all(REFUSED.match(problem) for problem in table.problems), table.problems
+    table.problems.clear()
+
+
+async def test_a_replay_link_that_opens_nothing_has_its_x_too_in_telegram(
+    server: PageServer, open_table: OpenTable
+) -> None:
+    """A replay's link the server does not know says so, with the ✕ (in the person's
+    language) that closes the Mini App, not a page with no way out."""
+    anna = Person(ANA.user_id, "Anna", "de")
+    table = await open_table(
+        server.url("/app"), init_data=member_init(anna, START_PREFIX + "gone", server)
+    )
+    page = table.page
+    alert = page.get_by_role("alert")
+    await alert.wait_for(timeout=DEADLINE_MS)
+    assert await alert.inner_text() == "Diese Wiederholung gibt es nicht."
+    close = page.locator('#table button[data-act="close"]')
+    assert await close.get_attribute("aria-label") == "Schließen"
+    refusal_seen(table)
+    await close.click(timeout=DEADLINE_MS)
+    await page.wait_for_function(
+        "() => window.telegramTest.calls.includes('close')", timeout=DEADLINE_MS
+    )
+    table.assert_clean()
+
+
+async def test_a_local_replay_address_that_opens_nothing_closes_to_local_play(
+    open_table: OpenTable, page_template: Path, tmp_path: Path, clock: TestClock
+) -> None:
+    """A replay's address kept from an earlier run of `gaple-bot local` (its throwaway
+    database gone with it) opens no replay: the page says so, and its ✕ leads to local
+    play's table."""
+    path = tmp_path / "local.sqlite3"
+    shutil.copyfile(page_template, path)
+    async with local_play_server(sqlite_url(path), clock) as (_, local):
+        table = await open_table(str(local.make_url("/app?replay=gone")))
+        page = table.page
+        alert = page.get_by_role("alert")
+        await alert.wait_for(timeout=DEADLINE_MS)
+        assert await alert.inner_text() == "This replay does not exist."
+        refusal_seen(table)
+        await page.locator('#table button[data-act="close"]').click(timeout=DEADLINE_MS)
+        await page.wait_for_url(re.compile(r"/app$"), timeout=DEADLINE_MS)
+        await page.locator('#table[aria-busy="false"][data-game="gaple"]').wait_for(
+            timeout=DEADLINE_MS
+        )
         table.assert_clean()
 
 
