@@ -1025,19 +1025,24 @@ def choice_score(
     bias: Floats,
     outer: Floats,
     direct: Floats,
+    sums: Floats,
 ) -> float:
     """The model's score of one play: a layer of tanh units over the standardised features,
-    plus a linear part (`features` are standardised in place: score a row once)."""
+    plus a linear part (`features` are standardised in place: score a row once; `sums` is
+    room for the units' inputs). Each unit's input adds the features in order, so the
+    contiguous rows of `hidden` are read once without changing a single rounding."""
     score = 0.0
     units = hidden.shape[1]
-    for f in range(features.shape[0]):
-        features[f] = (features[f] - mean[f]) / spread[f]
-        score += direct[f] * features[f]
     for u in range(units):
-        total = bias[u]
-        for f in range(features.shape[0]):
-            total += features[f] * hidden[f, u]
-        score += outer[u] * np.tanh(total)
+        sums[u] = bias[u]
+    for f in range(features.shape[0]):
+        x = (features[f] - mean[f]) / spread[f]
+        features[f] = x
+        score += direct[f] * x
+        for u in range(units):
+            sums[u] += x * hidden[f, u]
+    for u in range(units):
+        score += outer[u] * np.tanh(sums[u])
     return score
 
 
@@ -1091,6 +1096,7 @@ def choice_log_likelihoods(
     features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
     plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
     scores = np.empty(2 * TILE_COUNT, dtype=np.float64)
+    sums = np.empty(hidden.shape[1], dtype=np.float64)
     for row in range(hands.shape[0]):
         total = 0.0
         for e in range(evidence.shape[0]):
@@ -1108,13 +1114,18 @@ def choice_log_likelihoods(
                 features,
                 plays,
             )
+            if count < 2:
+                continue
             mine = -1
             for k in range(count):
-                scores[k] = choice_score(features[k], mean, spread, hidden, bias, outer, direct)
                 if plays[k, 0] == evidence[e, 6] and plays[k, 1] == evidence[e, 7]:
                     mine = k
-            if count < 2 or mine < 0:
+            if mine < 0:
                 continue
+            for k in range(count):
+                scores[k] = choice_score(
+                    features[k], mean, spread, hidden, bias, outer, direct, sums
+                )
             top = scores[0]
             for k in range(1, count):
                 top = max(top, scores[k])
@@ -1127,8 +1138,8 @@ def choice_log_likelihoods(
 
 def warm_up() -> None:
     """Every compiled function the levels use loaded (from numba's cache, else compiled) by a
-    tiny call, so a computer process's first decision does not pay for it (the learned model
-    of play's, used by no level, compiles at its first use)."""
+    tiny call, so a computer process's first decision does not pay for it (hard weighs its
+    deals by the learned model of play at four classic seats)."""
     seats = 2
     hands = np.array([[0b11, 0b1100]], dtype=np.int64)
     points = np.zeros((1, seats), dtype=np.int64)
@@ -1174,4 +1185,17 @@ def warm_up() -> None:
         links,
         np.zeros(4, dtype=np.float64),
         1,
+    )
+    units = 1
+    choice_log_likelihoods(
+        np.array([[0b11, 0b1100]], dtype=np.int64),
+        np.zeros((1, seats), dtype=np.int64),
+        np.array([[1, 0, 0, 0, 0, 1, 2, 0, 0, 7, 0]], dtype=np.int64),
+        np.zeros(CHOICE_FEATURES, dtype=np.float64),
+        np.ones(CHOICE_FEATURES, dtype=np.float64),
+        np.zeros((CHOICE_FEATURES, units), dtype=np.float64),
+        np.zeros(units, dtype=np.float64),
+        np.zeros(units, dtype=np.float64),
+        np.zeros(CHOICE_FEATURES, dtype=np.float64),
+        np.zeros(1, dtype=np.float64),
     )
