@@ -1,9 +1,10 @@
 """Screen variants of Gaple's hard level against the reference player, paired on the same deals.
 
 Each named variant (a `Budget`) plays in the first seat against copies of the reference player
-on the same seeded single rounds as hard's own budget, in every seat rotation; it prints each
-variant's share of rounds won with its 95% interval, its paired difference from hard on the
-same deals (interval over deals), and its CPU ms per real decision (median, p99).
+(or of `--opponent`) on the same seeded single rounds as hard's own budget, in every seat
+rotation; it prints each variant's share of rounds won with its 95% interval, its paired
+difference from hard on the same deals (interval over deals), and its CPU ms per real decision
+(median, p99).
 
     .venv/bin/python bench/ai_variants.py --rounds 800 --variants hard-v2,opponents
 
@@ -155,6 +156,7 @@ def _variants() -> dict[str, Budget]:
                 ("k5", {"keep": 5}),
                 ("c20", {"explore": 2.0}),
                 ("c50", {"explore": 5.0}),
+                ("t5000", {"tree": 5000}),
             )
         },
         # The others' moves in the tree explored more widely (the reference plays loosely),
@@ -205,15 +207,22 @@ def main() -> int:
         help="comma-separated names, each paired with hard's own run: " + ", ".join(known),
     )
     parser.add_argument("--no-base", action="store_true", help="skip hard's own run")
+    parser.add_argument(
+        "--opponent",
+        default=Player.REFERENCE.value,
+        choices=[p.value for p in Player],
+        help="the player in every other seat (default: the reference player)",
+    )
     args = parser.parse_args()
     config = GameConfig(RuleSet(args.rules), args.seats)
-    lineup = [Player.HARD] + [Player.REFERENCE] * (args.seats - 1)
+    lineup = [Player.HARD] + [Player(args.opponent)] * (args.seats - 1)
     names = [n.strip() for n in args.variants.split(",") if n.strip()]
     unknown = [n for n in names if n not in known]
     if unknown:
         parser.error(f"--variants: unknown {', '.join(unknown)}")
     print(
-        f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}; "
+        f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}, against "
+        f"{args.opponent}; "
         f"load {os.getloadavg()[0]:.2f}",
         flush=True,
     )

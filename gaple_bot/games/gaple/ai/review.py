@@ -3,13 +3,19 @@ hard's own search given twenty times its work.
 
 Hard (`levels.BUDGETS[HARD]`) runs information-set tree search (`ismcts`) on the compiled
 core and picks the move whose visits led to the best mean value (`MatchValue`: the seat's
-lead over its best opponent after the round, the round's win worth 40 points on top, a game
-won or lost worth two targets). A review needs every legal move's value, each as well
-estimated as the others, and the same values on any machine. So it runs the same search with:
+lead over its best opponent after the round, the round's win worth points on top, a game won
+or lost worth two targets). A review needs every legal move's value, each as well estimated
+as the others, in points a player can read, and the same values on any machine. So it runs
+the same search with:
 
+- the round's win worth 40 points (`REVIEW_WIN_WORTH`), as hard valued it before issue 41's
+  fifth sitting: hard now plays for the win at 200, which wins more rounds, but a review's
+  marks are thresholds in points of a round;
 - `REVIEW_WORK` (20) times hard's iterations and deal pool: 60,000 iterations on 10,240
   deals drawn to fit what the seat knew (its hand and the public record, weighted by the
-  opponents' passed-over tiles as hard weighs them), never the hidden hands;
+  opponents' passed-over tiles as hard weighs them, not by the learned model of their play
+  that hard adds at four classic seats, worth under a point of rounds won), never the hidden
+  hands;
 - the root paired (`Budget.paired`): every deal picked is played once from each legal move in
   turn, so every move gets the same visits on the same hidden hands (common random numbers:
   the difference of two moves is not buried in the luck of different deals), and a weak
@@ -40,11 +46,18 @@ from .playout import rules_of
 
 REVIEW_WORK = 20
 """A review's work as a multiple of hard's (its tree iterations and its pool of deals)."""
+REVIEW_WIN_WORTH = 40.0
+"""Points the round's win is worth on top of its lead in a review's values. The marks'
+thresholds are points of a round, so a review keeps this valuation whatever hard plays for
+(hard values the win far higher, which wins more rounds but is no measure a player reads)."""
+REVIEW_SCALE = 50.0
+"""Points of value as one unit of the review's exploration below the root."""
 
 
 def review_budget(work: float = REVIEW_WORK) -> Budget:
-    """Hard's budget with `work` times its iterations and deals, the root paired, no time cap
-    (tests may pass a smaller `work`; the service uses the default)."""
+    """Hard's budget with `work` times its iterations and deals, the root paired, no time cap,
+    valued in points (`REVIEW_WIN_WORTH`) (tests may pass a smaller `work`; the service uses
+    the default)."""
     hard = BUDGETS[Level.HARD]
     iterations = max(1, round(hard.tree * work))
     return replace(
@@ -54,6 +67,8 @@ def review_budget(work: float = REVIEW_WORK) -> Budget:
         tree_room=iterations + 64,
         paired=True,
         time_cap=None,
+        win_worth=REVIEW_WIN_WORTH,
+        scale=REVIEW_SCALE,
     )
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 
 import pytest
 
-from gaple_bot.games.gaple.ai.review import move_values, review_budget
+from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
+from gaple_bot.games.gaple.ai.review import REVIEW_WIN_WORTH, move_values, review_budget
 from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.review import Decision, Mark, decisions, review_game
 from gaple_bot.games.seam import JSON
@@ -148,3 +150,22 @@ def test_a_seat_not_to_move_has_no_values() -> None:
     match = KIND.replay(CLASSIC_4, [(DOUBLE_DEAL, DOUBLE_MOVES)])
     with pytest.raises(ValueError, match="not to move"):
         move_values(match.computer_view(1), 1)
+
+
+def test_a_review_values_the_round_in_points_not_as_hard_plays_for_its_win() -> None:
+    # Hard plays mostly for the round's win; a review's marks are thresholds in points of a
+    # round, so it keeps the win at 40 points and its blunder's loss reads as points.
+    hard = BUDGETS[Level.HARD]
+    budget = review_budget(2)
+    assert hard.win_worth > budget.win_worth == REVIEW_WIN_WORTH
+    rounds = [(DOUBLE_DEAL, [*DOUBLE_MOVES, FIVE_THREE_LEFT])]
+    (last,) = [d for d in decisions(KIND, CLASSIC_4, rounds, {0}) if d.ply == 26]
+    review = move_values(last.view, last.seed, budget)
+    as_hard = move_values(
+        last.view, last.seed, replace(budget, win_worth=hard.win_worth, scale=hard.scale)
+    )
+    loss = review[FIVE_FIVE_LEFT] - review[FIVE_THREE_LEFT]
+    hard_loss = as_hard[FIVE_FIVE_LEFT] - as_hard[FIVE_THREE_LEFT]
+    assert Mark.of(loss, 1.0) is Mark.BLUNDER
+    # The blunder gives away most of a round's win, which hard values 160 points higher.
+    assert hard_loss - loss > (hard.win_worth - REVIEW_WIN_WORTH) / 2
