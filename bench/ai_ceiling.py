@@ -16,15 +16,21 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
-from ai_variants import _line
-
-from gaple_bot.games.gaple.ai import arena, dealer
+from gaple_bot.games.gaple.ai import arena, dealer, knowledge, players
 from gaple_bot.games.gaple.ai.arena import play_arena
 from gaple_bot.games.gaple.ai.knowledge import Knowledge, PlaceKind
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.players import Player
 from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet, SeatView
+
+ROOT = Path(__file__).resolve().parents[1]
+# A sibling script's module, imported as bench's (as bench/load.py does), from the checkout.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.ai_variants import _line  # noqa: E402
 
 
 @contextmanager
@@ -33,8 +39,9 @@ def hard_sees_every_hand() -> Iterator[None]:
     hand); the other players' are untouched."""
     seen: dict[str, object] = {}
     original_view = Game.seat_view
-    original_knowledge = dealer.knowledge_of
-    original_play = arena.play
+    # The names dealer and arena call, patched where they look them up (imported there).
+    original_knowledge = knowledge.knowledge_of
+    original_play = players.play
 
     def seat_view(self: Game, seat: int) -> SeatView:
         seen["hands"] = list(self.round.hands)

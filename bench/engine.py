@@ -86,11 +86,11 @@ def main() -> int:
                 missed = f"{name}: {median:,.0f} rounds/s, under {TARGET_CLASSIC:,}"
         print(line, flush=True)
     rounds = max(1, args.rounds // 4)
-    for name, config in GAP_SETUPS:
-        figures = [gap_rounds_per_second(config, rounds, seed) for seed in range(args.batches)]
+    for gap_name, gap_config in GAP_SETUPS:
+        figures = [gap_rounds_per_second(gap_config, rounds, seed) for seed in range(args.batches)]
         median = statistics.median(figures)
         print(
-            f"{name:18} {median:9,.0f} rounds/s (median of {args.batches} x {rounds:,})",
+            f"{gap_name:18} {median:9,.0f} rounds/s (median of {args.batches} x {rounds:,})",
             flush=True,
         )
     if missed:

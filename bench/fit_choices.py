@@ -66,7 +66,8 @@ def _choices(seed: int, first: int, rounds: int, samples: int) -> list[Choice]:
             game.apply(seat, move)
             # The play as the next seat sees it: the same row hard reads from the record.
             row = evidence_of(game.seat_view((seat + 1) % 4))[-1]
-            count = choice_options(hand, *(int(row[k]) for k in (3, 4, 5, 8, 9)), features, plays)
+            line, left_end, right_end, voids, fewest = (int(row[k]) for k in (3, 4, 5, 8, 9))
+            count = choice_options(hand, line, left_end, right_end, voids, fewest, features, plays)
             picked_by = {_play_of(m): picked[m] for m in view.legal}
             played = to_bits(view.played)
             assert view.ends is not None

@@ -43,7 +43,9 @@ def seats(count: int) -> tuple[SeatInfo, ...]:
     )
 
 
-def table_of(kind: GameKind, match: Match, count: int) -> TableView[Any]:
+def table_of(
+    kind: GameKind[Any, Any, Any], match: Match[Any, Any, Any], count: int
+) -> TableView[Any]:
     """The table as the service shows it at a round's end."""
     return TableView(
         game_id=1,
@@ -63,7 +65,9 @@ def table_of(kind: GameKind, match: Match, count: int) -> TableView[Any]:
     )
 
 
-def played_round(kind: GameKind, options: dict[str, str], count: int, seed: int) -> Match:
+def played_round(
+    kind: GameKind[Any, Any, Any], options: dict[str, str], count: int, seed: int
+) -> Match[Any, Any, Any]:
     """A first round played to its end with uniformly random legal moves."""
     rng = random.Random(seed)
     match, _ = kind.new_match(kind.make_config(options, count), rng)
@@ -79,7 +83,7 @@ def longest_discards_line(t: Translator, deals: int) -> Picture:
     kind = GapleKind()
     options = {"rules": "discards", "target": "100"}
     rounds = [played_round(kind, options, 5, seed) for seed in range(deals)]
-    match = max(rounds, key=lambda m: len(m.board().line))  # type: ignore[attr-defined]
+    match = max(rounds, key=lambda m: len(m.board().line))
     reveal = RoundReveal(table_of(kind, match, 5), match.revealed())
     return kind.presentation.round_end_picture(t, reveal)
 

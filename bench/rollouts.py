@@ -22,15 +22,22 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
-from rollouts_gap import gap_fast_run
 
 from gaple_bot.games.gap.ai.sim import State
 from gaple_bot.games.gap.rules import GapConfig
 from gaple_bot.games.gap.rules.deal import deal_round
 from gaple_bot.games.gaple.ai import fastcore
 from gaple_bot.games.gaple.ai.playout import HI, LO, Rules, rollout
+
+ROOT = Path(__file__).resolve().parents[1]
+# A sibling script's module, imported as bench's (as bench/load.py does), from the checkout.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.rollouts_gap import gap_fast_run  # noqa: E402
 
 TILES = 28
 
