@@ -210,10 +210,13 @@ class PageHub:
         for page in list(self.pages_of(game_id)):
             state = state_of(snapshot, page.t, self.registry, page.viewer, now, boards, photos)
             if played:
+                # The board's recent lines are its last moves, oldest first: they tell the
+                # newest of the moves just made (more may have been made than it keeps).
                 recent = (state.get("board") or {}).get("recent") or []
-                texts = recent[-len(played) :] if len(recent) >= len(played) else []
+                texts = recent[-len(played) :]
+                untold = len(played) - len(texts)
                 for index, move in enumerate(played):
-                    text = texts[index] if index < len(texts) else ""
+                    text = texts[index - untold] if index >= untold else ""
                     page.push({"t": "played", "seat": move.seat, "text": text})
             page.push(state)
             if _shows_own_turn(page, state):

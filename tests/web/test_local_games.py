@@ -61,3 +61,37 @@ async def test_a_kept_session_returns_to_its_live_table_and_only_to_it(
     await server.service.page_commands.stop(game_id, 1, True)
     after = await server.open_local("gaple", opened["session"])
     assert after["game_id"] not in (game_id, other["game_id"])
+
+
+async def test_the_newest_of_many_moves_made_at_once_is_told_in_the_page(
+    server: PageServer,
+) -> None:
+    """A person who cannot play passes, and the computers move on: more moves than the board's
+    recent lines hold reach the page at once, and their newest ones still come with words."""
+    opened = await server.open_local("gaple")
+    page = await server.page(opened["session"])
+    state = await page.next("state")
+    for _ in range(MAX_TURNS):
+        if state["phase"] != "playing":
+            break
+        move = first_move(state)
+        assert move is not None
+        version, code = move
+        await page.send({"t": "move", "version": version, "code": code})
+        state = await page.next("state", lambda f, v=version: f["revision"] > v)
+    # Each batch of played frames comes before the state it led to, whose recent lines are
+    # the newest moves of its round: the batch's newest frames say them.
+    batches: list[tuple[list[str], list[str]]] = []
+    texts: list[str] = []
+    for frame in page.frames:
+        if frame["t"] == "played":
+            texts.append(frame["text"])
+        elif frame["t"] == "state" and texts:
+            batches.append((texts, frame["board"]["recent"]))
+            texts = []
+    assert any(len(batch) > len(lines) > 0 for batch, lines in batches), "no long batch"
+    for batch, lines in batches:
+        told = min(len(batch), len(lines))
+        assert batch[len(batch) - told :] == lines[len(lines) - told :], (batch, lines)
+        assert not any(batch[: len(batch) - told]), batch
+    await page.close()
