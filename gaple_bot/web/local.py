@@ -148,10 +148,12 @@ async def serve_local(
     ready: Callable[[str], None] | None = None,
     stopped: asyncio.Event | None = None,
     reviewed: Callable[[int], None] | None = None,
+    preparing: Callable[[], None] | None = None,
 ) -> None:
     """Serve local play on 127.0.0.1:`port` until `stopped` is set (or the task is
-    cancelled); `ready` is told the page's address once it listens, `reviewed` each game
-    whose review is stored."""
+    cancelled); `preparing` is told once it listens and the computer players start loading,
+    `ready` the page's address once they have, `reviewed` each game whose review is
+    stored."""
     service = await GameService.open(database_url, defaults=ChatDefaults(turn_seconds=TURN_SECONDS))
     if reviewed is not None:
         service.reviews.when_ready(reviewed)
@@ -173,6 +175,12 @@ async def serve_local(
         site = web.TCPSite(runner, LOCAL_HOST, port)
         await site.start()
         bound = runner.addresses[0][1] if runner.addresses else port
+        # The computer players' compiled code loads before the address is given (a fresh
+        # copy compiles it, for seconds), so the first table does not sit still meanwhile.
+        if preparing is not None:
+            preparing()
+        for kind in service.registry:
+            await asyncio.to_thread(kind.warm_up_computers)
         if ready is not None:
             ready(f"http://{LOCAL_HOST}:{bound}/app")
         await (stopped or asyncio.Event()).wait()
@@ -186,7 +194,12 @@ async def serve_local(
 
 
 async def _serve_until_stopped(
-    database_url: str, port: int, name: str, language: str, ready: Callable[[str], None]
+    database_url: str,
+    port: int,
+    name: str,
+    language: str,
+    ready: Callable[[str], None],
+    preparing: Callable[[], None],
 ) -> None:
     """`serve_local` until Ctrl+C, SIGTERM or SIGHUP, so a terminal, a service manager or a
     closed terminal stops it as cleanly, its throwaway database removed. Once stopping, the
@@ -203,7 +216,13 @@ async def _serve_until_stopped(
             handled.append(number)
     try:
         await serve_local(
-            database_url, port, name=name, language=language, ready=ready, stopped=stopped
+            database_url,
+            port,
+            name=name,
+            language=language,
+            ready=ready,
+            stopped=stopped,
+            preparing=preparing,
         )
     finally:
         for number in handled:
@@ -262,8 +281,15 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
 
+        def preparing() -> None:
+            print("Getting the computer players ready (the first run compiles them)…", flush=True)
+
         try:
-            asyncio.run(_serve_until_stopped(database, args.port, args.name, args.language, ready))
+            asyncio.run(
+                _serve_until_stopped(
+                    database, args.port, args.name, args.language, ready, preparing
+                )
+            )
         except KeyboardInterrupt:
             pass
         except OSError as error:

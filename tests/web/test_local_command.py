@@ -21,6 +21,15 @@ WAIT = 120.0
 """Generous: a slow machine may take a while to start Python and the page."""
 
 
+def address_line(process: subprocess.Popen[str]) -> str:
+    """The line giving the page's address, after the one saying the computer players load
+    (first, so a fresh copy compiling them for seconds does not look stuck)."""
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    assert first.startswith("Getting the computer players ready"), first
+    return process.stdout.readline()
+
+
 def local(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "gaple_bot", "local", *args],
@@ -34,8 +43,7 @@ def local(*args: str) -> subprocess.Popen[str]:
 def test_local_play_serves_the_game_asked_for_and_stops_on_ctrl_c() -> None:
     process = local("--port", "0", "--game", "gap")
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+        line = address_line(process)
         found = ADDRESS.search(line)
         assert found is not None, line
         with urlopen(found.group(1), timeout=WAIT) as answer:
@@ -59,8 +67,7 @@ def test_local_play_stops_on_sigterm_and_leaves_no_files(tmp_path: Path) -> None
         env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp_path)},
     )
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+        line = address_line(process)
         assert "Open http://127.0.0.1:" in line, line
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith("gaple-local-")]
         process.send_signal(signal.SIGTERM)
@@ -91,8 +98,7 @@ async def test_ctrl_c_closes_an_open_page_at_once_and_stops() -> None:
     page then says the table closed), and the process ends."""
     process = local("--port", "0")
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+        line = address_line(process)
         found = re.search(r"Open (http://127\.0\.0\.1:(\d+))/app", line)
         assert found is not None, line
         origin = found.group(1)

@@ -50,6 +50,9 @@ async def test_local_play_stops_at_once_with_its_page_open(
     process = start_local(tmp_path)
     try:
         assert process.stdout is not None and process.stderr is not None
+        # The line saying the computer players load comes first, then the address.
+        first = await asyncio.to_thread(process.stdout.readline)
+        assert first.startswith("Getting the computer players ready"), first
         line = await asyncio.to_thread(process.stdout.readline)
         found = ADDRESS.search(line)
         assert found is not None, line
