@@ -730,7 +730,12 @@ function renderOver(state) {
       : null;
   // The last round's result, which ended the game.
   const last = page.lastReveal?.reveal?.headline || page.lastReveal?.reveal?.summary?.[0];
-  const lastRound = last && state.phase === "over" ? el("p", { class: "over-round", text: last }) : null;
+  // Each sentence of it is kept whole on a line of its own where it fits ("🤖 Easy 3 has
+  // the lowest count." never loses its name's number to the next line).
+  const sentences = last ? last.split(/(?<=[.!?])\s+/u).filter(Boolean) : [];
+  const lastRound = last && state.phase === "over"
+    ? el("p", { class: "over-round" }, ...sentences.flatMap((text, index) => [index ? " " : null, el("span", { class: "over-round-part", text })]))
+    : null;
   const actions = [button("again", { t: "again" })];
   if (state.phase === "over" && page.share?.available()) {
     actions.push(el("button", { type: "button", class: "act act-share", "data-act": "share", text: say("share"), onclick: () => page.share.run() }));
