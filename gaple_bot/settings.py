@@ -252,6 +252,10 @@ def _webapp(url: str, short_name: str) -> tuple[str, str]:
     return url.rstrip("/"), short_name
 
 
+BOT_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+"""A bot token's shape, as @BotFather gives it: checked before anything connects."""
+
+
 def settings_from(values: Mapping[str, str | None]) -> Settings:
     """Build settings from a mapping of variable names to values."""
 
@@ -261,6 +265,12 @@ def settings_from(values: Mapping[str, str | None]) -> Settings:
     token = text("TELEGRAM_BOT_TOKEN", "")
     if not token:
         raise MissingToken()
+    if not BOT_TOKEN.fullmatch(token):
+        # Never the token itself in the message: it is a secret, even when mistyped.
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not a bot token (the bot's number, a colon, then letters, "
+            "digits, - and _): copy it again from @BotFather into .env (see .env.example)"
+        )
     webapp_url, webapp_short_name = _webapp(text("WEBAPP_URL", ""), text("WEBAPP_SHORT_NAME", ""))
     return Settings(
         telegram_bot_token=token,

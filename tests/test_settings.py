@@ -27,6 +27,16 @@ def test_missing_token_names_the_way_to_play_without_telegram() -> None:
         settings_from({})
 
 
+@pytest.mark.parametrize(
+    "token", ["abc", "123456", ":AAE", "12a:AAE", "123:AA E", "123:AAE:x", "123:AAE\u00e9"]
+)
+def test_a_token_not_shaped_as_botfathers_is_refused_without_showing_it(token: str) -> None:
+    with pytest.raises(SettingsError, match=r"^TELEGRAM_BOT_TOKEN is not a bot token") as caught:
+        settings_from({"TELEGRAM_BOT_TOKEN": token})
+    assert token.strip() not in str(caught.value)
+    assert "@BotFather" in str(caught.value)
+
+
 def test_defaults() -> None:
     settings = settings_from({"TELEGRAM_BOT_TOKEN": "1:abc"})
     assert settings.database_url == DEFAULT_DATABASE_URL
@@ -39,9 +49,9 @@ def test_defaults() -> None:
 
 def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text("TELEGRAM_BOT_TOKEN=from-file\nLOG_LEVEL=debug\nWEBHOOK_PORT=9000\n")
+    env_file.write_text("TELEGRAM_BOT_TOKEN=1:from-file\nLOG_LEVEL=debug\nWEBHOOK_PORT=9000\n")
     settings = load_settings({"WEBHOOK_PORT": "9443"}, env_file)
-    assert settings.telegram_bot_token == "from-file"
+    assert settings.telegram_bot_token == "1:from-file"
     assert settings.log_level == "DEBUG"
     assert settings.webhook_port == 9443
 
@@ -188,7 +198,7 @@ def test_a_mistyped_setting_in_env_is_one_warning_naming_the_nearest(
     tmp_path: Path, line: str, nearest: str
 ) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text(f"TELEGRAM_BOT_TOKEN=from-file\n{line}\n")
+    env_file.write_text(f"TELEGRAM_BOT_TOKEN=1:from-file\n{line}\n")
     said: list[str] = []
     settings = load_settings({}, env_file, warn=said.append)
     name = line.split("=", 1)[0]
@@ -201,7 +211,7 @@ def test_a_mistyped_setting_in_env_is_one_warning_naming_the_nearest(
 def test_the_settings_and_other_programs_variables_in_env_say_nothing(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text(
-        "TELEGRAM_BOT_TOKEN=from-file\nDEFAULT_TURN_SECONDS=30\nPOSTGRES_PASSWORD=x\nTZ=UTC\n"
+        "TELEGRAM_BOT_TOKEN=1:from-file\nDEFAULT_TURN_SECONDS=30\nPOSTGRES_PASSWORD=x\nTZ=UTC\n"
     )
     said: list[str] = []
     settings = load_settings({}, env_file, warn=said.append)
@@ -221,7 +231,7 @@ def test_a_mistyped_setting_is_a_logged_warning_by_default(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text("TELEGRAM_BOT_TOKEN=from-file\nDEFAULT_TURN_SECOND=30\n")
+    env_file.write_text("TELEGRAM_BOT_TOKEN=1:from-file\nDEFAULT_TURN_SECOND=30\n")
     with caplog.at_level(logging.WARNING, logger="gaple_bot.settings"):
         load_settings({}, env_file)
     assert [record.levelno for record in caplog.records] == [logging.WARNING]
