@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
@@ -67,17 +68,24 @@ def _has_glyph(char: str, size: int, bold: bool) -> bool:
     return char.isspace() or bytes(font(size, bold).getmask(char)) != _missing_glyph(size, bold)
 
 
+NO_BREAK_SPACES: Final = "\u00a0\u202f"
+"""The spaces no line may break at (French puts them before : ; ! ? and inside « »): the
+font draws both, and wrapping breaks only at a plain space."""
+_BREAKABLE_SPACES: Final = re.compile(f"[^\\S{NO_BREAK_SPACES}]+")
+
+
 def drawable(text: str, size: int, bold: bool = False) -> str:
     """`text` without the characters the font cannot draw (emoji such as 🤖 in a computer's
     name), so a picture never shows empty boxes. Each goes with the space before it, so
-    "Budi 🤖:" reads "Budi:"; runs of spaces become one, and none is left at either end."""
+    "Budi 🤖:" reads "Budi:"; runs of other spaces become one plain space, and no space is
+    left at either end. No-break spaces stay as they are, so wrapping never breaks there."""
     kept: list[str] = []
     for char in text:
         if _has_glyph(char, size, bold):
             kept.append(char)
         elif kept and kept[-1].isspace():
             kept.pop()
-    return " ".join("".join(kept).split())
+    return _BREAKABLE_SPACES.sub(" ", "".join(kept)).strip()
 
 
 Shading = tuple[Colour, Colour, int]

@@ -302,9 +302,9 @@ def png(image: Image.Image, data: JSON) -> bytes:
 
 
 def wrap(text: str, size: int, width: float, bold: bool = False, lines: int = 2) -> list[str]:
-    """`text` (made drawable) broken at spaces into at most `lines` lines of `width`; the last
-    cut with an ellipsis if it still does not fit."""
-    words = drawable(text, size, bold).split()
+    """`text` (made drawable) broken at plain spaces (never at a no-break one) into at most
+    `lines` lines of `width`; the last cut with an ellipsis if it still does not fit."""
+    words = drawable(text, size, bold).split(" ")
     out: list[str] = []
     current = ""
     for k, word in enumerate(words):

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from gaple_bot.games.pictures import Picture, PictureError, canvas
-from gaple_bot.games.pictures.chart import nice_ticks, spread, x_ticks
+from gaple_bot.games.pictures.chart import nice_ticks, spread, wrap, x_ticks
 from gaple_bot.games.pictures.standings import draw_standings, standings_picture
 from gaple_bot.games.pictures.stats import draw_stats, stats_picture
 from gaple_bot.games.views import SeatInfo, TableView
@@ -446,6 +446,26 @@ def test_ticks_are_round_and_cover_the_values() -> None:
     flat = nice_ticks(12.4, 12.4, min_step=0.1)
     assert flat.first <= 12.4 <= flat.last and flat.first < flat.last
     assert nice_ticks(0, 3).step == 1
+
+
+def test_wrapping_never_breaks_at_a_no_break_space() -> None:
+    """French puts U+00A0 before a colon and U+202F before ! so that no line starts with
+    them: a picture's text keeps both, where a plain space would be a place to break."""
+    nbsp, nnbsp = "\N{NO-BREAK SPACE}", "\N{NARROW NO-BREAK SPACE}"
+    assert canvas.drawable(f" Totaux{nbsp}: Ana 🤖  104{nnbsp}! ", 20) == (
+        f"Totaux{nbsp}: Ana 104{nnbsp}!"
+    )
+    french = f"Totaux après la manche 12{nbsp}: Ana 104 · Budi 87, bien joué{nnbsp}!"
+    plain = french.replace(nbsp, " ").replace(nnbsp, " ")
+    # From the longest word's width up: no word is cut with an ellipsis.
+    widest = max(canvas.text_width(word, 20) for word in french.split(" "))
+    widths = range(int(widest) + 1, 600, 3)
+    plain_lines = [line for width in widths for line in wrap(plain, 20, width, lines=99)]
+    assert any(line.startswith((":", "!")) for line in plain_lines), "a width breaks there"
+    for width in widths:
+        lines = wrap(french, 20, width, lines=99)
+        assert not any(line.startswith((":", "!")) for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == french.replace(" ", ""), (width, lines)
 
 
 def test_round_labels_never_crowd() -> None:
