@@ -5,8 +5,9 @@ after the kind; everything else is the common domain, `messages`."""
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
@@ -54,8 +55,29 @@ commands:
   extract            write every domain's .pot (messages.pot, one per game) from the code
   update [LANG ...]  extract, then bring every catalog (or the named languages', created
                      if new) in step with its domain's template
-  check  [LANG ...]  exit 1 if a template is out of date or a catalog lacks a translation
+  check  [LANG ...]  exit 1 if a template is out of date, a catalog lacks a translation, or
+                     a translation breaks its language's typography (French spacing)
 """
+
+NO_BREAK_SPACE: Final = "\u00a0"
+"""What French puts before a colon, so that a line never starts with it."""
+NARROW_NO_BREAK_SPACE: Final = "\u202f"
+"""What French puts before ; ! ? and inside « » (thinner than a word space)."""
+NOT_TEXT: Final = re.compile(
+    r"<[^<>]*>"  # an HTML tag (its attributes may hold a link's : and ?)
+    r"|\{[^{}]*\}"  # a {placeholder}, whose format spec may hold a colon
+    r"|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);"  # an entity such as &amp;
+    r"|\b[a-z][a-z0-9+.-]*://\S*"  # a link written out
+)
+"""What French spacing does not apply to; a tag goes, the others read as one digit."""
+SPACE_ENTITY: Final = re.compile(r"&(?:nbsp|#160|#x0*a0|#8239|#x0*202f);", re.IGNORECASE)
+"""A no-break space written as an entity: Telegram's HTML and the page's text would show it
+as is, so the catalogs hold the character itself."""
+SPACES: Final = {
+    " ": "a plain space",
+    NO_BREAK_SPACE: "a no-break space (U+00A0)",
+    NARROW_NO_BREAK_SPACE: "a narrow no-break space (U+202F)",
+}
 
 
 def domains(package_dir: Path = PACKAGE_DIR) -> list[str]:
@@ -249,9 +271,54 @@ def template_problems(domain: str = DOMAIN) -> list[str]:
     return problems or [f"{path.name}: out of date (run the update command)"]
 
 
+def _space_name(char: str) -> str:
+    """How a problem names the character next to a sign: which space, or no space."""
+    return SPACES.get(char, "no space")
+
+
+def french_spacing(text: str) -> list[str]:
+    """Where a French text is spaced wrongly: a colon wants a no-break space (U+00A0) before
+    it; ; ! ? want a narrow one (U+202F) before them (or another ! or ? right before, as in
+    ?!), « one after it and » one before it. A colon between digits (10:30), tags,
+    placeholders, entities and links are not punctuation."""
+    problems = [
+        f"{match.group(0)!r}: write the character itself, not an entity"
+        for match in SPACE_ENTITY.finditer(text)
+    ]
+    plain = NOT_TEXT.sub(lambda match: "" if match.group(0).startswith("<") else "0", text)
+    for index, sign in enumerate(plain):
+        before = plain[index - 1] if index else ""
+        after = plain[index + 1 : index + 2]
+        if sign == ":" and before != NO_BREAK_SPACE:
+            if not (before.isdigit() and after.isdigit()):
+                problems.append(f"{_space_name(before)} before ':' (French wants U+00A0)")
+        elif sign in ";!?" and before != NARROW_NO_BREAK_SPACE:
+            if not (sign in "!?" and before and before in "!?"):
+                problems.append(f"{_space_name(before)} before {sign!r} (French wants U+202F)")
+        elif sign == "«" and after != NARROW_NO_BREAK_SPACE:
+            problems.append(f"{_space_name(after)} after '«' (French wants U+202F)")
+        elif sign == "»" and before != NARROW_NO_BREAK_SPACE:
+            problems.append(f"{_space_name(before)} before '»' (French wants U+202F)")
+    return problems
+
+
+TYPOGRAPHY: Final[dict[str, Callable[[str], list[str]]]] = {"fr": french_spacing}
+"""Each language's rules of typography that its translations must follow, by base code."""
+
+
+def typography_problems(language: str, message: Message) -> list[str]:
+    """Where the message's translations break their language's typography (empty if none, or
+    if the language has no rules here)."""
+    rules = TYPOGRAPHY.get(language.replace("-", "_").split("_")[0])
+    if rules is None:
+        return []
+    return [problem for form in translations(message) for problem in rules(form)]
+
+
 def catalog_problems(language: str, template: Catalog) -> list[str]:
     """What a language's catalog of the template's domain lacks: a message, a translation,
-    a plural form, or a reviewed (not fuzzy) translation."""
+    a plural form, or a reviewed (not fuzzy) translation; and where a translation breaks
+    its language's typography."""
     domain = template.domain or DOMAIN
     label = language if domain == DOMAIN else f"{language}/{domain}"
     path = po_path(language, domain)
@@ -274,6 +341,11 @@ def catalog_problems(language: str, template: Catalog) -> list[str]:
                 f"{label}: {len(translations(message))} plural forms instead of "
                 f"{catalog.num_plurals} for {message_label(wanted)}"
             )
+        else:
+            problems += [
+                f"{label}: {problem} in {message_label(wanted)}"
+                for problem in typography_problems(language, message)
+            ]
     return problems
 
 

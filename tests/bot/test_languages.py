@@ -41,7 +41,7 @@ async def test_group_in_indonesian_and_a_player_in_french_then_german(tmp_path: 
         await fake.wait_idle()
         table = fake.bot_messages(GROUP)[-1]
         assert "ronde 1" in table.text
-        assert any("Ta main :" in m.text for m in fake.bot_messages(BUDI))
+        assert any("Ta main\N{NO-BREAK SPACE}:" in m.text for m in fake.bot_messages(BUDI))
         assert any("Kartumu:" in m.text for m in fake.bot_messages(ANA))
         assert not any("Your hand" in m.text for m in fake.bot_messages(BUDI))
 

@@ -446,6 +446,77 @@ def test_check_passes() -> None:
     assert catalogs.main(["check"]) == 0
 
 
+NBSP = "\N{NO-BREAK SPACE}"
+NNBSP = "\N{NARROW NO-BREAK SPACE}"
+
+
+def test_check_wants_french_no_break_spaces(
+    template: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain space (or none) before a French colon lets a phone break the line there, the
+    colon alone at the start of the next: the check refuses it, as it does ? ! ; and « »
+    without their narrow no-break space."""
+    real_read = catalogs.read_catalog
+    spoilt = {
+        "Language: {language}": "Langue : {language}",
+        "<b>Delete your data?</b>": "<b>Effacer tes données?</b>",
+    }
+
+    def read_spoilt(language: str, domain: str = "messages") -> Catalog:
+        catalog = real_read(language, domain)
+        for msgid, text in spoilt.items():
+            message = catalog.get(msgid)
+            if language == "fr" and message is not None:
+                message.string = text
+        return catalog
+
+    monkeypatch.setattr(catalogs, "read_catalog", read_spoilt)
+    assert catalogs.catalog_problems("fr", template) == [
+        "fr: no space before '?' (French wants U+202F) in '<b>Delete your data?</b>'",
+        "fr: a plain space before ':' (French wants U+00A0) in 'Language: {language}'",
+    ]
+    assert catalogs.main(["check", "fr"]) == 1
+    assert catalogs.main(["check", "de"]) == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Langue{NBSP}: {{language}}",
+        f"<b>Effacer tes données{NNBSP}?</b>",
+        f"Touche «{NNBSP}Rejoindre{NNBSP}» pour jouer{NNBSP}; vite{NNBSP}!",
+        f"Quoi{NNBSP}?!",
+        "Rendez-vous à 10:30",
+        "{points:>3} points",
+        '<a href="https://t.me/bot?start=x">📼 Revoir</a>',
+        "Gaple &amp; Gap",
+    ],
+)
+def test_french_spacing_accepts(text: str) -> None:
+    assert catalogs.french_spacing(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Langue : {language}", "a plain space before ':' (French wants U+00A0)"),
+        ("Langue: {language}", "no space before ':' (French wants U+00A0)"),
+        (
+            f"Langue{NNBSP}: {{language}}",
+            "a narrow no-break space (U+202F) before ':' (French wants U+00A0)",
+        ),
+        ("Bien joué !", "a plain space before '!' (French wants U+202F)"),
+        (f"Quoi{NBSP}?", "a no-break space (U+00A0) before '?' (French wants U+202F)"),
+        ("au milieu ; les mains", "a plain space before ';' (French wants U+202F)"),
+        (f"« un ancien joueur{NNBSP}»", "a plain space after '«' (French wants U+202F)"),
+        (f"«{NNBSP}un ancien joueur »", "a plain space before '»' (French wants U+202F)"),
+        ("Langue&nbsp;", "'&nbsp;': write the character itself, not an entity"),
+    ],
+)
+def test_french_spacing_names_each_wrong_space(text: str, problem: str) -> None:
+    assert catalogs.french_spacing(text) == [problem]
+
+
 @pytest.mark.parametrize(("domain", "language"), EVERY_CATALOG)
 def test_catalog_files_are_as_update_writes_them(
     templates: dict[str, Catalog], domain: str, language: str

@@ -405,7 +405,9 @@ async def test_a_replay_in_french_writes_numbers_and_colons_the_french_way(
     assert "14,3 pts perdus" in await entry.inner_text()
     await entry.locator("button").click(timeout=DEADLINE_MS)
     await wait_for(page, blunder["round"], blunder["ply"])
-    assert (await page.locator(".replay-status .status-text").inner_text()).startswith("Ana : ")
+    assert (await page.locator(".replay-status .status-text").inner_text()).startswith(
+        "Ana\N{NO-BREAK SPACE}: "
+    )
     # Each card's name is kept whole on its line: a colour square and its number together.
     names = await page.evaluate(CARD_NAMES)
     assert names, "the move's card is named"
@@ -419,7 +421,7 @@ async def test_a_replay_in_french_writes_numbers_and_colons_the_french_way(
     summary = page.locator(".replay-summary")
     await summary.wait_for(timeout=DEADLINE_MS)
     totals = await page.locator(".replay-totals").inner_text()
-    assert re.match(r"Totaux après la manche \d+ : Ana", totals), totals
+    assert re.match(r"Totaux après la manche \d+\N{NO-BREAK SPACE}: Ana", totals), totals
     text = await summary.inner_text()
     assert "Précision 87,5" in text and "14,3 pts perdus" in text, text
     table.assert_clean()
