@@ -272,8 +272,9 @@ class Replay {
       el("p", { class: "status replay-status", "aria-live": "polite" }),
       el("div", { class: "replay-seats" }),
       el("section", { class: "felt replay-felt" }),
-      el("div", { class: "replay-where" }, el("span", { class: "replay-counter" }), this.bar),
-      this.controls,
+      // The position and the controls: one bar that stays in sight on a phone however far
+      // the column scrolls (page.css), so no step needs a scroll first.
+      el("div", { class: "replay-dock" }, el("div", { class: "replay-where" }, el("span", { class: "replay-counter" }), this.bar), this.controls),
       el("section", { class: "replay-summary", "aria-label": this.say("review") }),
       el("section", { class: "replay-list" }, el("h2", { class: "replay-list-title" }), el("p", { class: "replay-preparing", role: "status" }), el("ol", { class: "replay-moves" })),
     );
