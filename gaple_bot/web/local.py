@@ -25,6 +25,7 @@ from ..service.errors import NoSuchGame, ServiceError
 from ..service.runtime import GameService
 from ..service.views import Person
 from .app import PageDeps, PageFrontEnd
+from .browser_language import browser_language
 from .replays import LocalPerson
 from .sessions import SessionRefused, SessionSigner
 from .sign_in import json_body, refused
@@ -64,17 +65,17 @@ class LocalTables:
         if deps is None:
             raise web.HTTPServiceUnavailable(text="starting\n")
         body = await json_body(request)
-        t = deps.translators.get(self.language)
+        # --language, else the browser's own (a person's browser says which they read).
+        language = self.language or browser_language(request)
+        t = deps.translators.get(language)
         try:
             kind = deps.registry.get(str(body.get("kind") or "gaple"))
         except KeyError:
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
         kept = await self._kept(deps, body.get("session"), kind.name)
         if kept is not None:
-            return self.pages.session_answer(
-                LOCAL_PLAYER, self.name, self.language, kept, kind.name
-            )
-        person = Person(LOCAL_PLAYER, self.name, self.language)
+            return self.pages.session_answer(LOCAL_PLAYER, self.name, language, kept, kind.name)
+        person = Person(LOCAL_PLAYER, self.name, language)
         service = deps.service
         # A topic of its own per table, so that several can be played one after another.
         topic = secrets.randbelow(1 << 30) + 1
@@ -85,7 +86,7 @@ class LocalTables:
             log.warning("a local table could not start: %s", error)
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
         return self.pages.session_answer(
-            LOCAL_PLAYER, self.name, self.language, lobby.game_id, kind.name
+            LOCAL_PLAYER, self.name, language, lobby.game_id, kind.name
         )
 
     async def _kept(self, deps: PageDeps, session: object, kind: str) -> int | None:
@@ -197,7 +198,7 @@ async def _serve_until_stopped(
     database_url: str,
     port: int,
     name: str,
-    language: str,
+    language: str | None,
     ready: Callable[[str], None],
     preparing: Callable[[], None],
 ) -> None:
@@ -264,7 +265,10 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--name", default="Player", help="your name at the table")
     parser.add_argument(
-        "--language", choices=SUPPORTED_LANGUAGES, default="en", help="the page's language"
+        "--language",
+        choices=SUPPORTED_LANGUAGES,
+        default=None,
+        help="the page's language (default: the browser's, else en)",
     )
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:

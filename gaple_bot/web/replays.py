@@ -39,6 +39,7 @@ from ..service.api import GameStatus
 from ..service.errors import NoSuchGame
 from ..service.reviews import FinishedGame
 from ..service.tokens import REPLAY_START_PREFIX
+from .browser_language import browser_language
 from .initdata import InitDataRefused, check_init_data
 from .replay_frames import ReplayedGame, named_moves, overview, round_frames
 from .replay_texts import replay_refusal, replay_texts
@@ -148,7 +149,7 @@ class ReplayRoutes:
                 if not await self._member(deps, game.chat_id, session.user_id):
                     raise Refused("not_member", HTTPStatus.FORBIDDEN, session.language)
             else:
-                session, game = await self._sign_in(deps, body)
+                session, game = await self._sign_in(deps, body, browser_language(request))
             answer = await self._overview(deps, session, game)
         except Refused as refusal:
             return _refused(deps, body, refusal)
@@ -232,11 +233,14 @@ class ReplayRoutes:
 
     # Signing in ---------------------------------------------------------------------------
 
-    async def _sign_in(self, deps: PageDeps, body: JSON) -> tuple[PageSession, FinishedGame]:
+    async def _sign_in(
+        self, deps: PageDeps, body: JSON, browser: str | None
+    ) -> tuple[PageSession, FinishedGame]:
+        """`browser`: the language the browser asks for (local play's, without --language)."""
         named = body.get("replay")
         named = named if isinstance(named, str) else ""
         if self._bot_token is None:
-            return await self._local_sign_in(deps, named)
+            return await self._local_sign_in(deps, named, browser)
         init_data = body.get("init_data")
         if not isinstance(init_data, str):
             raise Refused("init_data", HTTPStatus.FORBIDDEN)
@@ -267,14 +271,20 @@ class ReplayRoutes:
         session = self._issue(deps, user.user_id, user.name, user.language, game.game_id)
         return self.signer.check(session, deps.clock()), game
 
-    async def _local_sign_in(self, deps: PageDeps, token: str) -> tuple[PageSession, FinishedGame]:
+    async def _local_sign_in(
+        self, deps: PageDeps, token: str, browser: str | None
+    ) -> tuple[PageSession, FinishedGame]:
         local = self.local
         if local is None:
             raise Refused("init_data", HTTPStatus.FORBIDDEN)
-        game = await self._by_token(deps, token)
+        language = local.language or browser
+        try:
+            game = await self._by_token(deps, token)
+        except Refused as refusal:
+            raise Refused(refusal.reason, refusal.status, language) from None
         if game.chat_id != local.chat_id:
-            raise Refused("no_replay", HTTPStatus.NOT_FOUND)
-        session = self._issue(deps, local.user_id, local.name, local.language, game.game_id)
+            raise Refused("no_replay", HTTPStatus.NOT_FOUND, language)
+        session = self._issue(deps, local.user_id, local.name, language, game.game_id)
         return self.signer.check(session, deps.clock()), game
 
     async def _by_token(self, deps: PageDeps, token: str) -> FinishedGame:

@@ -255,15 +255,15 @@ async def page_server(
 
 @asynccontextmanager
 async def local_play_server(
-    database_url: str, clock: Callable[[], datetime]
+    database_url: str, clock: Callable[[], datetime], language: str | None = "en"
 ) -> AsyncIterator[tuple[GameService, TestServer]]:
     """The page front end as `gaple-bot local` runs it for Ana (sessions without Telegram,
-    anyone a member) on the database: its service and its server on 127.0.0.1, both stopped
-    at the end."""
+    anyone a member) on the database, in `language` (None: the browser's, as without
+    --language): its service and its server on 127.0.0.1, both stopped at the end."""
     store = await Store.start(database_url)
     service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
     pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
-    LocalTables(pages, "Ana", "en", clock=clock)
+    LocalTables(pages, "Ana", language, clock=clock)
 
     async def anyone(chat_id: int, user_id: int) -> bool:
         return True

@@ -28,7 +28,7 @@ from gaple_bot.games.texts import former_player_name
 from gaple_bot.i18n import Translators
 from gaple_bot.service.views import Person
 from gaple_bot.web.local import LOCAL_PLAYER
-from gaple_bot.web.replay_texts import MARKS
+from gaple_bot.web.replay_texts import MARKS, replay_refusal, replay_texts
 from gaple_bot.web.replays import START_PREFIX
 from tests.clock import TestClock
 
@@ -370,6 +370,38 @@ async def test_local_play_replays_its_own_games_by_token_and_no_group_s(
         group_replay = await play_out(service, game_id, ANA.user_id)
         status, answer = await ask("/app/api/replay", {"replay": group_replay})
         assert (status, answer["reason"]) == (404, "no_replay"), answer
+
+
+async def test_local_play_without_a_language_speaks_the_browser_s(
+    page_template: Path, tmp_path: Path, clock: TestClock
+) -> None:
+    """Without --language, local play's table and replays speak the first language the
+    browser asks for that the bot speaks (Accept-Language, by its weights), else English."""
+    path = tmp_path / "local.sqlite3"
+    shutil.copyfile(page_template, path)
+    local = local_play_server(sqlite_url(path), clock, language=None)
+    async with local as (service, test_server), aiohttp.ClientSession() as http:
+
+        async def ask(path: str, body: JSON, accept: str) -> tuple[int, JSON]:
+            headers = {"Accept-Language": accept}
+            async with http.post(test_server.make_url(path), json=body, headers=headers) as answer:
+                return answer.status, await answer.json()
+
+        status, opened = await ask("/app/api/local", {"kind": "gaple"}, "id-ID,id;q=0.9,en;q=0.8")
+        assert (status, opened["language"]) == (200, "id")
+        status, other = await ask("/app/api/local", {"kind": "gap"}, "ja, de;q=0.5, fr;q=0.7")
+        assert (status, other["language"]) == (200, "fr")
+        status, plain = await ask("/app/api/local", {"kind": "gap"}, "ja")
+        assert (status, plain["language"]) == (200, None)
+        replay = await play_out(service, opened["game_id"], LOCAL_PLAYER)
+        status, answer = await ask("/app/api/replay", {"replay": replay}, "de-DE")
+        assert status == 200, answer
+        german = replay_texts(Translators("en").get("de"))
+        assert german != replay_texts(Translators("en").get("en"))
+        assert german.items() <= answer["texts"].items()
+        status, answer = await ask("/app/api/replay", {"replay": "gone"}, "id")
+        assert (status, answer["reason"]) == (404, "no_replay")
+        assert answer["text"] == replay_refusal(Translators("en").get("id"), "no_replay")
 
 
 async def test_the_real_review_marks_the_replay_s_moves(server: PageServer) -> None:
