@@ -107,14 +107,19 @@ export function drawSeatReveal(reveal, number, state, texts) {
     for (let i = 0; i < column.count; i += 1) stack.append(html("span", `gap-block card-${column.colour}`));
     node.append(html("span", "gap-mark", column.mark === "plus" ? "+" : column.mark === "minus" ? "−" : ""), stack, html("span", "gap-column-count", String(column.count)));
     columns.append(node);
-    if (column.mark === "plus") terms.push(`${terms.length ? "+ " : ""}${column.count}`);
+    if (column.mark === "plus") terms.push([terms.length ? "+" : "=", column.count]);
   }
-  for (const column of held.columns || []) if (column.mark === "minus") terms.push(`− ${column.count}`);
+  for (const column of held.columns || []) if (column.mark === "minus") terms.push(["−", column.count]);
   root.append(columns);
-  // The score first, then how it is made: a narrow seat wraps the terms, never the score.
+  // The score first, then how it is made: a narrow seat wraps the terms, never the score,
+  // and only between terms: each is its operator and number joined ("= 3", "+ 3", "− 1").
   const total = html("span", `seat-reveal-count gap-sum${held.score < 0 ? " negative" : ""}`);
   total.append(html("b", "gap-sum-score", signed(held.score)));
-  if (terms.length) total.append(html("span", "gap-sum-terms", ` = ${terms.join(" ")}`));
+  if (terms.length) {
+    const sum = html("span", "gap-sum-terms");
+    for (const [operator, count] of terms) sum.append(" ", html("span", "gap-sum-term", `${operator}\u00a0${count}`));
+    total.append(sum);
+  }
   total.dataset.score = String(held.score);
   root.append(total);
   return root;
