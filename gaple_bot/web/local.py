@@ -46,7 +46,7 @@ class LocalTables:
     def __init__(
         self,
         pages: PageFrontEnd,
-        name: str,
+        name: str | None,
         language: str | None,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
@@ -68,14 +68,16 @@ class LocalTables:
         # --language, else the browser's own (a person's browser says which they read).
         language = self.language or browser_language(request)
         t = deps.translators.get(language)
+        # --name, else the word for a player in the person's language.
+        name = self.name or t.gettext("Player")
         try:
             kind = deps.registry.get(str(body.get("kind") or "gaple"))
         except KeyError:
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
         kept = await self._kept(deps, body.get("session"), kind.name)
         if kept is not None:
-            return self.pages.session_answer(LOCAL_PLAYER, self.name, language, kept, kind.name)
-        person = Person(LOCAL_PLAYER, self.name, language)
+            return self.pages.session_answer(LOCAL_PLAYER, name, language, kept, kind.name)
+        person = Person(LOCAL_PLAYER, name, language)
         service = deps.service
         # A topic of its own per table, so that several can be played one after another.
         topic = secrets.randbelow(1 << 30) + 1
@@ -85,9 +87,7 @@ class LocalTables:
         except ServiceError as error:
             log.warning("a local table could not start: %s", error)
             return refused(t, "no_table", HTTPStatus.NOT_FOUND)
-        return self.pages.session_answer(
-            LOCAL_PLAYER, self.name, language, lobby.game_id, kind.name
-        )
+        return self.pages.session_answer(LOCAL_PLAYER, name, language, lobby.game_id, kind.name)
 
     async def _kept(self, deps: PageDeps, session: object, kind: str) -> int | None:
         """The game of a kept session that this server signed, if it is still a live local
@@ -144,7 +144,7 @@ async def serve_local(
     database_url: str,
     port: int,
     *,
-    name: str = "Player",
+    name: str | None = None,
     language: str | None = None,
     ready: Callable[[str], None] | None = None,
     stopped: asyncio.Event | None = None,
@@ -197,7 +197,7 @@ async def serve_local(
 async def _serve_until_stopped(
     database_url: str,
     port: int,
-    name: str,
+    name: str | None,
     language: str | None,
     ready: Callable[[str], None],
     preparing: Callable[[], None],
@@ -263,7 +263,9 @@ def main(argv: list[str]) -> int:
         default="gaple",
         help="the game whose address is printed first (both are served; default gaple)",
     )
-    parser.add_argument("--name", default="Player", help="your name at the table")
+    parser.add_argument(
+        "--name", default=None, help="your name at the table (default: Player, in the language)"
+    )
     parser.add_argument(
         "--language",
         choices=SUPPORTED_LANGUAGES,

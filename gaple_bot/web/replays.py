@@ -65,7 +65,8 @@ class LocalPerson:
 
     chat_id: int
     user_id: int
-    name: str
+    name: str | None
+    """--name, else None: "Player" in the language of the page."""
     language: str | None
 
 
@@ -284,7 +285,8 @@ class ReplayRoutes:
             raise Refused(refusal.reason, refusal.status, language) from None
         if game.chat_id != local.chat_id:
             raise Refused("no_replay", HTTPStatus.NOT_FOUND, language)
-        session = self._issue(deps, local.user_id, local.name, language, game.game_id)
+        name = local.name or deps.translators.get(language).gettext("Player")
+        session = self._issue(deps, local.user_id, name, language, game.game_id)
         return self.signer.check(session, deps.clock()), game
 
     async def _by_token(self, deps: PageDeps, token: str) -> FinishedGame:

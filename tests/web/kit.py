@@ -255,15 +255,19 @@ async def page_server(
 
 @asynccontextmanager
 async def local_play_server(
-    database_url: str, clock: Callable[[], datetime], language: str | None = "en"
+    database_url: str,
+    clock: Callable[[], datetime],
+    language: str | None = "en",
+    name: str | None = "Ana",
 ) -> AsyncIterator[tuple[GameService, TestServer]]:
     """The page front end as `gaple-bot local` runs it for Ana (sessions without Telegram,
     anyone a member) on the database, in `language` (None: the browser's, as without
-    --language): its service and its server on 127.0.0.1, both stopped at the end."""
+    --language), the person named `name` (None: as without --name): its service and its
+    server on 127.0.0.1, both stopped at the end."""
     store = await Store.start(database_url)
     service = GameService(store, rng=random.Random(7), clock=clock, round_break=timedelta(0))
     pages = PageFrontEnd(SessionSigner.for_local_play(), bot_token=None)
-    LocalTables(pages, "Ana", language, clock=clock)
+    LocalTables(pages, name, language, clock=clock)
 
     async def anyone(chat_id: int, user_id: int) -> bool:
         return True

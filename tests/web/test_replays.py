@@ -376,10 +376,11 @@ async def test_local_play_without_a_language_speaks_the_browser_s(
     page_template: Path, tmp_path: Path, clock: TestClock
 ) -> None:
     """Without --language, local play's table and replays speak the first language the
-    browser asks for that the bot speaks (Accept-Language, by its weights), else English."""
+    browser asks for that the bot speaks (Accept-Language, by its weights), else English;
+    without --name the person is "Player" in that language."""
     path = tmp_path / "local.sqlite3"
     shutil.copyfile(page_template, path)
-    local = local_play_server(sqlite_url(path), clock, language=None)
+    local = local_play_server(sqlite_url(path), clock, language=None, name=None)
     async with local as (service, test_server), aiohttp.ClientSession() as http:
 
         async def ask(path: str, body: JSON, accept: str) -> tuple[int, JSON]:
@@ -387,18 +388,21 @@ async def test_local_play_without_a_language_speaks_the_browser_s(
             async with http.post(test_server.make_url(path), json=body, headers=headers) as answer:
                 return answer.status, await answer.json()
 
-        status, opened = await ask("/app/api/local", {"kind": "gaple"}, "id-ID,id;q=0.9,en;q=0.8")
-        assert (status, opened["language"]) == (200, "id")
         status, other = await ask("/app/api/local", {"kind": "gap"}, "ja, de;q=0.5, fr;q=0.7")
         assert (status, other["language"]) == (200, "fr")
         status, plain = await ask("/app/api/local", {"kind": "gap"}, "ja")
         assert (status, plain["language"]) == (200, None)
+        # The person's name is the latest table's: theirs in Indonesian here.
+        status, opened = await ask("/app/api/local", {"kind": "gaple"}, "id-ID,id;q=0.9,en;q=0.8")
+        assert (status, opened["language"]) == (200, "id")
         replay = await play_out(service, opened["game_id"], LOCAL_PLAYER)
         status, answer = await ask("/app/api/replay", {"replay": replay}, "de-DE")
         assert status == 200, answer
         german = replay_texts(Translators("en").get("de"))
         assert german != replay_texts(Translators("en").get("en"))
         assert german.items() <= answer["texts"].items()
+        (you,) = [seat for seat in answer["seats"] if seat["you"]]
+        assert you["name"] == Translators("en").get("id").gettext("Player") != "Player"
         status, answer = await ask("/app/api/replay", {"replay": "gone"}, "id")
         assert (status, answer["reason"]) == (404, "no_replay")
         assert answer["text"] == replay_refusal(Translators("en").get("id"), "no_replay")
