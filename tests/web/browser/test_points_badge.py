@@ -1,8 +1,9 @@
 """The "+N" badge of the points a seat won in a round (by its hand at the round's end, and at
-the game's end in the round that decided it) is legible all along: its entrance animation,
-driven frame by frame through the Web Animations API (paused, its currentTime set), never
-takes it below nine tenths opaque, nor does it once the animation is over, nor again when the
-page draws the seats anew; with prefers-reduced-motion it does not move at all."""
+the game's end in the round that decided it) is legible all along: read as the page has just
+drawn it, its entrance animation driven through the Web Animations API (paused, its
+currentTime set step by step) never takes it below nine tenths opaque, nor does it once the
+animation is over, nor again when the page draws the seats anew; with prefers-reduced-motion
+it does not move at all."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from .table import DEADLINE_MS
 LEGIBLE = 0.9
 SAMPLES = 40
 OPACITY_ALL_ALONG = """([samples, legible]) => {
+  // The page draws the seats anew (as on every state, resize or poll of the review) and the
+  // badges are read in the same task: their animations have just begun, whatever the pace of
+  // the machine.
+  dispatchEvent(new Event("resize"));
   const problems = [];
   const seen = (node) => {
     let opacity = 1;
