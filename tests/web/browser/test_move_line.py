@@ -1,5 +1,5 @@
 """The last move is shown once: Gaple's in the move's line under the felt (the felt shows
-the tile, not words), Gap's in the felt's list of the last moves, its move's line then only
+the tile, not words), Gap's in the felt's list of the last three moves, its move's line then only
 read out to screen readers."""
 
 from __future__ import annotations
@@ -55,4 +55,29 @@ async def test_the_last_move_is_shown_once(
     )
     assert await table.page.get_attribute("#ticker", "aria-live") == "polite"
     assert await table.page.evaluate(SHOWN, line) == [where]
+    table.assert_clean()
+
+
+async def test_gap_s_felt_lists_each_other_seat_s_move_since_the_viewer_s(
+    server: PageServer, open_table: OpenTable
+) -> None:
+    """At four seats the three computers move at once after the viewer: the felt lists all
+    three of their moves, so none passes unseen."""
+    table = await open_table(server.url("/app?local=gap"))
+    assert await table.settled() == "move"
+    before = await table.revision()
+    moves = (await table.playable())[0][0]
+    await table.tap_item(moves)
+    if " " in moves:
+        assert await table.settled() == "choice"
+        await table.tap_option((await table.options())[0][0])
+    await table.wait_for_revision(before + 1)
+    assert await table.settled() == "move"
+    told = [f["text"].replace("\u2060", "") for f in table.received if f.get("t") == "played"]
+    assert len(told) >= 4, told
+    listed = await table.page.evaluate(
+        "() => Array.from(document.querySelectorAll('#felt .recent li'))"
+        ".map((item) => item.textContent.replace(/\\u2060/g, ''))"
+    )
+    assert listed == told[-3:]
     table.assert_clean()

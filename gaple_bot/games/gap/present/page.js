@@ -52,7 +52,8 @@ export function drawBoard(board, state, texts) {
   const recent = html("ul", "recent");
   // A coloured square never parts from the number after it ("🟧0").
   const joined = (line) => line.replace(/(\p{Extended_Pictographic}\uFE0F?)(?=\d)/gu, "$1\u2060");
-  for (const line of (board.recent || []).slice(-2)) recent.append(html("li", "", joined(line)));
+  // Three lines: at four seats, each other seat's move since yours (they come at once).
+  for (const line of (board.recent || []).slice(-3)) recent.append(html("li", "", joined(line)));
   root.append(recent);
   return root;
 }
