@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.postgres import NoPostgres, PostgresServer, binaries, server_user
+from tests.postgres import NoPostgres, PostgresServer, binaries, server_user, without_postgres
 
 ROOT = Path(__file__).parents[1]
 DEADLINE = 120.0
@@ -26,11 +25,11 @@ HOLDER = """
 import sys
 from tests.postgres import PostgresServer
 server = PostgresServer.start()
-print(server.port, server.folder, flush=True)
+print(server.port, server.folder, server._guard.pid, flush=True)
 sys.stdin.read()
 """
-"""A test process as far as its server goes: starts one, says where, and waits, never
-stopping it (it ends as the test ends it)."""
+"""A test process as far as its server goes: starts one, says where and which process
+guards it, and waits, never stopping it (it ends as the test ends it)."""
 
 
 @pytest.fixture
@@ -40,9 +39,7 @@ def machine_postgres() -> None:
         binaries()
         server_user()
     except NoPostgres as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must test on PostgreSQL, but: {exc}")
-        pytest.skip(f"no PostgreSQL server could start here: {exc}")
+        without_postgres(exc)
 
 
 def listening(port: int) -> bool:
@@ -60,15 +57,25 @@ def gone(port: int, folder: Path) -> bool:
     return not listening(port) and not folder.exists()
 
 
-def wait_until(condition: Callable[[], bool], deadline: float = DEADLINE) -> bool:
-    """Whether `condition()` came true before `deadline` seconds (it is asked again and
-    again: it is the condition that is waited for, not a moment)."""
-    end = time.monotonic() + deadline
-    while not condition():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-    return True
+def process_handle(pid: int) -> int | None:
+    """A descriptor of process `pid` (not a child of this one) that becomes readable as it
+    ends; None if it has ended already."""
+    try:
+        return os.pidfd_open(pid)
+    except ProcessLookupError:
+        return None
+
+
+def ended(handle: int | None, deadline: float = DEADLINE) -> bool:
+    """Whether the process of `handle` ended within `deadline` seconds (its end itself is
+    waited for, not a moment); the handle is closed."""
+    if handle is None:
+        return True
+    try:
+        readable, _, _ = select.select([handle], [], [], deadline)
+        return bool(readable)
+    finally:
+        os.close(handle)
 
 
 @pytest.mark.parametrize(
@@ -88,13 +95,17 @@ def test_a_test_process_that_dies_leaves_no_server_running(
     port, folder = 0, Path()
     try:
         assert holder.stdout is not None
-        port_text, folder_text = holder.stdout.readline().split()
+        port_text, folder_text, guard_text = holder.stdout.readline().split()
         port, folder = int(port_text), Path(folder_text)
         assert listening(port) and (folder / "data" / "postmaster.pid").exists()
+        # The guard ends once the server is stopped and its folder deleted.
+        guard = process_handle(int(guard_text))
+        assert guard is not None, "the guard ended while its test process lived"
         # The whole group, as a terminal's Ctrl+C or a runner's timeout signals it.
         os.killpg(holder.pid, end)
         holder.wait(timeout=DEADLINE)
-        assert wait_until(lambda: gone(port, folder)), "the server outlived its test process"
+        assert ended(guard), "the guard did not end after its test process"
+        assert gone(port, folder), "the server outlived its test process"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(holder.pid, signal.SIGKILL)
