@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from gaple_bot.bot.callback_data import Action
-from gaple_bot.bot.deps import Deps
+from gaple_bot.bot.deps import Deps, GapleApplication
 from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.gaple.rules import GameConfig, Played, RuleSet, Side, play, tile_id
 from gaple_bot.games.review import REVIEW_VERSION, GameReview, Mark, MoveReview, SeatSummary
@@ -249,70 +251,70 @@ def _numbers(text: str) -> list[str]:
 async def test_without_the_analysis_review_shows_a_stored_review_or_says_it_is_off(
     tmp_path: Path,
 ) -> None:
-    async with running_fake(group_limit_per_minute=1000) as fake:
-        fake.add_user(ANA, "Ana", language_code="fr")
-        fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        async with running_bot(fake, tmp_path / "gaple.sqlite3", REVIEWS="no") as app:
-            store = deps_of(app).service.store
-            await deps_of(app).service.players.chat(GROUP, GROUP_TITLE)
-            async with store.transaction() as tx:
-                await tx.chats.set_language(GROUP, "fr")
-            config = GameConfig(RuleSet.CLASSIC, 4, 1)
-            players = [ANA, ComputerLevel.EASY, ComputerLevel.NORMAL, ComputerLevel.HARD]
-            first, _ = await play_game(store, GROUP, config, players, seed=3)
-            off = await _answer(fake, ANA, "/review")
-            assert "désactivé les analyses" in off.text
+    async with _reviews_off_game(tmp_path, "fr") as (fake, app, first):
+        store = deps_of(app).service.store
+        off = await _answer(fake, ANA, "/review")
+        assert "désactivé les analyses" in off.text
 
-            # A review stored by then (say, before the host turned them off) is shown, the
-            # move made named as it was played (the round's second move).
-            history = await deps_of(app).service.reviews.history(first)
-            played, better = history[0][1][1], _two_moves()[1]
-            blunder = MoveReview(1, 2, 0, played, better, 25.0, Mark.BLUNDER, ())
-            review = GameReview((blunder,), (SeatSummary(0, 7, 62.5, 3.6, blunder),))
-            async with store.transaction() as tx:
-                await tx.reviews.put(first, REVIEW_VERSION, review.to_json())
-            shown = await _answer(fake, ANA, "/review")
-            # French puts a no-break space before a colon (the catalogs' check insists).
-            summary = (
-                "\N{NO-BREAK SPACE}: précision 63, 3,6 points perdus par décision (7 décisions)"
-            )
-            assert summary in shown.text
-            french = Translators().get("fr")
-            label = GAPLE_KIND.presentation.move_label(french, played)
-            assert f"Plus grosse erreur\N{NO-BREAK SPACE}: manche 1, {label} (" in shown.text
+        # A review stored by then (say, before the host turned them off) is shown, the
+        # move made named as it was played (the round's second move).
+        history = await deps_of(app).service.reviews.history(first)
+        played, better = history[0][1][1], _two_moves()[1]
+        blunder = MoveReview(1, 2, 0, played, better, 25.0, Mark.BLUNDER, ())
+        review = GameReview((blunder,), (SeatSummary(0, 7, 62.5, 3.6, blunder),))
+        async with store.transaction() as tx:
+            await tx.reviews.put(first, REVIEW_VERSION, review.to_json())
+        shown = await _answer(fake, ANA, "/review")
+        # French puts a no-break space before a colon (the catalogs' check insists).
+        summary = "\N{NO-BREAK SPACE}: précision 63, 3,6 points perdus par décision (7 décisions)"
+        assert summary in shown.text
+        french = Translators().get("fr")
+        label = GAPLE_KIND.presentation.move_label(french, played)
+        assert f"Plus grosse erreur\N{NO-BREAK SPACE}: manche 1, {label} (" in shown.text
 
 
 async def test_review_says_a_round_s_first_tile_opened_the_line(tmp_path: Path) -> None:
     """C7: the first tile of a line has no side: /review names it, and the better move
     there, as opening the line, never as played on the right."""
+    async with _reviews_off_game(tmp_path, "de") as (fake, app, first):
+        store = deps_of(app).service.store
+        history = await deps_of(app).service.reviews.history(first)
+        played, better = history[0][1][0], play(tile_id(5, 5), Side.RIGHT).code
+        blunder = MoveReview(1, 1, 0, played, better, 25.0, Mark.BLUNDER, ())
+        review = GameReview((blunder,), (SeatSummary(0, 7, 62.5, 3.6, blunder),))
+        async with store.transaction() as tx:
+            await tx.reviews.put(first, REVIEW_VERSION, review.to_json())
+        shown = await _answer(fake, ANA, "/review")
+        german = Translators().get("de")
+        opened = GAPLE_KIND.presentation.played_label
+        lead = opened(german, played, (Played(0, tile_id(6, 6), Side.RIGHT, None),))
+        assert lead == "mit [6|6] eröffnen"
+        assert f"Runde 1, {lead} (" in shown.text, shown.text
+        assert "mit [5|5] eröffnen" in shown.text, shown.text
+        assert " rechts" not in shown.text, shown.text
+
+
+GAPLE_KIND = GapleKind()
+
+
+@asynccontextmanager
+async def _reviews_off_game(
+    tmp_path: Path, language: str
+) -> AsyncIterator[tuple[FakeTelegram, GapleApplication, int]]:
+    """Ana's group, in `language`, on a bot with reviews off, where she played a game with
+    three computers: the fake, the bot and the game."""
     async with running_fake(group_limit_per_minute=1000) as fake:
-        fake.add_user(ANA, "Ana", language_code="de")
+        fake.add_user(ANA, "Ana", language_code=language)
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
         async with running_bot(fake, tmp_path / "gaple.sqlite3", REVIEWS="no") as app:
             store = deps_of(app).service.store
             await deps_of(app).service.players.chat(GROUP, GROUP_TITLE)
             async with store.transaction() as tx:
-                await tx.chats.set_language(GROUP, "de")
+                await tx.chats.set_language(GROUP, language)
             config = GameConfig(RuleSet.CLASSIC, 4, 1)
             players = [ANA, ComputerLevel.EASY, ComputerLevel.NORMAL, ComputerLevel.HARD]
             first, _ = await play_game(store, GROUP, config, players, seed=3)
-            history = await deps_of(app).service.reviews.history(first)
-            played, better = history[0][1][0], play(tile_id(5, 5), Side.RIGHT).code
-            blunder = MoveReview(1, 1, 0, played, better, 25.0, Mark.BLUNDER, ())
-            review = GameReview((blunder,), (SeatSummary(0, 7, 62.5, 3.6, blunder),))
-            async with store.transaction() as tx:
-                await tx.reviews.put(first, REVIEW_VERSION, review.to_json())
-            shown = await _answer(fake, ANA, "/review")
-            german = Translators().get("de")
-            opened = GAPLE_KIND.presentation.played_label
-            lead = opened(german, played, (Played(0, tile_id(6, 6), Side.RIGHT, None),))
-            assert lead == "mit [6|6] eröffnen"
-            assert f"Runde 1, {lead} (" in shown.text, shown.text
-            assert "mit [5|5] eröffnen" in shown.text, shown.text
-            assert " rechts" not in shown.text, shown.text
-
-
-GAPLE_KIND = GapleKind()
+            yield fake, app, first
 
 
 def _two_moves() -> tuple[int, int]:

@@ -16,6 +16,24 @@ TRIAL: dict[str, ViewportSize] = {
     "360x640": {"width": 360, "height": 640},
 }
 MAX_TURNS = 3000
+TEXT_AT = """
+  // A node's text, from its text nodes, and where one of its offsets falls among them (a
+  // node and an offset in it, for a Range).
+  const textAt = (root) => {
+    const nodes = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+    const at = (offset) => {
+      for (const node of nodes) {
+        if (offset <= node.textContent.length) return [node, offset];
+        offset -= node.textContent.length;
+      }
+      return [nodes[nodes.length - 1], nodes[nodes.length - 1].textContent.length];
+    };
+    return [nodes.map((node) => node.textContent).join(""), at];
+  };
+"""
+"""A script's start (inside its function) defining textAt(root): [its text, at(offset)]."""
 
 
 async def local_game_over(server: PageServer, open_table: OpenTable, kind: str) -> Table:

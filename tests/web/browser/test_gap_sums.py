@@ -9,27 +9,20 @@ import pytest
 from tests.web.kit import PageServer
 
 from .conftest import OpenTable
-from .phones import TRIAL, local_game_over
+from .phones import TEXT_AT, TRIAL, local_game_over
 from .table import DEADLINE_MS
 
 WIDTHS = range(320, 400, 10)
 """Besides the trial's phones, every width from 320 to 390 px: where each sum breaks moves
 with the seat's width."""
-SPLIT_TERMS = """() => {
+SPLIT_TERMS = (
+    """() => {"""
+    + TEXT_AT
+    + """
   const problems = [];
   const sums = [...document.querySelectorAll(".gap-sum")];
   for (const sum of sums) {
-    const nodes = [];
-    const walker = document.createTreeWalker(sum, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
-    const text = nodes.map((node) => node.textContent).join("");
-    const at = (offset) => {
-      for (const node of nodes) {
-        if (offset <= node.textContent.length) return [node, offset];
-        offset -= node.textContent.length;
-      }
-      return [nodes[nodes.length - 1], nodes[nodes.length - 1].textContent.length];
-    };
+    const [text, at] = textAt(sum);
     // Each number with the sign or operator before it: "\u22121", "= 3", "+ 3", "\u2212 1".
     for (const match of text.matchAll(/[=+\u2212-][\\s\\u00a0\\u2060\\u202f]*\\d+/g)) {
       const range = document.createRange();
@@ -42,6 +35,7 @@ SPLIT_TERMS = """() => {
   }
   return [sums.length, problems];
 }"""
+)
 
 
 @pytest.mark.parametrize("size", TRIAL.values(), ids=TRIAL.keys())

@@ -10,10 +10,13 @@ import pytest
 from tests.web.kit import PageServer
 
 from .conftest import OpenTable
-from .phones import TRIAL, local_game_over
+from .phones import TEXT_AT, TRIAL, local_game_over
 from .table import DEADLINE_MS
 
-RESULT_LINE = """() => {
+RESULT_LINE = (
+    """() => {"""
+    + TEXT_AT
+    + """
   const line = document.querySelector(".over-round");
   if (!line) return ["no result line"];
   const problems = [];
@@ -22,18 +25,8 @@ RESULT_LINE = """() => {
     problems.push(`the line spans ${box.left}..${box.right}, past the screen (${innerWidth})`);
   }
   if (line.scrollWidth > line.clientWidth + 0.5) problems.push("the line is cut at its side");
-  // The line's text, character by character in its text nodes.
-  const nodes = [];
-  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
-  const text = nodes.map((node) => node.textContent).join("");
-  const at = (offset) => {
-    for (const node of nodes) {
-      if (offset <= node.textContent.length) return [node, offset];
-      offset -= node.textContent.length;
-    }
-    return [nodes[nodes.length - 1], nodes[nodes.length - 1].textContent.length];
-  };
+  // The line's text, and where each of its characters is in its text nodes.
+  const [text, at] = textAt(line);
   const room = line.clientWidth;
   const style = getComputedStyle(line);
   for (const match of text.matchAll(/\\S[^]*?(?:[.!?](?=\\s|$)|$)/g)) {
@@ -62,6 +55,7 @@ RESULT_LINE = """() => {
   }
   return problems;
 }"""
+)
 
 
 @pytest.mark.parametrize("size", TRIAL.values(), ids=TRIAL.keys())
