@@ -191,6 +191,15 @@ def _line(name: str, run: ArenaRun, base: ArenaRun | None, seats: int) -> str:
     return text
 
 
+def _budget(name: str) -> Budget:
+    """The variant `name`; `NAME@MODULE` is NAME with its learned model of play's weights read
+    from the module MODULE of gaple_bot.games.gaple.ai (one written by bench/fit_choices.py
+    --out)."""
+    variant, _, weights = name.partition("@")
+    budget = _variants()[variant]
+    return dataclasses.replace(budget, choice_weights=weights) if weights else budget
+
+
 def main() -> int:
     """Play hard and each variant on the same deals; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -204,7 +213,9 @@ def main() -> int:
     parser.add_argument(
         "--variants",
         default="hard-v2",
-        help="comma-separated names, each paired with hard's own run: " + ", ".join(known),
+        help="comma-separated names, each paired with hard's own run (NAME@MODULE: with the "
+        "learned model's weights from that module of gaple_bot.games.gaple.ai): "
+        + ", ".join(known),
     )
     parser.add_argument("--no-base", action="store_true", help="skip hard's own run")
     parser.add_argument(
@@ -217,7 +228,7 @@ def main() -> int:
     config = GameConfig(RuleSet(args.rules), args.seats)
     lineup = [Player.HARD] + [Player(args.opponent)] * (args.seats - 1)
     names = [n.strip() for n in args.variants.split(",") if n.strip()]
-    unknown = [n for n in names if n not in known]
+    unknown = [n for n in names if n.partition("@")[0] not in known]
     if unknown:
         parser.error(f"--variants: unknown {', '.join(unknown)}")
     print(
@@ -231,7 +242,7 @@ def main() -> int:
         base = play_arena(config, lineup, args.rounds, args.seed, {}, True)
         print(_line("hard", base, None, args.seats), flush=True)
     for name in names:
-        run = play_arena(config, lineup, args.rounds, args.seed, {"hard": known[name]}, True)
+        run = play_arena(config, lineup, args.rounds, args.seed, {"hard": _budget(name)}, True)
         print(_line(name, run, base, args.seats) + f"; load {os.getloadavg()[0]:.1f}", flush=True)
     return 0
 

@@ -9,6 +9,7 @@ likely the recorded plays were, had the seats held the hands it gives them.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from functools import cache
 
@@ -33,9 +34,11 @@ class ChoiceModel:
 
 
 @cache
-def choice_model() -> ChoiceModel:
-    """The shipped model (built once per process, at first use)."""
-    from . import choice_weights as w  # written by bench/fit_choices.py, which imports this
+def choice_model(weights: str) -> ChoiceModel:
+    """The shipped model whose weights are this package's module `weights` (built once per
+    process, at first use)."""
+    # Written by bench/fit_choices.py, which imports this module: imported when first asked.
+    w = importlib.import_module(f"{__package__}.{weights}")
 
     def floats(values: object) -> Floats:
         return np.array(values, dtype=np.float64)
@@ -115,13 +118,13 @@ def evidence_of(view: SeatView) -> Ints:
     return np.array(rows, dtype=np.int64).reshape(len(rows), EVIDENCE_FIELDS)
 
 
-def reweigh_by_choices(view: SeatView, power: float) -> ChoiceReweigh | None:
-    """A reweighing of deal pools for `view` by the plays' likelihood raised to `power`, or None
-    when no other seat has played yet."""
+def reweigh_by_choices(view: SeatView, power: float, weights: str) -> ChoiceReweigh | None:
+    """A reweighing of deal pools for `view` by the plays' likelihood under the model in module
+    `weights`, raised to `power`, or None when no other seat has played yet."""
     evidence = evidence_of(view)
     if not len(evidence):
         return None
-    return ChoiceReweigh(evidence, power, choice_model())
+    return ChoiceReweigh(evidence, power, choice_model(weights))
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,6 +131,8 @@ class Budget:
     """The tree search's deals are also weighted by the likelihood of the other seats' recorded
     plays under the learned model of play (`choices`), raised to this power (0: not); at four
     seats under the classic rules only, the play it was fitted to."""
+    choice_weights: str = "choice_weights"
+    """The module of this package holding that model's weights (bench/fit_choices.py)."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -369,7 +371,7 @@ def _reweigh(view: SeatView, budget: Budget) -> Callable[[Ints, Ints, Floats], F
     """How the tree's pool weights are weighed again by the other seats' recorded plays: by the
     learned model (`Budget.choices`) or `OpponentModel` (`Budget.opponents`); None: not."""
     if budget.choices and rules_of(view.config).classic and view.config.seats == 4:
-        return reweigh_by_choices(view, budget.choices)
+        return reweigh_by_choices(view, budget.choices, budget.choice_weights)
     if budget.opponents:
         return _opponents_reweigh(view, budget.opponents)
     return None

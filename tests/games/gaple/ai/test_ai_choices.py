@@ -195,7 +195,7 @@ def test_evidence_is_each_other_seats_play_as_its_player_saw_it(config: GameConf
 def _python_log_likelihood(evidence: list[list[int]], hands: list[int], discs: list[int]) -> float:
     """The plays' log-likelihood from scratch: each play's share of the softmax of the model's
     scores over the hand's plays then."""
-    model = choice_model()
+    model = choice_model("choice_weights")
     features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
     plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
     total = 0.0
@@ -222,7 +222,7 @@ def test_deal_log_likelihoods_are_the_models_softmax(config: GameConfig) -> None
         hands = np.array([h for h, _, _ in deals], dtype=np.int64)
         discs = np.array([d for _, d, _ in deals], dtype=np.int64)
         out = np.zeros(len(deals), dtype=np.float64)
-        m = choice_model()
+        m = choice_model("choice_weights")
         choice_log_likelihoods(
             hands, discs, evidence, m.mean, m.spread, m.hidden, m.bias, m.outer, m.direct, out
         )
@@ -250,7 +250,7 @@ def test_the_true_hands_are_likelier_than_drawn_ones_against_the_reference() -> 
         if current.to_move is None:
             continue
         view = game.seat_view(current.to_move)
-        reweigh = reweigh_by_choices(view, 1.0)
+        reweigh = reweigh_by_choices(view, 1.0, "choice_weights")
         assert reweigh is not None
         dealer = Dealer.of(view, config.seats)
         drawn = [dealer.deal(rng) for _ in range(20)]
@@ -268,7 +268,7 @@ def test_the_true_hands_are_likelier_than_drawn_ones_against_the_reference() -> 
 
 
 def test_the_weights_fit_the_features() -> None:
-    m = choice_model()
+    m = choice_model("choice_weights")
     units = len(m.bias)
     assert m.mean.shape == m.spread.shape == m.direct.shape == (CHOICE_FEATURES,)
     assert m.hidden.shape == (CHOICE_FEATURES, units) and m.outer.shape == (units,)
