@@ -11,6 +11,12 @@ difference from hard on the same deals (interval over deals), and its CPU ms per
 `hard-v2` is hard as issue 30 found it (the round's win worth nothing on top), `hard-v4` as
 issue 41's fourth sitting left it (the tree search with the win worth 40). Most other names
 are the budgets issues 30 and 41 screened (docs/COMPUTER_PLAYERS.md gives their figures).
+`NAME@MODULE` plays NAME with the learned model of play's weights from that module of
+gaple_bot.games.gaple.ai, as `bench/fit_choices.py --out` writes them:
+
+    .venv/bin/python bench/fit_choices.py --players reference,hard-v1 \
+        --out gaple_bot/games/gaple/ai/choice_weights_a.py
+    .venv/bin/python bench/ai_variants.py --opponent hard-v1 --variants hard@choice_weights_a
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import Sequence
 from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.montecarlo import Budget
-from gaple_bot.games.gaple.ai.players import HARD_V2, HARD_V4, Player
+from gaple_bot.games.gaple.ai.players import HARD_V2, HARD_V3, HARD_V4, Player
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 HARD = HARD_V4
@@ -38,6 +44,7 @@ def _variants() -> dict[str, Budget]:
     return {
         "hard": BUDGETS[Level.HARD],
         "hard-v2": HARD_V2,
+        "hard-v3": HARD_V3,
         "hard-v4": HARD_V4,
         "opponents": with_(HARD, opponents=1.0, passed_over=1.0),
         "opponents-po": with_(HARD, opponents=1.0),
@@ -162,6 +169,12 @@ def _variants() -> dict[str, Budget]:
         # The others' moves in the tree explored more widely (the reference plays loosely),
         # the seat's own later moves at hard's 3.0.
         **{f"others{o}": with_(HARD, explore=o / 10, own_explore=3.0) for o in (60, 100, 200)},
+        # Issue 41, sixth sitting: today's hard with the others' moves (and the root's)
+        # explored less widely, as tighter players than the reference (hard-v1) play.
+        **{
+            f"hard-others{o}": with_(BUDGETS[Level.HARD], explore=o / 10, own_explore=3.0)
+            for o in (15, 20)
+        },
     }
 
 

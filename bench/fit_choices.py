@@ -1,15 +1,17 @@
 """Fit Gaple's model of the reference player's plays (`choice_weights`) from its own self-play.
 
-Four reference players play single classic rounds (seeded). At each of their plays with a
-choice, the reference player is asked `--samples` times (each with its own random numbers)
-what it would play, which gives how often it picks each fitting play: the soft label. Each
+Four reference players play single classic rounds (seeded; `--players` seats others, each seat
+of each round drawn from the list). At each of their plays with a choice, the seat's player is
+asked `--samples` times (each with its own random numbers) what it would play, which gives how
+often it picks each fitting play: the soft label. Each
 play is described by `fastcore.choice_features`, seen exactly as hard later sees another
 seat's recorded play (`choices.evidence_of`). A layer of `--hidden` tanh units plus a linear
 part is fitted by maximum likelihood of the soft labels (a softmax over each choice's plays,
-full-batch Adam, L2 1e-4) on 80% of the choices; the other 20% measure it, in nats per choice
-against uniform choice, the earlier linear model (`opponents.PLAY_WEIGHTS`) and the labels'
-own entropy (the floor no model of this player goes below). It writes the weights as
-`gaple_bot/games/gaple/ai/choice_weights.py`.
+full-batch Adam, L2 1e-4) on 80% of the choices (`--split round`: of the rounds); the other
+20% measure it, in nats per choice against uniform choice, the earlier linear model
+(`opponents.PLAY_WEIGHTS`), the shipped model and the labels' own entropy (the floor no model
+of this player goes below). It writes the weights as `gaple_bot/games/gaple/ai/choice_weights.py`
+(or `--out`); `--choices` keeps the played choices for another fit.
 
     .venv/bin/python bench/fit_choices.py --rounds 6000 --processes 2
 
@@ -25,27 +27,32 @@ import random
 import sys
 import textwrap
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-from gaple_bot.games.gaple.ai.choices import evidence_of
+from gaple_bot.games.gaple.ai.choices import choice_model, evidence_of
 from gaple_bot.games.gaple.ai.fastcore import CHOICE_FEATURES, choice_options
 from gaple_bot.games.gaple.ai.opponents import PLAY_WEIGHTS, play_features
+from gaple_bot.games.gaple.ai.players import Player, play
 from gaple_bot.games.gaple.ai.playout import move_parts, to_bits
 from gaple_bot.games.gaple.ai.reference import reference_move
 from gaple_bot.games.gaple.rules import Game, GameConfig, Move, RuleSet, SeatView, Side, deal_round
 from gaple_bot.games.gaple.rules.tiles import TILE_COUNT
 
 OUT = Path(__file__).resolve().parent.parent / "gaple_bot/games/gaple/ai/choice_weights.py"
-Choice = tuple[list[list[float]], list[list[float]], list[float]]
-"""One choice: each play's features, its features under the earlier linear model, and how
-often the reference picked it."""
+Choice = tuple[int, list[list[float]], list[list[float]], list[float]]
+"""One choice: its round, each play's features, its features under the earlier linear model,
+and how often the seat's player picked it."""
 
 
-def _choices(seed: int, first: int, rounds: int, samples: int) -> list[Choice]:
-    """The choices of `rounds` reference self-play rounds from round `first` on."""
+def _choices(
+    seed: int, first: int, rounds: int, samples: int, players: Sequence[Player]
+) -> list[Choice]:
+    """The choices of `rounds` self-play rounds from round `first` on, each seat's player drawn
+    from `players` anew each round."""
     config = GameConfig(RuleSet.CLASSIC, 4)
     out: list[Choice] = []
     features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
@@ -53,14 +60,17 @@ def _choices(seed: int, first: int, rounds: int, samples: int) -> list[Choice]:
     for number in range(first, first + rounds):
         game = Game(config, deal_round(config, random.Random(seed * 1_000_003 + number), None))
         rng = random.Random(f"choices:{seed}:{number}")
+        # One player alone keeps the random numbers the shipped weights were fitted with.
+        seated = [players[0]] * 4 if len(players) == 1 else rng.choices(players, k=4)
         current = game.round
         while current.to_move is not None:
             seat = current.to_move
             view = game.seat_view(seat)
             if len(view.legal) == 1 or view.ends is None:
-                game.apply(seat, view.legal[0] if len(view.legal) == 1 else _ask(view, rng))
+                move = view.legal[0] if len(view.legal) == 1 else _ask(seated[seat], view, rng)
+                game.apply(seat, move)
                 continue
-            picked = collections.Counter(_ask(view, rng) for _ in range(samples))
+            picked = collections.Counter(_ask(seated[seat], view, rng) for _ in range(samples))
             move = rng.choices(view.legal, weights=[picked[m] for m in view.legal])[0]
             hand = to_bits(view.hand)
             game.apply(seat, move)
@@ -76,7 +86,7 @@ def _choices(seed: int, first: int, rounds: int, samples: int) -> list[Choice]:
                 for bit, left in plays[:count].tolist()
             ]
             labels = [picked_by[(bit, left)] / samples for bit, left in plays[:count].tolist()]
-            out.append((features[:count].tolist(), linear, labels))
+            out.append((number, features[:count].tolist(), linear, labels))
     return out
 
 
@@ -86,9 +96,11 @@ def _play_of(move: Move) -> tuple[int, int]:
     return bit, int(side is Side.LEFT)
 
 
-def _ask(view: SeatView, rng: random.Random) -> Move:
-    """The reference player's move, with its own random numbers."""
-    return reference_move(view, random.Random(rng.getrandbits(64)))
+def _ask(player: Player, view: SeatView, rng: random.Random) -> Move:
+    """`player`'s move, with its own random numbers."""
+    if player is Player.REFERENCE:
+        return reference_move(view, random.Random(rng.getrandbits(64)))
+    return play(player, view, rng.getrandbits(64))
 
 
 class Model:
@@ -155,16 +167,24 @@ def fit(
     return model
 
 
+def _shipped() -> Model:
+    """The model hard plays with today (`choice_weights`), to measure on the same choices."""
+    shipped = choice_model("choice_weights")
+    model = Model(shipped.mean, shipped.spread, len(shipped.bias), 0)
+    model.params = [shipped.hidden, shipped.bias, shipped.outer, shipped.direct]
+    return model
+
+
 L2 = 1e-4
 LEARNING_RATE = 0.01
 
 
 def _arrays(choices: list[Choice]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The choices as rows: features, linear features, choice index, label."""
-    x = [row for features, _, _ in choices for row in features]
-    linear = [row for _, rows, _ in choices for row in rows]
-    group = [i for i, (features, _, _) in enumerate(choices) for _ in features]
-    labels = [p for _, _, ps in choices for p in ps]
+    x = [row for _, features, _, _ in choices for row in features]
+    linear = [row for _, _, rows, _ in choices for row in rows]
+    group = [i for i, (_, features, _, _) in enumerate(choices) for _ in features]
+    labels = [p for _, _, _, ps in choices for p in ps]
     return np.array(x), np.array(linear), np.array(group), np.array(labels)
 
 
@@ -174,7 +194,7 @@ def _renumbered(group: np.ndarray) -> np.ndarray:
     return out
 
 
-def _write(model: Model, header: str) -> None:
+def _write(model: Model, header: str, out: Path) -> None:
     """The weights as a Python module."""
 
     def floats(values: np.ndarray) -> str:
@@ -182,7 +202,7 @@ def _write(model: Model, header: str) -> None:
 
     hidden, bias, outer, direct = model.params
     wrapped = "\n\n".join(textwrap.fill(part, 96) for part in header.split("\n\n"))
-    OUT.write_text(
+    out.write_text(
         f'"""{wrapped}\n"""\n\n'
         f"MEAN = {floats(model.mean)}\n"
         f"SPREAD = {floats(model.spread)}\n"
@@ -194,6 +214,24 @@ def _write(model: Model, header: str) -> None:
     )
 
 
+def _played(
+    seed: int, rounds: int, samples: int, players: Sequence[Player], processes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The choices of the self-play rounds as rows (`_arrays`), and each choice's round."""
+    share = -(-rounds // processes)
+    with ProcessPoolExecutor(processes) as pool:
+        parts = pool.map(
+            _choices,
+            [seed] * processes,
+            [k * share for k in range(processes)],
+            [min(share, rounds - k * share) for k in range(processes)],
+            [samples] * processes,
+            [players] * processes,
+        )
+        choices = [choice for part in parts for choice in part]
+    return (*_arrays(choices), np.array([number for number, _, _, _ in choices]))
+
+
 def main() -> int:
     """Play, fit, measure, write."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -203,22 +241,61 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--hidden", type=int, default=16)
     parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument(
+        "--players",
+        default=Player.REFERENCE.value,
+        help="comma-separated players, each seat of each round drawn from them (default: the "
+        "reference player alone)",
+    )
+    parser.add_argument("--out", type=Path, default=OUT, help="where the weights go")
+    parser.add_argument(
+        "--choices",
+        type=Path,
+        help="an .npz file keeping the played choices: read if it exists (the same rounds), "
+        "written if not, so another fit skips the play",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("choice", "round"),
+        default="choice",
+        help="hold out a fifth of the choices one by one (as the shipped weights were fitted) "
+        "or of whole rounds (a fairer held-out figure: no round on both sides)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="measure, do not write")
     args = parser.parse_args()
+    try:
+        players = [Player(name.strip()) for name in args.players.split(",") if name.strip()]
+    except ValueError as error:
+        parser.error(f"--players: {error}")
     started = time.perf_counter()
-    share = -(-args.rounds // args.processes)
-    with ProcessPoolExecutor(args.processes) as pool:
-        parts = pool.map(
-            _choices,
-            [args.seed] * args.processes,
-            [k * share for k in range(args.processes)],
-            [min(share, args.rounds - k * share) for k in range(args.processes)],
-            [args.samples] * args.processes,
+    played_with = f"{args.rounds} {args.samples} {args.seed} {','.join(p.value for p in players)}"
+    if args.choices and args.choices.exists():
+        kept = np.load(args.choices)
+        if str(kept["played_with"]) != played_with:
+            parser.error(f"--choices: {args.choices} holds other rounds ({kept['played_with']})")
+        x, linear, group, labels, rounds_of = (
+            kept[k] for k in ("x", "linear", "group", "labels", "rounds_of")
         )
-        choices = [choice for part in parts for choice in part]
+    else:
+        x, linear, group, labels, rounds_of = _played(
+            args.seed, args.rounds, args.samples, players, args.processes
+        )
+        if args.choices:
+            np.savez(
+                args.choices,
+                played_with=played_with,
+                x=x,
+                linear=linear,
+                group=group,
+                labels=labels,
+                rounds_of=rounds_of,
+            )
     played = time.perf_counter() - started
-    x, linear, group, labels = _arrays(choices)
-    held_out = np.random.default_rng(args.seed).random(len(choices)) < 0.2
+    if args.split == "round":
+        # No round's choices fall on both sides, which would flatter the held-out figure.
+        held_out = (np.random.default_rng(args.seed).random(args.rounds) < 0.2)[rounds_of]
+    else:
+        held_out = np.random.default_rng(args.seed).random(len(rounds_of)) < 0.2
     train, test = ~held_out[group], held_out[group]
     model = fit(x[train], _renumbered(group[train]), labels[train], args.hidden, args.steps, 0)
     tests = int(held_out.sum())
@@ -227,11 +304,17 @@ def main() -> int:
     learned, _ = _cross_entropy(scores, g, y, tests)
     uniform, _ = _cross_entropy(np.zeros(len(y)), g, y, tests)
     earlier, _ = _cross_entropy(linear[test] @ np.array(PLAY_WEIGHTS), g, y, tests)
+    today = _shipped()
+    shipped, _ = _cross_entropy(today.scores((x[test] - today.mean) / today.spread)[0], g, y, tests)
     floor = float(-(y[y > 0] * np.log(y[y > 0])).sum() / tests)
+    lineup = ", ".join(p.value for p in players)
     figures = (
-        f"{len(choices)} choices from {args.rounds} rounds ({args.samples} answers each, seed "
-        f"{args.seed}), {args.hidden} hidden units, {args.steps} steps; held-out nats per "
-        f"choice: uniform {uniform:.3f}, earlier linear model {earlier:.3f}, this model "
+        f"{len(rounds_of)} choices from {args.rounds} rounds of {lineup} ({args.samples} answers "
+        f"each, seed {args.seed}; a fifth of the {args.split}s held out), {args.hidden} hidden "
+        f"units, "
+        f"{args.steps} steps; held-out nats per "
+        f"choice: uniform {uniform:.3f}, earlier linear model {earlier:.3f}, the shipped model "
+        f"{shipped:.3f}, this model "
         f"{learned:.3f}, the labels' entropy {floor:.3f}; {played:.0f} s of play, "
         f"{time.perf_counter() - started - played:.0f} s of fitting"
     )
@@ -239,12 +322,14 @@ def main() -> int:
     if not args.dry_run:
         _write(
             model,
-            "The weights of Gaple's model of the reference player's plays (`choices`), written "
-            "by bench/fit_choices.py: do not edit.\n\n"
+            "The weights of Gaple's model of a player's plays (`choices`), written by "
+            "bench/fit_choices.py: do not edit.\n\n"
             f"`.venv/bin/python bench/fit_choices.py --rounds {args.rounds} --samples "
-            f"{args.samples} --seed {args.seed} --hidden {args.hidden} --steps {args.steps}`: "
+            f"{args.samples} --seed {args.seed} --hidden {args.hidden} --steps {args.steps} "
+            f"--players {','.join(p.value for p in players)} --split {args.split}`: "
             + figures
             + ".",
+            args.out,
         )
     return 0
 
