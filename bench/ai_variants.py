@@ -28,6 +28,7 @@ import sys
 from collections.abc import Sequence
 
 from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
+from gaple_bot.games.gaple.ai.choices import choice_model
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.montecarlo import Budget
 from gaple_bot.games.gaple.ai.players import HARD_V2, HARD_V3, HARD_V4, Player
@@ -171,10 +172,7 @@ def _variants() -> dict[str, Budget]:
         **{f"others{o}": with_(HARD, explore=o / 10, own_explore=3.0) for o in (60, 100, 200)},
         # Issue 41, sixth sitting: today's hard with the others' moves (and the root's)
         # explored less widely, as tighter players than the reference (hard-v1) play.
-        **{
-            f"hard-others{o}": with_(BUDGETS[Level.HARD], explore=o / 10, own_explore=3.0)
-            for o in (15, 20)
-        },
+        "hard-others20": with_(BUDGETS[Level.HARD], explore=2.0, own_explore=3.0),
     }
 
 
@@ -244,6 +242,16 @@ def main() -> int:
     unknown = [n for n in names if n.partition("@")[0] not in known]
     if unknown:
         parser.error(f"--variants: unknown {', '.join(unknown)}")
+    for name in names:
+        # Checked before any play, so a mistyped module does not end a long run halfway.
+        variant, _, weights = name.partition("@")
+        if weights and not known[variant].choices:
+            parser.error(f"--variants: {variant} does not use the learned model of play")
+        if weights:
+            try:
+                choice_model(weights)
+            except ImportError as error:
+                parser.error(f"--variants: {name}: {error}")
     print(
         f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}, against "
         f"{args.opponent}; "

@@ -1,11 +1,11 @@
-"""Fit Gaple's model of the reference player's plays (`choice_weights`) from its own self-play.
+"""Fit Gaple's model of a player's plays (`choice_weights`) from self-play (the reference's).
 
 Four reference players play single classic rounds (seeded; `--players` seats others, each seat
 of each round drawn from the list). At each of their plays with a choice, the seat's player is
 asked `--samples` times (each with its own random numbers) what it would play, which gives how
-often it picks each fitting play: the soft label. Each
-play is described by `fastcore.choice_features`, seen exactly as hard later sees another
-seat's recorded play (`choices.evidence_of`). A layer of `--hidden` tanh units plus a linear
+often it picks each fitting play: the soft label. Each play is described by
+`fastcore.choice_features`, seen exactly as hard later sees another seat's recorded play
+(`choices.evidence_of`). A layer of `--hidden` tanh units plus a linear
 part is fitted by maximum likelihood of the soft labels (a softmax over each choice's plays,
 full-batch Adam, L2 1e-4) on 80% of the choices (`--split round`: of the rounds); the other
 20% measure it, in nats per choice against uniform choice, the earlier linear model
@@ -15,7 +15,8 @@ of this player goes below). It writes the weights as `gaple_bot/games/gaple/ai/c
 
     .venv/bin/python bench/fit_choices.py --rounds 6000 --processes 2
 
-Everything is seeded: the same arguments give the same weights (on the same numpy).
+Everything is seeded: the same arguments give the same weights on the same machine and numpy
+(with a player whose thinking has a time cap, hard-v1 to hard, only at the same load).
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from gaple_bot.games.gaple.ai.fastcore import CHOICE_FEATURES, choice_options
 from gaple_bot.games.gaple.ai.opponents import PLAY_WEIGHTS, play_features
 from gaple_bot.games.gaple.ai.players import Player, play
 from gaple_bot.games.gaple.ai.playout import move_parts, to_bits
-from gaple_bot.games.gaple.ai.reference import reference_move
 from gaple_bot.games.gaple.rules import Game, GameConfig, Move, RuleSet, SeatView, Side, deal_round
 from gaple_bot.games.gaple.rules.tiles import TILE_COUNT
 
@@ -98,8 +98,6 @@ def _play_of(move: Move) -> tuple[int, int]:
 
 def _ask(player: Player, view: SeatView, rng: random.Random) -> Move:
     """`player`'s move, with its own random numbers."""
-    if player is Player.REFERENCE:
-        return reference_move(view, random.Random(rng.getrandbits(64)))
     return play(player, view, rng.getrandbits(64))
 
 
@@ -236,7 +234,7 @@ def main() -> int:
     """Play, fit, measure, write."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6000)
-    parser.add_argument("--samples", type=int, default=16, help="reference answers per choice")
+    parser.add_argument("--samples", type=int, default=16, help="answers per choice")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--hidden", type=int, default=16)
@@ -252,7 +250,8 @@ def main() -> int:
         "--choices",
         type=Path,
         help="an .npz file keeping the played choices: read if it exists (the same rounds), "
-        "written if not, so another fit skips the play",
+        "written if not, so another fit skips the play (the same plays for players with no "
+        "time cap)",
     )
     parser.add_argument(
         "--split",
@@ -267,15 +266,23 @@ def main() -> int:
         players = [Player(name.strip()) for name in args.players.split(",") if name.strip()]
     except ValueError as error:
         parser.error(f"--players: {error}")
+    if not players:
+        parser.error("--players: none given")
+    if args.choices and args.choices.suffix != ".npz":
+        parser.error("--choices: the file's name must end in .npz")
     started = time.perf_counter()
     played_with = f"{args.rounds} {args.samples} {args.seed} {','.join(p.value for p in players)}"
+    source = "play"
     if args.choices and args.choices.exists():
-        kept = np.load(args.choices)
-        if str(kept["played_with"]) != played_with:
-            parser.error(f"--choices: {args.choices} holds other rounds ({kept['played_with']})")
-        x, linear, group, labels, rounds_of = (
-            kept[k] for k in ("x", "linear", "group", "labels", "rounds_of")
-        )
+        with np.load(args.choices) as kept:
+            if str(kept["played_with"]) != played_with:
+                parser.error(
+                    f"--choices: {args.choices} holds other rounds ({kept['played_with']})"
+                )
+            x, linear, group, labels, rounds_of = (
+                kept[k] for k in ("x", "linear", "group", "labels", "rounds_of")
+            )
+        source = f"reading {args.choices}"
     else:
         x, linear, group, labels, rounds_of = _played(
             args.seed, args.rounds, args.samples, players, args.processes
@@ -311,11 +318,9 @@ def main() -> int:
     figures = (
         f"{len(rounds_of)} choices from {args.rounds} rounds of {lineup} ({args.samples} answers "
         f"each, seed {args.seed}; a fifth of the {args.split}s held out), {args.hidden} hidden "
-        f"units, "
-        f"{args.steps} steps; held-out nats per "
-        f"choice: uniform {uniform:.3f}, earlier linear model {earlier:.3f}, the shipped model "
-        f"{shipped:.3f}, this model "
-        f"{learned:.3f}, the labels' entropy {floor:.3f}; {played:.0f} s of play, "
+        f"units, {args.steps} steps; held-out nats per choice: uniform {uniform:.3f}, earlier "
+        f"linear model {earlier:.3f}, the shipped model {shipped:.3f}, this model "
+        f"{learned:.3f}, the labels' entropy {floor:.3f}; {played:.0f} s of {source}, "
         f"{time.perf_counter() - started - played:.0f} s of fitting"
     )
     print(figures, flush=True)

@@ -35,7 +35,7 @@ class ChoiceModel:
 
 @cache
 def choice_model(weights: str) -> ChoiceModel:
-    """The shipped model whose weights are this package's module `weights` (built once per
+    """The learned model whose weights are this package's module `weights` (built once per
     process, at first use)."""
     # Written by bench/fit_choices.py, which imports this module: imported when first asked.
     w = importlib.import_module(f"{__package__}.{weights}")
