@@ -4,7 +4,9 @@ went wrong in it (console errors, failed requests)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -81,6 +83,7 @@ class Table:
         """Every frame the page sent on its sockets, in order."""
         self.received: list[dict[str, Any]] = []
         """Every frame the page was sent, in order."""
+        self._leaving_from: str | None = None
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         page.on("requestfailed", self._request_failed)
@@ -92,6 +95,12 @@ class Table:
             self.problems.append(f"console error: {message.text} ({message.location})")
 
     def _request_failed(self, request: Request) -> None:
+        if (
+            self._leaving_from is not None
+            and self._leaving_from in request.url
+            and request.failure == "net::ERR_ABORTED"
+        ):
+            return
         self.problems.append(f"request failed: {request.method} {request.url}: {request.failure}")
 
     def _response(self, response: Response) -> None:
@@ -112,6 +121,18 @@ class Table:
         await self.page.clock.pause_at(PAGE_TIME + timedelta(seconds=1))
         await self.page.goto(url)
         await self.page.locator('#table[aria-busy="false"]').wait_for(timeout=DEADLINE_MS)
+
+    @contextlib.contextmanager
+    def leaving(self, cancelled: str) -> Iterator[None]:
+        """While the test's taps make the page leave its document: a request to an address
+        holding `cancelled` still in flight then (a round fetched ahead, a review polled) is
+        cancelled by the browser (net::ERR_ABORTED) because the page goes, which is no
+        failure; any other problem still is."""
+        self._leaving_from = cancelled
+        try:
+            yield
+        finally:
+            self._leaving_from = None
 
     # Reading -----------------------------------------------------------------------------
 
