@@ -173,6 +173,9 @@ def _variants() -> dict[str, Budget]:
         # Issue 41, sixth sitting: today's hard with the others' moves (and the root's)
         # explored less widely, as tighter players than the reference (hard-v1) play.
         "hard-others20": with_(BUDGETS[Level.HARD], explore=2.0, own_explore=3.0),
+        # … and its tree's deals drawn from a larger pool, so the learned model's weights
+        # leave more distinct deals to search.
+        "hard-pool2k": with_(BUDGETS[Level.HARD], tree_pool=2048),
     }
 
 
