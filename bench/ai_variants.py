@@ -205,13 +205,22 @@ def _line(name: str, run: ArenaRun, base: ArenaRun | None, seats: int) -> str:
     return text
 
 
-def _budget(name: str) -> Budget:
-    """The variant `name`; `NAME@MODULE` is NAME with its learned model of play's weights read
-    from the module MODULE of gaple_bot.games.gaple.ai (one written by bench/fit_choices.py
-    --out)."""
+def _budget(known: dict[str, Budget], name: str) -> Budget:
+    """The variant `name` of `known`; `NAME@MODULE` is NAME with its learned model of play's
+    weights read from the module MODULE of gaple_bot.games.gaple.ai (one written by
+    bench/fit_choices.py --out). ValueError: that module is not there, or NAME does not use
+    the model."""
     variant, _, weights = name.partition("@")
-    budget = _variants()[variant]
-    return dataclasses.replace(budget, choice_weights=weights) if weights else budget
+    budget = known[variant]
+    if not weights:
+        return budget
+    if not budget.choices:
+        raise ValueError(f"{variant} does not use the learned model of play")
+    try:
+        choice_model(weights)
+    except ImportError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return dataclasses.replace(budget, choice_weights=weights)
 
 
 def main() -> int:
@@ -245,16 +254,11 @@ def main() -> int:
     unknown = [n for n in names if n.partition("@")[0] not in known]
     if unknown:
         parser.error(f"--variants: unknown {', '.join(unknown)}")
-    for name in names:
-        # Checked before any play, so a mistyped module does not end a long run halfway.
-        variant, _, weights = name.partition("@")
-        if weights and not known[variant].choices:
-            parser.error(f"--variants: {variant} does not use the learned model of play")
-        if weights:
-            try:
-                choice_model(weights)
-            except ImportError as error:
-                parser.error(f"--variants: {name}: {error}")
+    try:
+        # All made before any play, so a mistyped module does not end a long run halfway.
+        budgets = {name: _budget(known, name) for name in names}
+    except ValueError as error:
+        parser.error(f"--variants: {error}")
     print(
         f"{config.rule_set.value}, {args.seats} seats, seed {args.seed}, against "
         f"{args.opponent}; "
@@ -266,7 +270,7 @@ def main() -> int:
         base = play_arena(config, lineup, args.rounds, args.seed, {}, True)
         print(_line("hard", base, None, args.seats), flush=True)
     for name in names:
-        run = play_arena(config, lineup, args.rounds, args.seed, {"hard": _budget(name)}, True)
+        run = play_arena(config, lineup, args.rounds, args.seed, {"hard": budgets[name]}, True)
         print(_line(name, run, base, args.seats) + f"; load {os.getloadavg()[0]:.1f}", flush=True)
     return 0
 
