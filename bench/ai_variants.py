@@ -176,7 +176,40 @@ def _variants() -> dict[str, Budget]:
         # … and its tree's deals drawn from a larger pool, so the learned model's weights
         # leave more distinct deals to search.
         "hard-pool2k": with_(BUDGETS[Level.HARD], tree_pool=2048),
+        # Issue 41, seventh sitting: hard-v1 solves each deal exactly from 14 tiles in hand;
+        # today's hard with flat exact judgement (hard-v3's) once this few tiles are in hand.
+        **{f"hard-exact{t}": _exact_from(t) for t in (8, 10, 12, 14)},
+        # … and its leaves valued partly or wholly by the learned value of the position
+        # (bench/fit_values.py) rather than by their rollouts alone.
+        **{f"hard-values{m}": with_(BUDGETS[Level.HARD], values=m / 10) for m in (3, 5, 7, 10)},
+        # … and the others searched as playing for their margin (the win worth nothing more to
+        # them, 25 to 200 points a unit of their reward), as hard-v1 and the reference do.
+        **{
+            f"hard-others-margin{u}": with_(
+                BUDGETS[Level.HARD], others_win_worth=0.0, others_scale=float(u)
+            )
+            for u in (25, 50, 200)
+        },
+        # … and the two best of these together: exact judgement from 14 tiles in hand and the
+        # learned value at 0.3.
+        "hard-exact14-values3": with_(_exact_from(14), values=0.3),
     }
+
+
+def _exact_from(tiles: int) -> Budget:
+    """Today's hard judging every move flat on its deals, each solved exactly (hard-v3's
+    budget for that), once at most `tiles` tiles are in hand."""
+    return dataclasses.replace(
+        BUDGETS[Level.HARD],
+        deals=50,
+        per_move=True,
+        exact_tiles=tiles,
+        min_deals=8,
+        extra_deals=50,
+        prune=2.0,
+        exact_nodes=6000,
+        work=1000,
+    )
 
 
 def _paired(a: Sequence[int], b: Sequence[int], cluster: int) -> tuple[float, float, float]:

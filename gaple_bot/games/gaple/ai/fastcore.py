@@ -802,18 +802,27 @@ def search(
     links: Ints,
     reward: Floats,
     nodes: int,
+    value_hidden: Floats,
+    value_bias: Floats,
+    value_outer: Floats,
+    value_outer_bias: Floats,
 ) -> int:
     """Run `iterations` more iterations on the tree in `links` (rows as `MOVE`… name them, a
     column per node, node 0 the root) and `reward` (the value each node's visits led to, for
     the seat that made its move), of which `nodes` columns are in use; the columns in use
     after. The root is the seat `me` to move, its legal moves' codes `root_codes`; deals are
     picked from the pool with odds by `cumulative` weight. `table` is [seats, classic,
-    discards, left, right, me, policy, keep, target, paired, hand aware, own explore]. Paired,
+    discards, left, right, me, policy, keep, target, paired, hand aware, own explore, value
+    mix]. Paired,
     each deal is played once from each root move in turn (`iterations` a multiple of the root
     moves), else the root's move is chosen as any other; hand aware, the other seats' moves in
     the tree are `keeping_code`'s with the hand they hold in the deal, not searched; own
     explore, in hundredths, is the exploration of the deciding seat's moves below the root
-    (-1: `explore`)."""
+    (-1: `explore`); value mix, in hundredths, is the share of a leaf's value that comes from
+    the learned value (`value_outcomes`, the `value_` arrays) rather than its rollout.
+    `valuation` is [the game's worth, the round's win's worth, the win's worth to the other
+    seats, the other seats' unit of reward]: the others may be searched as playing for another
+    objective than the seat's own."""
     seats, classic, discards = table[0], table[1] == 1, table[2] == 1
     left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
     target = table[8]
@@ -837,6 +846,17 @@ def search(
     paired = table[9] == 1
     hand_aware = table[10] == 1
     own_explore = explore if table[11] < 0 else table[11] / 100.0
+    mix = table[12] / 100.0
+    game_worth = valuation[0]
+    others_win, others_scale = valuation[2], valuation[3]
+    features = np.empty(VALUE_FEATURES, dtype=np.float64)
+    sums = np.empty(max(VALUE_SEATS, value_bias.shape[0]), dtype=np.float64)
+    chances = np.empty(VALUE_SEATS, dtype=np.float64)
+    winnings = np.empty(VALUE_SEATS, dtype=np.float64)
+    learned = np.empty(seats, dtype=np.float64)
+    rotated = np.empty(VALUE_SEATS, dtype=np.int64)
+    wins = np.full(seats, others_win, dtype=np.float64)
+    wins[me] = valuation[1]
     lo = 0
     for iteration in range(iterations):
         forced = iteration % root_codes.shape[0]
@@ -873,6 +893,7 @@ def search(
                     codes[0] = keeping_code(hands[seat], ends[0], ends[1], keep, 0)
                     n = 1
             exploring = explore if node == 0 or seat != me else own_explore
+            unit = scale if seat == me else others_scale
             # Children legal here gain an availability; a legal move with no child is new.
             best = -1
             best_score = -1e300
@@ -887,7 +908,7 @@ def search(
                         untried = code
                     continue
                 avail[child] += 1
-                score = reward[child] / (visits[child] * scale) + exploring * np.sqrt(
+                score = reward[child] / (visits[child] * unit) + exploring * np.sqrt(
                     np.log(avail[child]) / visits[child]
                 )
                 if score > best_score:
@@ -916,7 +937,33 @@ def search(
                 break
             if visits[node] == 0:
                 break
-        if not over:
+        if not over and mix > 0.0:
+            # The learned outlook, each seat's winning weighed by its chance.
+            value_outcomes(
+                seats,
+                hands,
+                seat,
+                ends[0],
+                ends[1],
+                value_hidden,
+                value_bias,
+                value_outer,
+                value_outer_bias,
+                rotated,
+                features,
+                sums,
+                chances,
+                winnings,
+            )
+            learned[:] = 0.0
+            for w in range(seats):
+                points[:] = 0
+                points[w] = round(winnings[w])
+                for s in range(seats):
+                    learned[s] += chances[w] * round_value(
+                        1, seats, s, points, scores, target, game_worth, wins[s]
+                    )
+        if not over and mix < 1.0:
             play_out(
                 policy,
                 keep,
@@ -935,12 +982,112 @@ def search(
                 options,
             )
         for s in range(seats):
-            values[s] = round_value(1, seats, s, points, scores, target, valuation[0], valuation[1])
+            if over or mix == 0.0:
+                values[s] = round_value(1, seats, s, points, scores, target, game_worth, wins[s])
+            elif mix == 1.0:
+                values[s] = learned[s]
+            else:
+                values[s] = mix * learned[s] + (1.0 - mix) * round_value(
+                    1, seats, s, points, scores, target, game_worth, wins[s]
+                )
         for k in range(depth):
             visited = path[k]
             visits[visited] += 1
             reward[visited] += values[mover[visited]]
     return nodes
+
+
+VALUE_SEATS = 4
+"""Seats the learned value of a position knows (four classic seats)."""
+VALUE_FEATURES = VALUE_SEATS * TILE_COUNT + 7 + 4 * VALUE_SEATS
+"""Numbers `value_features` describes one position with."""
+VALUE_POINTS_UNIT = 50.0
+"""Points the learned value's second head counts as one (bench/fit_values.py)."""
+
+
+@compiled
+def value_features(seats: int, hands: Ints, left: int, right: int, out: Floats) -> None:
+    """A position as numbers in `out`, seats counted from the seat to move (`hands[0]`): each
+    seat's hand, a bit a tile; how many ends show each number; then each seat's tiles, pips,
+    tiles that fit the ends and numbers of the ends it holds no tile of."""
+    out[:] = 0.0
+    at_ends = NUM_A[left] | NUM_A[right]
+    for s in range(seats):
+        rest = hands[s]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            out[s * TILE_COUNT + top_bit(low)] = 1.0
+    base = VALUE_SEATS * TILE_COUNT
+    out[base + left] += 1.0
+    out[base + right] += 1.0
+    base += 7
+    for s in range(seats):
+        h = hands[s]
+        out[base + 4 * s] = popcount(h) / 7.0
+        out[base + 4 * s + 1] = pips(h) / 40.0
+        out[base + 4 * s + 2] = popcount(h & at_ends) / 3.0
+        out[base + 4 * s + 3] = (int(h & NUM_A[left] == 0) + int(h & NUM_A[right] == 0)) / 2.0
+
+
+@compiled
+def value_outcomes(
+    seats: int,
+    hands: Ints,
+    mover: int,
+    left: int,
+    right: int,
+    hidden: Floats,
+    bias: Floats,
+    outer: Floats,
+    outer_bias: Floats,
+    rotated: Ints,
+    features: Floats,
+    sums: Floats,
+    chances: Floats,
+    winnings: Floats,
+) -> None:
+    """The learned value's outlook from a position with `mover` to move (a layer of rectified units,
+    `hidden` and `bias`, under `outer` and `outer_bias`): each seat's chance of winning the
+    round into `chances` and the points it would score winning into `winnings` (seats as the
+    table counts them). `rotated`, `features`, `sums`: room for the hands, the features and
+    the units (at least four)."""
+    for s in range(seats):
+        rotated[s] = hands[(mover + s) % seats]
+    value_features(seats, rotated, left, right, features)
+    units = hidden.shape[1]
+    for u in range(units):
+        sums[u] = bias[u]
+    for f in range(features.shape[0]):
+        x = features[f]
+        if x != 0.0:
+            for u in range(units):
+                sums[u] += x * hidden[f, u]
+    for u in range(units):
+        sums[u] = max(0.0, sums[u])
+    top = -1e300
+    for k in range(2 * VALUE_SEATS):
+        total = outer_bias[k]
+        for u in range(units):
+            total += sums[u] * outer[u, k]
+        if k < VALUE_SEATS:
+            chances[k] = total
+            top = max(top, total)
+        else:
+            winnings[k - VALUE_SEATS] = max(0.0, total * VALUE_POINTS_UNIT)
+    norm = 0.0
+    for k in range(VALUE_SEATS):
+        chances[k] = np.exp(chances[k] - top)
+        norm += chances[k]
+    # Back from the mover's count to the table's.
+    for k in range(VALUE_SEATS):
+        sums[k] = chances[k] / norm
+    for k in range(VALUE_SEATS):
+        chances[(mover + k) % seats] = sums[k]
+    for k in range(VALUE_SEATS):
+        sums[k] = winnings[k]
+    for k in range(VALUE_SEATS):
+        winnings[(mover + k) % seats] = sums[k]
 
 
 CHOICE_FEATURES = 24
@@ -1136,6 +1283,16 @@ def choice_log_likelihoods(
         out[row] = total
 
 
+def no_values() -> tuple[Floats, Floats, Floats, Floats]:
+    """Learned value arrays for a search that does not use them (empty, of the right shapes)."""
+    return (
+        np.zeros((VALUE_FEATURES, 0), dtype=np.float64),
+        np.zeros(0, dtype=np.float64),
+        np.zeros((0, 2 * VALUE_SEATS), dtype=np.float64),
+        np.zeros(2 * VALUE_SEATS, dtype=np.float64),
+    )
+
+
 def warm_up() -> None:
     """Every compiled function the levels use loaded (from numba's cache, else compiled) by a
     tiny call, so a computer process's first decision does not pay for it (hard weighs its
@@ -1171,13 +1328,13 @@ def warm_up() -> None:
     links[FIRST_CHILD] = -1
     links[NEXT_SIBLING] = -1
     search(
-        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1, 0, -1], dtype=np.int64),
+        np.array([seats, 1, 0, 0, 0, 0, KEEPING, 3, 100, 1, 0, -1, 0], dtype=np.int64),
         np.array([0], dtype=np.int64),
         np.array([[0b11, 0b1100]], dtype=np.int64),
         np.zeros((1, seats), dtype=np.int64),
         np.array([1.0], dtype=np.float64),
         np.zeros(seats, dtype=np.int64),
-        np.array([200.0, 40.0], dtype=np.float64),
+        np.array([200.0, 40.0, 40.0, 50.0], dtype=np.float64),
         2,
         3.0,
         50.0,
@@ -1185,6 +1342,7 @@ def warm_up() -> None:
         links,
         np.zeros(4, dtype=np.float64),
         1,
+        *no_values(),
     )
     units = 1
     choice_log_likelihoods(

@@ -30,6 +30,7 @@ from .fastcore import (
     search,
 )
 from .fastsearch import FastJudge
+from .values import ValueModel, no_value_model
 
 CHUNK = 500
 """Iterations between two looks at the clock."""
@@ -48,6 +49,10 @@ def tree_visits(
     hand_aware: bool = False,
     own_explore: float | None = None,
     reweigh: Callable[[Ints, Ints, Floats], Floats] | None = None,
+    values: ValueModel | None = None,
+    value_mix: float = 0.0,
+    others_win: float | None = None,
+    others_scale: float | None = None,
 ) -> tuple[list[int], list[float]]:
     """Each legal move's visits at the root after `iterations` iterations of the search, and
     the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
@@ -57,7 +62,10 @@ def tree_visits(
     the seed. Paired, every deal is played from each root move in turn; hand aware, the other
     seats' moves follow the rollout's rule with their dealt hands (see `search`); `own_explore`
     is the exploration of the seat's own later moves (None: `explore`); `reweigh` gives the
-    pool's weights again from its hands, discards and weights (an opponent model's evidence)."""
+    pool's weights again from its hands, discards and weights (an opponent model's evidence);
+    `value_mix` is the share of a leaf's value the learned value `values` gives (four seats);
+    `others_win`, `others_scale` are the round's win's worth to the other seats and their unit
+    of reward in their choices (None: the seat's own)."""
     hands, discs, weights = judge.pool(pool)
     if reweigh is not None:
         weights = reweigh(hands, discs, weights)
@@ -72,15 +80,26 @@ def tree_visits(
             int(paired),
             int(hand_aware),
             -1 if own_explore is None else round(100 * own_explore),
+            round(100 * value_mix) if values is not None else 0,
         ],
         dtype=np.int64,
     )
     codes = np.array([_code(kind, bit, on_left) for kind, bit, on_left in moves], dtype=np.int64)
-    scores, valuation = judge.valuation
+    scores, own = judge.valuation
+    valuation = np.array(
+        [
+            own[0],
+            own[1],
+            own[1] if others_win is None else others_win,
+            scale if others_scale is None else others_scale,
+        ],
+        dtype=np.float64,
+    )
     links = np.zeros((6, max(2, room)), dtype=np.int64)
     links[FIRST_CHILD] = -1
     links[NEXT_SIBLING] = -1
     reward = np.zeros(links.shape[1], dtype=np.float64)
+    learned = (values or no_value_model()).arrays()
     nodes = 1
     done = 0
     # Paired, a chunk is whole rounds of the root moves, so each chunk starts on a new deal.
@@ -104,6 +123,7 @@ def tree_visits(
             links,
             reward,
             nodes,
+            *learned,
         )
         done += chunk
         if deadline is not None and time.perf_counter() > deadline:

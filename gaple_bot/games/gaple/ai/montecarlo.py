@@ -32,6 +32,7 @@ from .playout import (
     to_bits,
 )
 from .value import MatchValue
+from .values import ValueModel, value_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +134,18 @@ class Budget:
     seats under the classic rules only, the play it was fitted to."""
     choice_weights: str = "choice_weights"
     """The module of this package holding that model's weights (bench/fit_choices.py)."""
+    values: float = 0.0
+    """The share of a tree search leaf's value that comes from the learned value of the
+    position (`values`) rather than from its rollout (0: rollouts alone); at four seats under
+    the classic rules only, the play it was fitted to."""
+    value_weights: str = "value_weights"
+    """The module of this package holding the learned value's weights (bench/fit_values.py)."""
+    others_win_worth: float | None = None
+    """The round's win's worth to the other seats in the tree search (None: `win_worth`): the
+    players it meets may play for their margin alone."""
+    others_scale: float | None = None
+    """Points of value that count as one unit of reward in the other seats' choices in the tree
+    search (None: `scale`)."""
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""
@@ -377,6 +390,14 @@ def _reweigh(view: SeatView, budget: Budget) -> Callable[[Ints, Ints, Floats], F
     return None
 
 
+def _learned_value(view: SeatView, budget: Budget) -> tuple[ValueModel | None, float]:
+    """The learned value and its share of the tree's leaf values, where the budget uses it and
+    the table is the one it was fitted to (four classic seats); else (None, 0)."""
+    if budget.values and rules_of(view.config).classic and view.config.seats == 4:
+        return value_model(budget.value_weights), budget.values
+    return None, 0.0
+
+
 def _opponents_reweigh(
     view: SeatView, power: float
 ) -> Callable[[Ints, Ints, Floats], Floats] | None:
@@ -425,6 +446,9 @@ def _compiled_move(
             budget.hand_aware,
             budget.own_explore,
             _reweigh(view, budget),
+            *_learned_value(view, budget),
+            budget.others_win_worth,
+            budget.others_scale,
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]
