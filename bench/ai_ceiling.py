@@ -2,10 +2,11 @@
 
 A diagnostic, not a player: the variant's deals are narrowed to the true hands (every other
 seat's hand known), so its search runs on the real deal alone. Paired with hard's own run on
-the same seeded single rounds against the reference player, it measures the room that better
-inference about the hidden hands could at most win back.
+the same seeded single rounds against the reference player (or `--opponent`), it measures
+the room that better inference about the hidden hands could at most win back.
 
     .venv/bin/python bench/ai_ceiling.py --rounds 2000 --seed 2024
+    .venv/bin/python bench/ai_ceiling.py --rounds 2000 --seed 2024 --opponent hard-v1
 """
 
 from __future__ import annotations
@@ -86,10 +87,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "--opponent",
+        default=Player.REFERENCE.value,
+        choices=[p.value for p in Player if p is not Player.HARD],
+        help="the player in every other seat (default: the reference player)",
+    )
     args = parser.parse_args()
     config = GameConfig(RuleSet.CLASSIC, 4)
-    lineup = [Player.HARD] + [Player.REFERENCE] * 3
-    print(f"classic, 4 seats, seed {args.seed}; load {os.getloadavg()[0]:.2f}", flush=True)
+    lineup = [Player.HARD] + [Player(args.opponent)] * 3
+    print(
+        f"classic, 4 seats, seed {args.seed}, against {args.opponent}; "
+        f"load {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     base = play_arena(config, lineup, args.rounds, args.seed, {}, True)
     print(_line("hard", base, None, 4), flush=True)
     with hard_sees_every_hand():
