@@ -178,18 +178,13 @@ def _variants() -> dict[str, Budget]:
         "hard-pool2k": with_(BUDGETS[Level.HARD], tree_pool=2048),
         # Issue 41, seventh sitting: hard-v1 solves each deal exactly from 14 tiles in hand;
         # today's hard with flat exact judgement (hard-v3's) once this few tiles are in hand.
-        **{f"hard-exact{t}": _exact_from(t) for t in (8, 10, 12, 14)},
+        **{f"hard-exact{t}": _exact_from(t) for t in (12, 14)},
         # … and its leaves valued partly or wholly by the learned value of the position
         # (bench/fit_values.py) rather than by their rollouts alone.
-        **{f"hard-values{m}": with_(BUDGETS[Level.HARD], values=m / 10) for m in (3, 5, 7, 10)},
+        **{f"hard-values{m}": with_(BUDGETS[Level.HARD], values=m / 10) for m in (3, 5, 10)},
         # … and the others searched as playing for their margin (the win worth nothing more to
-        # them, 25 to 200 points a unit of their reward), as hard-v1 and the reference do.
-        **{
-            f"hard-others-margin{u}": with_(
-                BUDGETS[Level.HARD], others_win_worth=0.0, others_scale=float(u)
-            )
-            for u in (25, 50, 200)
-        },
+        # them, 50 points a unit of their reward), as hard-v1 and the reference do.
+        "hard-others-margin50": with_(BUDGETS[Level.HARD], others_win_worth=0.0, others_scale=50.0),
         # … and the two best of these together: exact judgement from 14 tiles in hand and the
         # learned value at 0.3.
         "hard-exact14-values3": with_(_exact_from(14), values=0.3),

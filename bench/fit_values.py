@@ -11,7 +11,7 @@ measure it, in nats per position and the points' error, against the winner's bas
 writes the weights as `gaple_bot/games/gaple/ai/value_weights.py` (or `--out`); `--positions`
 keeps the played positions for another fit.
 
-    .venv/bin/python bench/fit_values.py --rounds 12000 --processes 2
+    .venv/bin/python bench/fit_values.py --processes 2
 
 Everything is seeded: the same arguments give the same weights on the same machine and numpy
 (with players whose thinking has a time cap, only at the same load).
@@ -206,9 +206,10 @@ def _write(model: Model, header: str, out: Path) -> None:
     """Write the weights as a Python module."""
 
     def floats(values: np.ndarray) -> str:
-        return "(\n" + "".join(f"    {float(v)!r},\n" for v in values.ravel()) + ")"
+        # Six significant digits: the model's own precision is far coarser.
+        return "(\n" + "".join(f"    {float(v):.6g},\n" for v in values.ravel()) + ")"
 
-    wrapped = textwrap.fill(header, 96)
+    wrapped = "\n\n".join(textwrap.fill(part, 96) for part in header.split("\n\n"))
     out.write_text(
         f'"""{wrapped}\n"""\n\n'
         f"HIDDEN_WEIGHTS = {floats(model.w1)}\n"
@@ -223,7 +224,7 @@ def _write(model: Model, header: str, out: Path) -> None:
 def main() -> int:
     """Play, fit, measure, write."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=12000)
+    parser.add_argument("--rounds", type=int, default=16000)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=52)
     parser.add_argument("--hidden", type=int, default=48)
@@ -297,7 +298,7 @@ def main() -> int:
         _write(
             model,
             "The weights of Gaple's learned value of a position (`values`), written by "
-            f"bench/fit_values.py: do not edit. {command}: {figures}.",
+            f"bench/fit_values.py: do not edit.\n\n{command}: {figures}.",
             args.out,
         )
     return 0

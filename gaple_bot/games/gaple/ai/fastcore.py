@@ -813,13 +813,13 @@ def search(
     after. The root is the seat `me` to move, its legal moves' codes `root_codes`; deals are
     picked from the pool with odds by `cumulative` weight. `table` is [seats, classic,
     discards, left, right, me, policy, keep, target, paired, hand aware, own explore, value
-    mix]. Paired,
-    each deal is played once from each root move in turn (`iterations` a multiple of the root
-    moves), else the root's move is chosen as any other; hand aware, the other seats' moves in
-    the tree are `keeping_code`'s with the hand they hold in the deal, not searched; own
-    explore, in hundredths, is the exploration of the deciding seat's moves below the root
-    (-1: `explore`); value mix, in hundredths, is the share of a leaf's value that comes from
-    the learned value (`value_outcomes`, the `value_` arrays) rather than its rollout.
+    mix]. Paired, each deal is played once from each root move in turn (`iterations` a multiple
+    of the root moves), else the root's move is chosen as any other; hand aware, the other
+    seats' moves in the tree are `keeping_code`'s with the hand they hold in the deal, not
+    searched; own explore, in hundredths, is the exploration of the deciding seat's moves below
+    the root (-1: `explore`); value mix, in hundredths (0 to 100), is the share of a leaf's
+    value that comes from the learned value (`value_outcomes`, the `value_` arrays) rather than
+    its rollout, at four classic seats only (the table it was fitted to; elsewhere 0).
     `valuation` is [the game's worth, the round's win's worth, the win's worth to the other
     seats, the other seats' unit of reward]: the others may be searched as playing for another
     objective than the seat's own."""
@@ -846,11 +846,13 @@ def search(
     paired = table[9] == 1
     hand_aware = table[10] == 1
     own_explore = explore if table[11] < 0 else table[11] / 100.0
-    mix = table[12] / 100.0
+    mix = min(1.0, max(0.0, table[12] / 100.0))
+    if seats != VALUE_SEATS or not classic or discards:
+        mix = 0.0
     game_worth = valuation[0]
     others_win, others_scale = valuation[2], valuation[3]
     features = np.empty(VALUE_FEATURES, dtype=np.float64)
-    sums = np.empty(max(VALUE_SEATS, value_bias.shape[0]), dtype=np.float64)
+    sums = np.empty(max(VALUE_SEATS, value_hidden.shape[1]), dtype=np.float64)
     chances = np.empty(VALUE_SEATS, dtype=np.float64)
     winnings = np.empty(VALUE_SEATS, dtype=np.float64)
     learned = np.empty(seats, dtype=np.float64)
@@ -958,7 +960,8 @@ def search(
             learned[:] = 0.0
             for w in range(seats):
                 points[:] = 0
-                points[w] = round(winnings[w])
+                # At least a point, so the seat counts as the round's winner.
+                points[w] = max(1, round(winnings[w]))
                 for s in range(seats):
                     learned[s] += chances[w] * round_value(
                         1, seats, s, points, scores, target, game_worth, wins[s]

@@ -66,6 +66,8 @@ def tree_visits(
     `value_mix` is the share of a leaf's value the learned value `values` gives (four seats);
     `others_win`, `others_scale` are the round's win's worth to the other seats and their unit
     of reward in their choices (None: the seat's own)."""
+    if not 0.0 <= value_mix <= 1.0:
+        raise ValueError(f"value_mix must be a share from 0 to 1, not {value_mix}")
     hands, discs, weights = judge.pool(pool)
     if reweigh is not None:
         weights = reweigh(hands, discs, weights)

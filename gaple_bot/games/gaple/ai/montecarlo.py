@@ -135,9 +135,9 @@ class Budget:
     choice_weights: str = "choice_weights"
     """The module of this package holding that model's weights (bench/fit_choices.py)."""
     values: float = 0.0
-    """The share of a tree search leaf's value that comes from the learned value of the
-    position (`values`) rather than from its rollout (0: rollouts alone); at four seats under
-    the classic rules only, the play it was fitted to."""
+    """The share (0 to 1) of a tree search leaf's value that comes from the learned value of
+    the position (`values`) rather than from its rollout (0: rollouts alone); at four seats
+    under the classic rules only, the play it was fitted to."""
     value_weights: str = "value_weights"
     """The module of this package holding the learned value's weights (bench/fit_values.py)."""
     others_win_worth: float | None = None
@@ -146,6 +146,11 @@ class Budget:
     others_scale: float | None = None
     """Points of value that count as one unit of reward in the other seats' choices in the tree
     search (None: `scale`)."""
+
+    def __post_init__(self) -> None:
+        """ValueError: a share of the learned value outside 0 to 1."""
+        if not 0.0 <= self.values <= 1.0:
+            raise ValueError(f"values must be a share from 0 to 1, not {self.values}")
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""

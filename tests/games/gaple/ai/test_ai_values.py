@@ -23,7 +23,7 @@ from gaple_bot.games.gaple.ai.montecarlo import monte_carlo_move
 from gaple_bot.games.gaple.ai.playout import NUM, SUM, pip_count, to_bits
 from gaple_bot.games.gaple.ai.reference import reference_move
 from gaple_bot.games.gaple.ai.values import ValueModel, value_model
-from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet, deal_round
+from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet, SeatView, deal_round
 from gaple_bot.games.gaple.rules.tiles import TILE_COUNT
 
 from .ai_clock import stop_the_clock
@@ -145,40 +145,62 @@ def test_a_search_with_the_learned_value_plays_legal_moves_reproducibly(
 ) -> None:
     stop_the_clock(monkeypatch)
     budget = dataclasses.replace(BUDGETS[Level.HARD], values=0.5, tree=600)
-    without = dataclasses.replace(budget, values=0.0)
+    rollouts = dataclasses.replace(budget, values=0.0)
+    learned = dataclasses.replace(budget, values=1.0)
     differ = 0
-    for config in (CLASSIC_4, GameConfig(RuleSet.CLASSIC, 3)):
+    for config in (CLASSIC_4, GameConfig(RuleSet.CLASSIC, 3), GameConfig(RuleSet.DISCARDS, 4)):
         for position in positions(config, random.Random(31), 40):
             view = position.view
             if view.ends is None or len(view.legal) < 2:
                 continue
-            move = monte_carlo_move(view, random.Random(4), budget)
-            assert move in view.legal
-            assert monte_carlo_move(view, random.Random(4), budget) == move
-            other = monte_carlo_move(view, random.Random(4), without)
-            if config.seats != VALUE_SEATS:
-                # Fitted to four seats: elsewhere the budget's leaves are rolled out as before.
-                assert other == move
-            else:
-                differ += other != move
+            for mixed in (budget, learned):
+                move = monte_carlo_move(view, random.Random(4), mixed)
+                assert move in view.legal
+                assert monte_carlo_move(view, random.Random(4), mixed) == move
+                other = monte_carlo_move(view, random.Random(4), rollouts)
+                if config != CLASSIC_4:
+                    # Fitted to four classic seats: elsewhere the leaves are rolled out as before.
+                    assert other == move
+                else:
+                    differ += other != move
     assert differ > 0
 
 
+def test_the_learned_value_s_share_is_between_none_and_all() -> None:
+    with pytest.raises(ValueError, match="values"):
+        dataclasses.replace(BUDGETS[Level.HARD], values=1.5)
+    with pytest.raises(ValueError, match="values"):
+        dataclasses.replace(BUDGETS[Level.HARD], values=-0.1)
+    view = next(p.view for p in positions(CLASSIC_4, random.Random(34), 20) if p.view.ends)
+    judge, moves = _judge_for(view, random.Random(6))
+    with pytest.raises(ValueError, match="value_mix"):
+        tree_visits(
+            judge, moves, 10, 8, 1.0, 50.0, 100, values=value_model("value_weights"), value_mix=2.0
+        )
+
+
 def test_the_others_objective_is_the_seats_own_unless_given() -> None:
-    searched = 0
+    searched = differ = 0
     for position in positions(CLASSIC_4, random.Random(33), 30):
         view = position.view
         if view.ends is None or len(view.legal) < 2:
             continue
-        judge, moves = _judge_for(view, random.Random(6))
-        same = tree_visits(judge, moves, 400, 64, 1.0, 50.0, 5000)
-        # `_judge_for` values the round's win at 40 points.
-        judge, moves = _judge_for(view, random.Random(6))
-        assert tree_visits(judge, moves, 400, 64, 1.0, 50.0, 5000, others_win=40.0) == same
-        judge, moves = _judge_for(view, random.Random(6))
-        margin = tree_visits(
-            judge, moves, 400, 64, 1.0, 50.0, 5000, others_win=0.0, others_scale=25.0
-        )
+        same = _search(view)
+        # `_judge_for` values the round's win at 40 points; the unit here is 50.
+        assert _search(view, others_win=40.0, others_scale=50.0) == same
+        margin = _search(view, others_win=0.0, others_scale=25.0)
         assert sum(margin[0]) == 400
+        differ += margin != same
         searched += 1
     assert searched > 5
+    assert differ > 0
+
+
+def _search(
+    view: SeatView, others_win: float | None = None, others_scale: float | None = None
+) -> tuple[list[int], list[float]]:
+    """400 iterations of the tree search for the seat to move, the others' objective given."""
+    judge, moves = _judge_for(view, random.Random(6))
+    return tree_visits(
+        judge, moves, 400, 64, 1.0, 50.0, 5000, others_win=others_win, others_scale=others_scale
+    )
