@@ -185,6 +185,11 @@ def _variants() -> dict[str, Budget]:
         # … and the others searched as playing for their margin (the win worth nothing more to
         # them, 50 points a unit of their reward), as hard-v1 and the reference do.
         "hard-others-margin50": with_(BUDGETS[Level.HARD], others_win_worth=0.0, others_scale=50.0),
+        # … and the others' plays not read as heaviest first (hard-v1 keeps numbers playable
+        # rather than shed its heaviest tile), the learned model alone weighing them.
+        "hard-po10": with_(BUDGETS[Level.HARD], passed_over=1.0),
+        # … with the learned model at full power: the plays' likelihood as it stands.
+        "hard-po10-choices10": with_(BUDGETS[Level.HARD], passed_over=1.0, choices=1.0),
         # … and the two best of these together: exact judgement from 14 tiles in hand and the
         # learned value at 0.3.
         "hard-exact14-values3": with_(_exact_from(14), values=0.3),
