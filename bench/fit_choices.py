@@ -42,6 +42,13 @@ from gaple_bot.games.gaple.ai.playout import move_parts, to_bits
 from gaple_bot.games.gaple.rules import Game, GameConfig, Move, RuleSet, SeatView, Side, deal_round
 from gaple_bot.games.gaple.rules.tiles import TILE_COUNT
 
+ROOT = Path(__file__).resolve().parents[1]
+# A sibling script's module, imported as bench's (as bench/load.py does), from the checkout.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.fit_inputs import check_kept, keep, players_of, read_kept  # noqa: E402
+
 OUT = Path(__file__).resolve().parent.parent / "gaple_bot/games/gaple/ai/choice_weights.py"
 Choice = tuple[int, list[list[float]], list[list[float]], list[float]]
 """One choice: its round, each play's features, its features under the earlier linear model,
@@ -262,41 +269,22 @@ def main() -> int:
     )
     parser.add_argument("--dry-run", action="store_true", help="measure, do not write")
     args = parser.parse_args()
-    try:
-        players = [Player(name.strip()) for name in args.players.split(",") if name.strip()]
-    except ValueError as error:
-        parser.error(f"--players: {error}")
-    if not players:
-        parser.error("--players: none given")
-    if args.choices and args.choices.suffix != ".npz":
-        parser.error("--choices: the file's name must end in .npz")
+    players = players_of(parser, args.players)
+    check_kept(parser, "--choices", args.choices)
     started = time.perf_counter()
     played_with = f"{args.rounds} {args.samples} {args.seed} {','.join(p.value for p in players)}"
     source = "play"
-    if args.choices and args.choices.exists():
-        with np.load(args.choices) as kept:
-            if str(kept["played_with"]) != played_with:
-                parser.error(
-                    f"--choices: {args.choices} holds other rounds ({kept['played_with']})"
-                )
-            x, linear, group, labels, rounds_of = (
-                kept[k] for k in ("x", "linear", "group", "labels", "rounds_of")
-            )
+    keys = ("x", "linear", "group", "labels", "rounds_of")
+    kept = read_kept(parser, "--choices", args.choices, played_with)
+    if kept is not None:
+        x, linear, group, labels, rounds_of = (kept[k] for k in keys)
         source = f"reading {args.choices}"
     else:
         x, linear, group, labels, rounds_of = _played(
             args.seed, args.rounds, args.samples, players, args.processes
         )
-        if args.choices:
-            np.savez(
-                args.choices,
-                played_with=played_with,
-                x=x,
-                linear=linear,
-                group=group,
-                labels=labels,
-                rounds_of=rounds_of,
-            )
+        played_arrays = (x, linear, group, labels, rounds_of)
+        keep(args.choices, played_with, dict(zip(keys, played_arrays, strict=True)))
     played = time.perf_counter() - started
     if args.split == "round":
         # No round's choices fall on both sides, which would flatter the held-out figure.

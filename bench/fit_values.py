@@ -36,6 +36,13 @@ from gaple_bot.games.gaple.ai.players import Player, play
 from gaple_bot.games.gaple.ai.playout import to_bits
 from gaple_bot.games.gaple.rules import Game, GameConfig, RuleSet, deal_round
 
+ROOT = Path(__file__).resolve().parents[1]
+# A sibling script's module, imported as bench's (as bench/load.py does), from the checkout.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.fit_inputs import check_kept, keep, players_of, read_kept  # noqa: E402
+
 OUT = Path(__file__).resolve().parent.parent / "gaple_bot/games/gaple/ai/value_weights.py"
 SEATS = 4
 POSITION_FIELDS = 7
@@ -243,31 +250,18 @@ def main() -> int:
     )
     parser.add_argument("--dry-run", action="store_true", help="measure, do not write")
     args = parser.parse_args()
-    try:
-        players = [Player(name.strip()) for name in args.players.split(",") if name.strip()]
-    except ValueError as error:
-        parser.error(f"--players: {error}")
-    if not players:
-        parser.error("--players: none given")
-    if args.positions and args.positions.suffix != ".npz":
-        parser.error("--positions: the file's name must end in .npz")
+    players = players_of(parser, args.players)
+    check_kept(parser, "--positions", args.positions)
     started = time.perf_counter()
     played_with = f"{args.rounds} {args.seed} {','.join(p.value for p in players)}"
     source = "play"
-    if args.positions and args.positions.exists():
-        with np.load(args.positions) as kept:
-            if str(kept["played_with"]) != played_with:
-                parser.error(
-                    f"--positions: {args.positions} holds other rounds ({kept['played_with']})"
-                )
-            positions, outcomes = kept["positions"], kept["outcomes"]
+    kept = read_kept(parser, "--positions", args.positions, played_with)
+    if kept is not None:
+        positions, outcomes = kept["positions"], kept["outcomes"]
         source = f"reading {args.positions}"
     else:
         positions, outcomes = _played(args.seed, args.rounds, players, args.processes)
-        if args.positions:
-            np.savez(
-                args.positions, played_with=played_with, positions=positions, outcomes=outcomes
-            )
+        keep(args.positions, played_with, {"positions": positions, "outcomes": outcomes})
     played = time.perf_counter() - started
     x = features_of(positions)
     winner, points = labels_of(positions, outcomes)
