@@ -190,6 +190,11 @@ def _variants() -> dict[str, Budget]:
         "hard-po10": with_(BUDGETS[Level.HARD], passed_over=1.0),
         # … with the learned model at full power: the plays' likelihood as it stands.
         "hard-po10-choices10": with_(BUDGETS[Level.HARD], passed_over=1.0, choices=1.0),
+        # Issue 41, eighth sitting: … with the likelihood sharpened past what the model says.
+        **{
+            f"hard-po10-choices{c}": with_(BUDGETS[Level.HARD], passed_over=1.0, choices=c / 10)
+            for c in (15, 20)
+        },
         # … and the two best of these together: exact judgement from 14 tiles in hand and the
         # learned value at 0.3.
         "hard-exact14-values3": with_(_exact_from(14), values=0.3),

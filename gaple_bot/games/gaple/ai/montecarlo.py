@@ -132,6 +132,10 @@ class Budget:
     """The tree search's deals are also weighted by the likelihood of the other seats' recorded
     plays under the learned model of play (`choices`), raised to this power (0: not); at four
     seats under the classic rules only, the play it was fitted to."""
+    modelled_passed_over: float | None = None
+    """`passed_over` where the learned model of play weighs the tree's deals (`choices`, at four
+    classic seats), which reads the same plays without assuming the heaviest fitting tile goes
+    first (None: `passed_over`)."""
     choice_weights: str = "choice_weights"
     """The module of this package holding that model's weights (bench/fit_choices.py)."""
     values: float = 0.0
@@ -237,7 +241,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     # Per move, its weighted worth on each deal (for the paired comparison of the top two).
     scored: list[list[float]] = [[] for _ in legal]
 
-    passed = _passed_over(view) if budget.passed_over != 1.0 else []
+    passed_over = _passed_over_factor(view, budget)
+    passed = _passed_over(view) if passed_over != 1.0 else []
     model = PlayModel.of(view, budget.play_model) if budget.play_model else None
     opponents = OpponentModel.of(view) if budget.opponents else None
     if opponents is not None and not opponents.evidence:
@@ -248,7 +253,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
         hands, discs, weight = dealer.deal(rng)
         if passed:
             skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
-            weight *= budget.passed_over**skipped
+            weight *= passed_over**skipped
         if model is not None:
             weight *= model.weight(hands)
         if opponents is not None:
@@ -370,6 +375,7 @@ def fast_judge(
         policy = SELF_KEEPING
     else:
         policy = KEEPING if keep else GREEDY
+    passed_over = _passed_over_factor(view, budget)
     return FastJudge(
         rules_of(view.config),
         dealer,
@@ -380,15 +386,29 @@ def fast_judge(
         keep,
         Valuation(True, view.scores, view.config.target, budget.win_worth),
         rng,
-        _passed_over(view) if budget.passed_over != 1.0 else (),
-        budget.passed_over,
+        _passed_over(view) if passed_over != 1.0 else (),
+        passed_over,
     )
+
+
+def _choices_apply(view: SeatView, budget: Budget) -> bool:
+    """Whether the learned model of play weighs the tree's deals: the budget asks for it and
+    the table is the one it was fitted to (four classic seats)."""
+    return bool(budget.choices) and rules_of(view.config).classic and view.config.seats == 4
+
+
+def _passed_over_factor(view: SeatView, budget: Budget) -> float:
+    """The factor weighing a deal per tile a seat passed over, at this table (`passed_over`, or
+    `modelled_passed_over` where the learned model of play weighs the tree's deals)."""
+    if budget.modelled_passed_over is not None and budget.tree and _choices_apply(view, budget):
+        return budget.modelled_passed_over
+    return budget.passed_over
 
 
 def _reweigh(view: SeatView, budget: Budget) -> Callable[[Ints, Ints, Floats], Floats] | None:
     """How the tree's pool weights are weighed again by the other seats' recorded plays: by the
     learned model (`Budget.choices`) or `OpponentModel` (`Budget.opponents`); None: not."""
-    if budget.choices and rules_of(view.config).classic and view.config.seats == 4:
+    if _choices_apply(view, budget):
         return reweigh_by_choices(view, budget.choices, budget.choice_weights)
     if budget.opponents:
         return _opponents_reweigh(view, budget.opponents)

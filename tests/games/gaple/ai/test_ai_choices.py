@@ -18,7 +18,7 @@ from gaple_bot.games.gaple.ai.fastcore import (
     choice_options,
 )
 from gaple_bot.games.gaple.ai.levels import BUDGETS
-from gaple_bot.games.gaple.ai.montecarlo import _reweigh
+from gaple_bot.games.gaple.ai.montecarlo import _passed_over_factor, _reweigh
 from gaple_bot.games.gaple.ai.playout import BIT_OF, HI, LO, NUM, SUM, to_bits
 from gaple_bot.games.gaple.ai.reference import reference_move
 from gaple_bot.games.gaple.rules import (
@@ -297,3 +297,25 @@ def test_the_model_weighs_deals_only_at_four_classic_seats(config: GameConfig) -
     budget = dataclasses.replace(BUDGETS[Level.HARD], choices=1.0)
     for view, *_ in positions(config, random.Random(57), 20):
         assert _reweigh(view, budget) is None
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_passed_over_tiles_give_way_to_the_model_only_where_it_weighs(
+    config: GameConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where the learned model reads the plays, `modelled_passed_over` replaces `passed_over`;
+    # elsewhere the passed-over tiles weigh the deals as before.
+    stop_the_clock(monkeypatch)
+    small = dataclasses.replace(BUDGETS[Level.HARD], tree=150, passed_over=0.2, choices=1.0)
+    budget = dataclasses.replace(small, modelled_passed_over=1.0)
+    modelled = config == GameConfig(RuleSet.CLASSIC, 4)
+    same_as = dataclasses.replace(small, passed_over=1.0) if modelled else small
+    changed = 0
+    for view, *_ in positions(config, random.Random(61), 25):
+        assert _passed_over_factor(view, budget) == (1.0 if modelled else 0.2)
+        assert _passed_over_factor(view, small) == 0.2
+        move = decide(Level.HARD, view, 87, budget)
+        assert move == decide(Level.HARD, view, 87, same_as)
+        changed += move != decide(Level.HARD, view, 87, small)
+    # The factor matters where it is replaced (four of these 25 decisions when written).
+    assert (changed > 0) == modelled
