@@ -41,7 +41,8 @@ BUDGETS: dict[Level, Budget] = {
         discards_keep=0,
         win_worth=200.0,
         scale=200.0,
-        choices=0.5,
+        choices=1.0,
+        modelled_passed_over=1.0,
     ),
 }
 """The thinking each Monte Carlo level gets.

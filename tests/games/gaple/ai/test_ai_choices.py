@@ -306,7 +306,9 @@ def test_passed_over_tiles_give_way_to_the_model_only_where_it_weighs(
     # Where the learned model reads the plays, `modelled_passed_over` replaces `passed_over`;
     # elsewhere the passed-over tiles weigh the deals as before.
     stop_the_clock(monkeypatch)
-    small = dataclasses.replace(BUDGETS[Level.HARD], tree=150, passed_over=0.2, choices=1.0)
+    small = dataclasses.replace(
+        BUDGETS[Level.HARD], tree=150, passed_over=0.2, choices=1.0, modelled_passed_over=None
+    )
     budget = dataclasses.replace(small, modelled_passed_over=1.0)
     modelled = config == GameConfig(RuleSet.CLASSIC, 4)
     same_as = dataclasses.replace(small, passed_over=1.0) if modelled else small
