@@ -34,7 +34,7 @@ from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 EASY, NORMAL, HARD = Player.EASY, Player.NORMAL, Player.HARD
 REF, HARD_V1, HARD_V2 = Player.REFERENCE, Player.HARD_V1, Player.HARD_V2
-HARD_V3, HARD_V4 = Player.HARD_V3, Player.HARD_V4
+HARD_V3, HARD_V4, HARD_V5 = Player.HARD_V3, Player.HARD_V4, Player.HARD_V5
 TARGET_VS_REF, TARGET_VS_V1, TARGET_LOW_VS_REF = 0.31, 0.28, 0.295
 HARD_MEDIAN_MS, HARD_P99_MS, CAP_SHARE = 10.0, 50.0, 0.01
 CLASSIC_4 = GameConfig(RuleSet.CLASSIC, 4)
@@ -60,27 +60,28 @@ TABLES: tuple[Table, ...] = (
         True,
         (
             (HARD, REF),
+            (HARD_V5, REF),
             (HARD_V4, REF),
             (HARD_V3, REF),
             (HARD_V2, REF),
             (NORMAL, REF),
             (EASY, REF),
         ),
-        ((0, 1), (0, 2), (0, 3), (0, 4), (4, 5)),
+        ((0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (5, 6)),
     ),
     Table(
         "classic, 4 seats, single rounds, against three hard-v1",
         CLASSIC_4,
         True,
-        ((HARD, HARD_V1),),
-        (),
+        ((HARD, HARD_V1), (HARD_V5, HARD_V1)),
+        ((0, 1),),
     ),
     Table(
         "classic, 4 seats, whole games to 100",
         CLASSIC_4,
         False,
-        ((HARD, REF), (HARD_V4, REF), (HARD_V3, REF)),
-        ((0, 1), (0, 2)),
+        ((HARD, REF), (HARD_V5, REF), (HARD_V4, REF), (HARD_V3, REF)),
+        ((0, 1), (0, 2), (0, 3)),
     ),
     Table(
         "discards, 4 seats, single rounds",

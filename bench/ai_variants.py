@@ -9,7 +9,8 @@ difference from hard on the same deals (interval over deals), and its CPU ms per
     .venv/bin/python bench/ai_variants.py --rounds 800 --variants hard-v2,opponents
 
 `hard-v2` is hard as issue 30 found it (the round's win worth nothing on top), `hard-v4` as
-issue 41's fourth sitting left it (the tree search with the win worth 40). Most other names
+issue 41's fourth sitting left it (the tree search with the win worth 40), `hard-v5` as its
+fifth left it (the learned model of play at power 0.5, the win worth 200). Most other names
 are the budgets issues 30 and 41 screened (docs/COMPUTER_PLAYERS.md gives their figures).
 `NAME@MODULE` plays NAME with the learned model of play's weights from that module of
 gaple_bot.games.gaple.ai, as `bench/fit_choices.py --out` writes them:
@@ -31,12 +32,17 @@ from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, 
 from gaple_bot.games.gaple.ai.choices import choice_model
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
 from gaple_bot.games.gaple.ai.montecarlo import Budget
-from gaple_bot.games.gaple.ai.players import HARD_V2, HARD_V3, HARD_V4, Player
+from gaple_bot.games.gaple.ai.players import HARD_V2, HARD_V3, HARD_V4, HARD_V5, Player
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 HARD = HARD_V4
 """The budget the variants change: hard as issue 41's fourth sitting left it, so each name
-keeps the budget its figures in docs/COMPUTER_PLAYERS.md were measured with."""
+keeps the budget its figures in docs/COMPUTER_PLAYERS.md were measured with; the sixth and
+seventh sittings' `hard-*` names change hard-v5 (hard as they found it), the eighth's `EIGHTH`."""
+
+EIGHTH = dataclasses.replace(HARD_V5, choices=1.0, modelled_passed_over=1.0)
+"""Hard as issue 41's eighth sitting left it (deals weighed at four classic seats by the
+learned model of play at power 1 and not by the passed-over tiles)."""
 
 
 def _variants() -> dict[str, Budget]:
@@ -47,6 +53,7 @@ def _variants() -> dict[str, Budget]:
         "hard-v2": HARD_V2,
         "hard-v3": HARD_V3,
         "hard-v4": HARD_V4,
+        "hard-v5": HARD_V5,
         "opponents": with_(HARD, opponents=1.0, passed_over=1.0),
         "opponents-po": with_(HARD, opponents=1.0),
         "opponents-tries4": with_(HARD, opponents=1.0, passed_over=1.0, tries=4),
@@ -170,31 +177,33 @@ def _variants() -> dict[str, Budget]:
         # The others' moves in the tree explored more widely (the reference plays loosely),
         # the seat's own later moves at hard's 3.0.
         **{f"others{o}": with_(HARD, explore=o / 10, own_explore=3.0) for o in (60, 100, 200)},
-        # Issue 41, sixth sitting: today's hard with the others' moves (and the root's)
+        # Issue 41, sixth sitting: hard-v5 with the others' moves (and the root's)
         # explored less widely, as tighter players than the reference (hard-v1) play.
-        "hard-others20": with_(BUDGETS[Level.HARD], explore=2.0, own_explore=3.0),
+        "hard-others20": with_(HARD_V5, explore=2.0, own_explore=3.0),
         # … and its tree's deals drawn from a larger pool, so the learned model's weights
         # leave more distinct deals to search.
-        "hard-pool2k": with_(BUDGETS[Level.HARD], tree_pool=2048),
+        "hard-pool2k": with_(HARD_V5, tree_pool=2048),
         # Issue 41, seventh sitting: hard-v1 solves each deal exactly from 14 tiles in hand;
-        # today's hard with flat exact judgement (hard-v3's) once this few tiles are in hand.
+        # hard-v5 with flat exact judgement (hard-v3's) once this few tiles are in hand.
         **{f"hard-exact{t}": _exact_from(t) for t in (12, 14)},
         # … and its leaves valued partly or wholly by the learned value of the position
         # (bench/fit_values.py) rather than by their rollouts alone.
-        **{f"hard-values{m}": with_(BUDGETS[Level.HARD], values=m / 10) for m in (3, 5, 10)},
+        **{f"hard-values{m}": with_(HARD_V5, values=m / 10) for m in (3, 5, 10)},
         # … and the others searched as playing for their margin (the win worth nothing more to
         # them, 50 points a unit of their reward), as hard-v1 and the reference do.
-        "hard-others-margin50": with_(BUDGETS[Level.HARD], others_win_worth=0.0, others_scale=50.0),
+        "hard-others-margin50": with_(HARD_V5, others_win_worth=0.0, others_scale=50.0),
         # … and the others' plays not read as heaviest first (hard-v1 keeps numbers playable
         # rather than shed its heaviest tile), the learned model alone weighing them.
-        "hard-po10": with_(BUDGETS[Level.HARD], passed_over=1.0),
+        "hard-po10": with_(HARD_V5, passed_over=1.0),
         # … with the learned model at full power: the plays' likelihood as it stands.
-        "hard-po10-choices10": with_(BUDGETS[Level.HARD], passed_over=1.0, choices=1.0),
+        "hard-po10-choices10": with_(HARD_V5, passed_over=1.0, choices=1.0),
         # Issue 41, eighth sitting: … with the likelihood sharpened past what the model says.
         **{
-            f"hard-po10-choices{c}": with_(BUDGETS[Level.HARD], passed_over=1.0, choices=c / 10)
+            f"hard-po10-choices{c}": with_(HARD_V5, passed_over=1.0, choices=c / 10)
             for c in (15, 20)
         },
+        # Issue 41, eighth sitting: the others in the tree play against the deciding seat.
+        "hard-paranoid": with_(EIGHTH, paranoid=True),
         # … and the two best of these together: exact judgement from 14 tiles in hand and the
         # learned value at 0.3.
         "hard-exact14-values3": with_(_exact_from(14), values=0.3),
@@ -202,10 +211,10 @@ def _variants() -> dict[str, Budget]:
 
 
 def _exact_from(tiles: int) -> Budget:
-    """Today's hard judging every move flat on its deals, each solved exactly (hard-v3's
+    """Hard-v5 judging every move flat on its deals, each solved exactly (hard-v3's
     budget for that), once at most `tiles` tiles are in hand."""
     return dataclasses.replace(
-        BUDGETS[Level.HARD],
+        HARD_V5,
         deals=50,
         per_move=True,
         exact_tiles=tiles,

@@ -269,7 +269,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default="hard,easy,easy,easy",
         help="one player per seat, comma-separated ("
         + ", ".join(p.value for p in Player)
-        + "; reference and hard-v1 to hard-v4 are arena-only)",
+        + "; reference and hard-v1 to hard-v5 are arena-only)",
     )
     parser.add_argument(
         "--single-rounds",

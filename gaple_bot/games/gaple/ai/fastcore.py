@@ -821,8 +821,9 @@ def search(
     value that comes from the learned value (`value_outcomes`, the `value_` arrays) rather than
     its rollout, at four classic seats only (the table it was fitted to; elsewhere 0).
     `valuation` is [the game's worth, the round's win's worth, the win's worth to the other
-    seats, the other seats' unit of reward]: the others may be searched as playing for another
-    objective than the seat's own."""
+    seats, the other seats' unit of reward, paranoid]: the others may be searched as playing
+    for another objective than the seat's own, or, paranoid (1), against the seat's own (their
+    reward the negative of its value)."""
     seats, classic, discards = table[0], table[1] == 1, table[2] == 1
     left, right, me, policy, keep = table[3], table[4], table[5], table[6], table[7]
     target = table[8]
@@ -851,6 +852,7 @@ def search(
         mix = 0.0
     game_worth = valuation[0]
     others_win, others_scale = valuation[2], valuation[3]
+    paranoid = valuation[4] == 1.0
     features = np.empty(VALUE_FEATURES, dtype=np.float64)
     sums = np.empty(max(VALUE_SEATS, value_hidden.shape[1]), dtype=np.float64)
     chances = np.empty(VALUE_SEATS, dtype=np.float64)
@@ -996,7 +998,10 @@ def search(
         for k in range(depth):
             visited = path[k]
             visits[visited] += 1
-            reward[visited] += values[mover[visited]]
+            if paranoid and mover[visited] != me:
+                reward[visited] -= values[me]
+            else:
+                reward[visited] += values[mover[visited]]
     return nodes
 
 
@@ -1337,7 +1342,7 @@ def warm_up() -> None:
         np.zeros((1, seats), dtype=np.int64),
         np.array([1.0], dtype=np.float64),
         np.zeros(seats, dtype=np.int64),
-        np.array([200.0, 40.0, 40.0, 50.0], dtype=np.float64),
+        np.array([200.0, 40.0, 40.0, 50.0, 0.0], dtype=np.float64),
         2,
         3.0,
         50.0,

@@ -53,6 +53,7 @@ def tree_visits(
     value_mix: float = 0.0,
     others_win: float | None = None,
     others_scale: float | None = None,
+    paranoid: bool = False,
 ) -> tuple[list[int], list[float]]:
     """Each legal move's visits at the root after `iterations` iterations of the search, and
     the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
@@ -65,7 +66,8 @@ def tree_visits(
     pool's weights again from its hands, discards and weights (an opponent model's evidence);
     `value_mix` is the share of a leaf's value the learned value `values` gives (four seats);
     `others_win`, `others_scale` are the round's win's worth to the other seats and their unit
-    of reward in their choices (None: the seat's own)."""
+    of reward in their choices (None: the seat's own); paranoid, the other seats play against
+    the seat (their reward the negative of its value, in its unit), whatever those say."""
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be a share from 0 to 1, not {value_mix}")
     hands, discs, weights = judge.pool(pool)
@@ -93,7 +95,8 @@ def tree_visits(
             own[0],
             own[1],
             own[1] if others_win is None else others_win,
-            scale if others_scale is None else others_scale,
+            scale if others_scale is None or paranoid else others_scale,
+            float(paranoid),
         ],
         dtype=np.float64,
     )

@@ -21,11 +21,11 @@ class Level(StrEnum):
     """Determinised Monte Carlo with greedy rollouts: every legal move judged on 60 deals."""
     HARD = "hard"
     """Information-set tree search (`ismcts`): 3,000 iterations, each on a deal picked by
-    weight from 512 drawn to fit the public record (weighted by how the opponents played: the
-    tiles they passed over and, at four classic seats, the learned model of play), down one
-    tree of every seat's moves, then a rollout that keeps tiles playable; the move with the
-    best mean value, the round's win worth 200 points on top of the lead; bounded by work, with
-    a time cap as a last resort."""
+    weight from 512 drawn to fit the public record (weighted by how the opponents played: at
+    four classic seats by the learned model of play, elsewhere by the tiles they passed over),
+    down one tree of every seat's moves, then a rollout that keeps tiles playable; the move
+    with the best mean value, the round's win worth 200 points on top of the lead; bounded by
+    work, with a time cap as a last resort."""
 
 
 BUDGETS: dict[Level, Budget] = {

@@ -151,6 +151,10 @@ class Budget:
     """Points of value that count as one unit of reward in the other seats' choices in the tree
     search (None: `scale`)."""
 
+    paranoid: bool = False
+    """The other seats in the tree search play against the deciding seat (their reward the
+    negative of its value) rather than each for its own good."""
+
     def __post_init__(self) -> None:
         """ValueError: a share of the learned value outside 0 to 1."""
         if not 0.0 <= self.values <= 1.0:
@@ -474,6 +478,7 @@ def _compiled_move(
             *_learned_value(view, budget),
             budget.others_win_worth,
             budget.others_scale,
+            budget.paranoid,
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]

@@ -26,6 +26,9 @@ class Player(StrEnum):
     """The hard level as issue 41 found it (flat judgement, the round's win worth 40)."""
     HARD_V4 = "hard-v4"
     """The hard level as issue 41's fourth sitting left it (tree search, the win worth 40)."""
+    HARD_V5 = "hard-v5"
+    """The hard level as issue 41's fifth sitting left it (the learned model at power 0.5 beside
+    the passed-over tiles)."""
     REFERENCE = "reference"
     """Plain flat Monte Carlo (`reference_move`): the fixed yardstick of bench/ai.py."""
 
@@ -79,6 +82,11 @@ HARD_V4 = Budget(
 round's win at 40 points, the deals weighted by passed-over tiles only)."""
 
 
+HARD_V5 = dataclasses.replace(HARD_V4, win_worth=200.0, scale=200.0, choices=0.5)
+"""The hard level's budget before issue 41's eighth sitting (the tree's deals weighted at four
+classic seats by the learned model of play at power 0.5 and by the passed-over tiles)."""
+
+
 def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
     """The move `player` makes in `view`, its randomness drawn from `seed`; `budget` overrides
     a Monte Carlo player's thinking (tests)."""
@@ -93,4 +101,6 @@ def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None 
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V3)
     if player is Player.HARD_V4:
         return monte_carlo_move(view, random.Random(seed), budget or HARD_V4)
+    if player is Player.HARD_V5:
+        return monte_carlo_move(view, random.Random(seed), budget or HARD_V5)
     return decide(Level(player.value), view, seed, budget)

@@ -9,7 +9,7 @@ import pytest
 
 from gaple_bot.games.gaple.ai import Budget, Level
 from gaple_bot.games.gaple.ai.arena import play_arena
-from gaple_bot.games.gaple.ai.players import HARD_V4, Player, play
+from gaple_bot.games.gaple.ai.players import HARD_V4, HARD_V5, Player, play
 from gaple_bot.games.gaple.ai.playout import random_rollout, rules_of, to_bits
 from gaple_bot.games.gaple.ai.reference import round_margin
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
@@ -18,6 +18,7 @@ from .ai_positions import SETUPS, positions
 
 SMALL_V1 = Budget(deals=2, per_move=True, exact_tiles=6, extra_deals=2, passed_over=0.5, keep=3)
 SMALL_V4 = dataclasses.replace(HARD_V4, tree=60, tree_pool=16, time_cap=None)
+SMALL_V5 = dataclasses.replace(HARD_V5, tree=60, tree_pool=16, time_cap=None)
 
 
 @pytest.mark.parametrize("config", SETUPS, ids=str)
@@ -43,9 +44,10 @@ def test_the_frozen_hard_players_play_legal_moves_that_repeat_for_a_seed(
             move = play(frozen, view, seed, SMALL_V1)
             assert move in view.legal
             assert play(frozen, view, seed, SMALL_V1) == move
-        move = play(Player.HARD_V4, view, seed, SMALL_V4)
-        assert move in view.legal
-        assert play(Player.HARD_V4, view, seed, SMALL_V4) == move
+        for tree, small in ((Player.HARD_V4, SMALL_V4), (Player.HARD_V5, SMALL_V5)):
+            move = play(tree, view, seed, small)
+            assert move in view.legal
+            assert play(tree, view, seed, small) == move
 
 
 def test_random_rollouts_end_the_round_with_points_that_add_up() -> None:
@@ -73,6 +75,7 @@ def test_chats_are_offered_the_levels_only() -> None:
         "hard-v2",
         "hard-v3",
         "hard-v4",
+        "hard-v5",
     }
     with pytest.raises(ValueError):
         Level("reference")

@@ -196,11 +196,40 @@ def test_the_others_objective_is_the_seats_own_unless_given() -> None:
     assert differ > 0
 
 
+@pytest.mark.parametrize("seats", [2, 4])
+def test_paranoid_others_play_against_the_seat(seats: int) -> None:
+    # Two seats are zero-sum (one's value is the other's loss): the paranoid search is the
+    # search itself. At four, each other seat's own good is not the seat's loss.
+    searched = differ = 0
+    for position in positions(GameConfig(RuleSet.CLASSIC, seats), random.Random(33), 30):
+        view = position.view
+        if view.ends is None or len(view.legal) < 2:
+            continue
+        paranoid = _search(view, paranoid=True)
+        assert sum(paranoid[0]) == 400
+        differ += paranoid != _search(view)
+        searched += 1
+    assert searched > 5
+    assert (differ > 0) == (seats == 4)
+
+
 def _search(
-    view: SeatView, others_win: float | None = None, others_scale: float | None = None
+    view: SeatView,
+    others_win: float | None = None,
+    others_scale: float | None = None,
+    paranoid: bool = False,
 ) -> tuple[list[int], list[float]]:
     """400 iterations of the tree search for the seat to move, the others' objective given."""
     judge, moves = _judge_for(view, random.Random(6))
     return tree_visits(
-        judge, moves, 400, 64, 1.0, 50.0, 5000, others_win=others_win, others_scale=others_scale
+        judge,
+        moves,
+        400,
+        64,
+        1.0,
+        50.0,
+        5000,
+        others_win=others_win,
+        others_scale=others_scale,
+        paranoid=paranoid,
     )
