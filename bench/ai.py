@@ -73,8 +73,8 @@ TABLES: tuple[Table, ...] = (
         "classic, 4 seats, single rounds, against three hard-v1",
         CLASSIC_4,
         True,
-        ((HARD, HARD_V1), (HARD_V5, HARD_V1)),
-        ((0, 1),),
+        ((HARD, HARD_V1),),
+        (),
     ),
     Table(
         "classic, 4 seats, whole games to 100",

@@ -197,16 +197,21 @@ def _variants() -> dict[str, Budget]:
         "hard-po10": with_(HARD_V5, passed_over=1.0),
         # … with the learned model at full power: the plays' likelihood as it stands.
         "hard-po10-choices10": with_(HARD_V5, passed_over=1.0, choices=1.0),
-        # Issue 41, eighth sitting: … with the likelihood sharpened past what the model says.
+        # … and the two best of these together: exact judgement from 14 tiles in hand and the
+        # learned value at 0.3.
+        "hard-exact14-values3": with_(_exact_from(14), values=0.3),
+        # Issue 41, eighth sitting: hard-po10-choices10 (its hard) with the likelihood
+        # sharpened past what the model says.
         **{
             f"hard-po10-choices{c}": with_(HARD_V5, passed_over=1.0, choices=c / 10)
             for c in (15, 20)
         },
-        # Issue 41, eighth sitting: the others in the tree play against the deciding seat.
+        # … its hard with the others in the tree playing against the deciding seat.
         "hard-paranoid": with_(EIGHTH, paranoid=True),
-        # … and the two best of these together: exact judgement from 14 tiles in hand and the
-        # learned value at 0.3.
-        "hard-exact14-values3": with_(_exact_from(14), values=0.3),
+        # … and with more thinking, within the 10 ms median: a larger pool of deals for the
+        # model's sharper weights, or more iterations.
+        "hard8-pool1k": with_(EIGHTH, tree_pool=1024),
+        "hard8-tree4500": with_(EIGHTH, tree=4500),
     }
 
 

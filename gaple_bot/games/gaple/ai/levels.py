@@ -119,7 +119,15 @@ sitting put that model (at power 0.5) together with the round valued mostly by i
 200 points, with 200 points as the exploration's unit): 30.8% of 20,000 rounds over the same
 five seeds against the fourth sitting's 29.8% (hard-v4), 31.7% on seed 2024 (paired with
 hard-v4 +1.3, CI -0.5 to +3.2) at 5.4 ms CPU median once the model's kernel skipped plays
-without a choice."""
+without a choice.
+
+Its eighth sitting weighed the deals at four classic seats by that model alone, at power 1,
+no longer also by the passed-over tiles (`modelled_passed_over`; hard-v1, the level before
+issue 15, keeps numbers playable rather than shed its heaviest tile, which the passed-over
+rule reads wrongly): against three hard-v1 on the five seeds' 20,000 rounds 27.7% against
+27.2% for the fifth sitting's hard (hard-v5), and against three reference players 30.8% of
+the same seeds' rounds against 30.9% (31.6% on seed 2024, as hard-v5), at about the same CPU.
+Elsewhere hard is as before."""
 
 
 def decide(level: Level | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
