@@ -13,7 +13,8 @@ hard-v3 (hard as issue 41 found it) on the same deals with the paired interval a
 against three hard-v1, a median CPU time per real decision of at most 10 ms and a p99 of at
 most 50 ms, the time cap (a safety net) passed on under 1% of decisions; hard above an equal
 share of rounds at two and three seats and under the discard rules; and in every table played,
-no level behind the one below it on average (a negative paired difference). The script exits
+no level behind the one below it on average (a negative paired difference; hard-v5, within a
+point of hard, is only printed beside it). The script exits
 1, with a line naming the misses, when one is missed; a --quick run prints its verdicts without
 judging them.
 """
@@ -301,8 +302,10 @@ def main() -> int:
                     )
                     if not ahead:
                         missed.append(f"table {number}: hard not clearly ahead of hard-v3")
-            # "No level weaker than the one below it": flag a negative paired difference.
-            elif mean < 0:
+            # "No level weaker than the one below it": flag a negative paired difference. Hard-v5
+            # is within a point of today's hard, so their pairing is printed, not judged: either
+            # sign is the arena's noise (docs/COMPUTER_PLAYERS.md, the eighth sitting).
+            elif mean < 0 and b.lineup[0] is not HARD_V5:
                 below = (
                     f"table {number}: {a.lineup[0].value} below {b.lineup[0].value} on average "
                     f"({100 * mean:+.1f} points)"

@@ -38,7 +38,8 @@ from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 HARD = HARD_V4
 """The budget the variants change: hard as issue 41's fourth sitting left it, so each name
 keeps the budget its figures in docs/COMPUTER_PLAYERS.md were measured with; the sixth and
-seventh sittings' `hard-*` names change hard-v5 (hard as they found it), the eighth's `EIGHTH`."""
+seventh sittings' `hard-*` names change hard-v5 (hard as they found it), and so do the eighth's
+`hard-po10-choices*`; its other names change `EIGHTH`."""
 
 EIGHTH = dataclasses.replace(HARD_V5, choices=1.0, modelled_passed_over=1.0)
 """Hard as issue 41's eighth sitting left it (deals weighed at four classic seats by the

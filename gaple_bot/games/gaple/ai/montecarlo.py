@@ -245,7 +245,8 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     # Per move, its weighted worth on each deal (for the paired comparison of the top two).
     scored: list[list[float]] = [[] for _ in legal]
 
-    passed_over = _passed_over_factor(view, budget)
+    # This path never applies the learned model of play, so `passed_over` weighs every deal.
+    passed_over = budget.passed_over
     passed = _passed_over(view) if passed_over != 1.0 else []
     model = PlayModel.of(view, budget.play_model) if budget.play_model else None
     opponents = OpponentModel.of(view) if budget.opponents else None
@@ -402,8 +403,9 @@ def _choices_apply(view: SeatView, budget: Budget) -> bool:
 
 
 def _passed_over_factor(view: SeatView, budget: Budget) -> float:
-    """The factor weighing a deal per tile a seat passed over, at this table (`passed_over`, or
-    `modelled_passed_over` where the learned model of play weighs the tree's deals)."""
+    """The factor weighing a compiled judge's deal per tile a seat passed over, at this table
+    (`passed_over`, or `modelled_passed_over` where the learned model of play weighs the tree's
+    deals)."""
     if budget.modelled_passed_over is not None and budget.tree and _choices_apply(view, budget):
         return budget.modelled_passed_over
     return budget.passed_over

@@ -13,9 +13,9 @@ the same search with:
   marks are thresholds in points of a round;
 - `REVIEW_WORK` (20) times hard's iterations and deal pool: 60,000 iterations on 10,240
   deals drawn to fit what the seat knew (its hand and the public record, weighted by the
-  opponents' passed-over tiles as hard weighs them, not by the learned model of their play
-  that hard adds at four classic seats, worth under a point of rounds won), never the hidden
-  hands;
+  opponents' passed-over tiles as hard weighs them at other tables, not by the learned model
+  of their play that hard weighs them by at four classic seats instead, worth under a point of
+  rounds won), never the hidden hands;
 - the root paired (`Budget.paired`): every deal picked is played once from each legal move in
   turn, so every move gets the same visits on the same hidden hands (common random numbers:
   the difference of two moves is not buried in the luck of different deals), and a weak
@@ -69,6 +69,9 @@ def review_budget(work: float = REVIEW_WORK) -> Budget:
         time_cap=None,
         win_worth=REVIEW_WIN_WORTH,
         scale=REVIEW_SCALE,
+        # A review does not apply the learned model of play, so the passed-over tiles weigh its
+        # deals at every table.
+        modelled_passed_over=None,
     )
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from gaple_bot.games.gaple.ai import Budget, Level
 from gaple_bot.games.gaple.ai.arena import play_arena
+from gaple_bot.games.gaple.ai.levels import BUDGETS
 from gaple_bot.games.gaple.ai.players import HARD_V4, HARD_V5, Player, play
 from gaple_bot.games.gaple.ai.playout import random_rollout, rules_of, to_bits
 from gaple_bot.games.gaple.ai.reference import round_margin
@@ -101,3 +102,24 @@ def test_monte_carlo_with_random_rollouts_repeats_for_a_seed(config: GameConfig)
         move = play(Player.HARD, view, 78, budget)
         assert move in view.legal
         assert play(Player.HARD, view, 78, budget) == move
+
+
+def test_hard_v5_is_the_fifth_sittings_hard() -> None:
+    # Frozen: the learned model at power 0.5 beside the passed-over tiles, the win worth 200.
+    assert (
+        Budget(
+            deals=0,
+            tree=3000,
+            explore=3.0,
+            by_mean=True,
+            time_cap=0.040,
+            passed_over=0.5,
+            keep=3,
+            discards_keep=0,
+            win_worth=200.0,
+            scale=200.0,
+            choices=0.5,
+        )
+        == HARD_V5
+    )
+    assert BUDGETS[Level.HARD] != HARD_V5

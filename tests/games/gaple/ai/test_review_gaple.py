@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
+from gaple_bot.games.gaple.ai.montecarlo import _passed_over_factor
 from gaple_bot.games.gaple.ai.review import REVIEW_WIN_WORTH, move_values, review_budget
 from gaple_bot.games.gaple.kind import GapleKind
 from gaple_bot.games.review import Decision, Mark, decisions, review_game
@@ -169,3 +170,15 @@ def test_a_review_values_the_round_in_points_not_as_hard_plays_for_its_win() -> 
     assert Mark.of(loss, 1.0) is Mark.BLUNDER
     # The blunder gives away most of a round's win, which hard values 160 points higher.
     assert hard_loss - loss > (hard.win_worth - REVIEW_WIN_WORTH) / 2
+
+
+def test_a_review_weighs_its_deals_by_the_passed_over_tiles_at_every_table() -> None:
+    # A review does not apply the learned model of play that hard weighs its deals by at four
+    # classic seats instead of the passed-over tiles, so it keeps those tiles' weighing there.
+    hard = BUDGETS[Level.HARD]
+    budget = review_budget(0.02)
+    for config in SETUPS:
+        for view, *_ in positions(config, random.Random(71), 5):
+            assert _passed_over_factor(view, budget) == hard.passed_over < 1.0
+    view = next(positions(SETUPS[0], random.Random(71), 1)).view
+    assert _passed_over_factor(view, hard) == hard.modelled_passed_over == 1.0
