@@ -117,7 +117,10 @@ class Table:
     async def open(self, url: str) -> None:
         """Load the page, its clock standing still (no countdown runs, no timer fires) until
         the test moves it: what it shows does not depend on the machine's pace."""
-        await self.page.clock.install(time=PAGE_TIME)
+        # The installed clock runs with the machine's until paused, and pausing cannot go back:
+        # installed an hour early, a loaded machine's slow second call still pauses it ahead of
+        # where it stands (no page, no timer yet), at the same moment as ever.
+        await self.page.clock.install(time=PAGE_TIME - timedelta(hours=1))
         await self.page.clock.pause_at(PAGE_TIME + timedelta(seconds=1))
         await self.page.goto(url)
         await self.page.locator('#table[aria-busy="false"]').wait_for(timeout=DEADLINE_MS)
