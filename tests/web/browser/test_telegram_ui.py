@@ -127,16 +127,18 @@ async def test_the_page_follows_telegrams_conventions_through_a_whole_game(
     await until(bea, FREE)
 
     # The Back button shows while a dialog is open and, pressed, closes it (nothing open
-    # here: the page closes nothing and the button goes).
-    await bea.page.evaluate(
+    # here: the page closes nothing and the button goes). Read in the same task as the
+    # update: the page's own renders update the client too, with no dialog open.
+    shown, after_back = await bea.page.evaluate(
         """async () => {
             const ui = await import("/app/static/telegram_ui.js");
             ui.updateTelegram(Telegram.WebApp, {seatedLive: false, dialogOpen: true});
+            const shown = Telegram.WebApp.BackButton.isVisible;
+            telegramTest.fire("backButtonClicked");
+            return [shown, Telegram.WebApp.BackButton.isVisible];
         }"""
     )
-    assert await bea.page.evaluate("Telegram.WebApp.BackButton.isVisible")
-    await bea.page.evaluate("telegramTest.fire('backButtonClicked')")
-    assert not await bea.page.evaluate("Telegram.WebApp.BackButton.isVisible")
+    assert shown and not after_back
 
     # Share: the bot prepares the standings for Bea, and Telegram's dialog gets its id.
     share = bea.page.locator('button[data-act="share"]')
