@@ -246,8 +246,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
     scored: list[list[float]] = [[] for _ in legal]
 
     # This path never applies the learned model of play, so `passed_over` weighs every deal.
-    passed_over = budget.passed_over
-    passed = _passed_over(view) if passed_over != 1.0 else []
+    passed = _passed_over(view) if budget.passed_over != 1.0 else []
     model = PlayModel.of(view, budget.play_model) if budget.play_model else None
     opponents = OpponentModel.of(view) if budget.opponents else None
     if opponents is not None and not opponents.evidence:
@@ -258,7 +257,7 @@ def monte_carlo_move(view: SeatView, rng: random.Random, budget: Budget) -> Move
         hands, discs, weight = dealer.deal(rng)
         if passed:
             skipped = sum((hands[seat] & mask).bit_count() for seat, mask in passed)
-            weight *= passed_over**skipped
+            weight *= budget.passed_over**skipped
         if model is not None:
             weight *= model.weight(hands)
         if opponents is not None:
@@ -396,10 +395,15 @@ def fast_judge(
     )
 
 
+def _fitted_table(view: SeatView) -> bool:
+    """Whether the table is the one the learned models were fitted to (four classic seats)."""
+    return rules_of(view.config).classic and view.config.seats == 4
+
+
 def _choices_apply(view: SeatView, budget: Budget) -> bool:
     """Whether the learned model of play weighs the tree's deals: the budget asks for it and
-    the table is the one it was fitted to (four classic seats)."""
-    return bool(budget.choices) and rules_of(view.config).classic and view.config.seats == 4
+    the table is the one it was fitted to."""
+    return bool(budget.choices) and _fitted_table(view)
 
 
 def _passed_over_factor(view: SeatView, budget: Budget) -> float:
@@ -424,7 +428,7 @@ def _reweigh(view: SeatView, budget: Budget) -> Callable[[Ints, Ints, Floats], F
 def _learned_value(view: SeatView, budget: Budget) -> tuple[ValueModel | None, float]:
     """The learned value and its share of the tree's leaf values, where the budget uses it and
     the table is the one it was fitted to (four classic seats); else (None, 0)."""
-    if budget.values and rules_of(view.config).classic and view.config.seats == 4:
+    if budget.values and _fitted_table(view):
         return value_model(budget.value_weights), budget.values
     return None, 0.0
 

@@ -69,9 +69,9 @@ def review_budget(work: float = REVIEW_WORK) -> Budget:
         time_cap=None,
         win_worth=REVIEW_WIN_WORTH,
         scale=REVIEW_SCALE,
-        # A review does not apply the learned model of play, so the passed-over tiles weigh its
-        # deals at every table.
-        modelled_passed_over=None,
+        # A review does not weigh its deals by the learned model of play, so the passed-over
+        # tiles weigh them at every table.
+        choices=0.0,
     )
 
 
