@@ -213,6 +213,11 @@ def _variants() -> dict[str, Budget]:
         # model's sharper weights, or more iterations.
         "hard8-pool1k": with_(EIGHTH, tree_pool=1024),
         "hard8-tree4500": with_(EIGHTH, tree=4500),
+        # The ninth sitting: the model at other powers, for models fitted with the features
+        # that compare a play with the hand's others (`NAME@MODULE`).
+        "hard8-choices7": with_(EIGHTH, choices=0.7),
+        # … and rollouts that play some of their moves at random, keeping the rest.
+        **{f"hard8-random{p}": with_(EIGHTH, random_share=p) for p in (10, 20)},
     }
 
 

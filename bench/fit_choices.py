@@ -4,14 +4,15 @@ Four reference players play single classic rounds (seeded; `--players` seats oth
 of each round drawn from the list). At each of their plays with a choice, the seat's player is
 asked `--samples` times (each with its own random numbers) what it would play, which gives how
 often it picks each fitting play: the soft label. Each play is described by
-`fastcore.choice_features`, seen exactly as hard later sees another seat's recorded play
-(`choices.evidence_of`). A layer of `--hidden` tanh units plus a linear
-part is fitted by maximum likelihood of the soft labels (a softmax over each choice's plays,
+`fastcore.choice_features` (the first `--features` of them), seen exactly as hard later sees
+another seat's recorded play (`choices.evidence_of`). A layer of `--hidden` tanh units plus a
+linear part is fitted by maximum likelihood of the soft labels (a softmax over each choice's plays,
 full-batch Adam, L2 1e-4) on 80% of the choices (`--split round`: of the rounds); the other
 20% measure it, in nats per choice against uniform choice, the earlier linear model
 (`opponents.PLAY_WEIGHTS`), the shipped model and the labels' own entropy (the floor no model
 of this player goes below). It writes the weights as `gaple_bot/games/gaple/ai/choice_weights.py`
-(or `--out`); `--choices` keeps the played choices for another fit.
+(or `--out`); `--choices` keeps the played positions and answers, so another fit (with other
+features too) skips the play.
 
     .venv/bin/python bench/fit_choices.py --rounds 6000 --processes 2
 
@@ -50,9 +51,12 @@ if str(ROOT) not in sys.path:
 from bench.fit_inputs import check_kept, keep, players_of, read_kept  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "gaple_bot/games/gaple/ai/choice_weights.py"
-Choice = tuple[int, list[list[float]], list[list[float]], list[float]]
-"""One choice: its round, each play's features, its features under the earlier linear model,
-and how often the seat's player picked it."""
+Choice = tuple[int, list[int], list[list[float]], list[float]]
+"""One choice: its round, the position (`POSITION`), each play's features under the earlier
+linear model, and how often the seat's player picked it."""
+POSITION = ("hand", "line", "left", "right", "voids", "fewest")
+"""What `fastcore.choice_options` reads of a choice: kept rather than its features, so a fit
+with other features reads the same kept plays."""
 
 
 def _choices(
@@ -93,7 +97,8 @@ def _choices(
                 for bit, left in plays[:count].tolist()
             ]
             labels = [picked_by[(bit, left)] / samples for bit, left in plays[:count].tolist()]
-            out.append((number, features[:count].tolist(), linear, labels))
+            position = [hand, line, left_end, right_end, voids, fewest]
+            out.append((number, position, linear, labels))
     return out
 
 
@@ -185,12 +190,25 @@ LEARNING_RATE = 0.01
 
 
 def _arrays(choices: list[Choice]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The choices as rows: features, linear features, choice index, label."""
-    x = [row for _, features, _, _ in choices for row in features]
+    """The choices as arrays: positions, linear features and labels as rows (one a play),
+    each row's choice index."""
+    positions = [position for _, position, _, _ in choices]
     linear = [row for _, _, rows, _ in choices for row in rows]
-    group = [i for i, (_, features, _, _) in enumerate(choices) for _ in features]
+    group = [i for i, (_, _, rows, _) in enumerate(choices) for _ in rows]
     labels = [p for _, _, _, ps in choices for p in ps]
-    return np.array(x), np.array(linear), np.array(group), np.array(labels)
+    return np.array(positions), np.array(linear), np.array(group), np.array(labels)
+
+
+def _features(positions: np.ndarray) -> np.ndarray:
+    """Every play of every choice, as `fastcore.choice_features` describes it (rows in the
+    order of the kept labels)."""
+    features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
+    plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
+    rows: list[np.ndarray] = []
+    for hand, line, left, right, voids, fewest in positions.tolist():
+        count = choice_options(hand, line, left, right, voids, fewest, features, plays)
+        rows.append(features[:count].copy())
+    return np.concatenate(rows)
 
 
 def _renumbered(group: np.ndarray) -> np.ndarray:
@@ -247,6 +265,12 @@ def main() -> int:
     parser.add_argument("--hidden", type=int, default=16)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument(
+        "--features",
+        type=int,
+        default=CHOICE_FEATURES,
+        help=f"the model reads the first this many of the {CHOICE_FEATURES} features",
+    )
+    parser.add_argument(
         "--players",
         default=Player.REFERENCE.value,
         help="comma-separated players, each seat of each round drawn from them (default: the "
@@ -274,17 +298,22 @@ def main() -> int:
     started = time.perf_counter()
     played_with = f"{args.rounds} {args.samples} {args.seed} {','.join(p.value for p in players)}"
     source = "play"
-    keys = ("x", "linear", "group", "labels", "rounds_of")
+    keys = ("positions", "linear", "group", "labels", "rounds_of")
     kept = read_kept(parser, "--choices", args.choices, played_with)
+    if kept is not None and "positions" not in kept:
+        parser.error(f"--choices: {args.choices} keeps features, not positions: play again")
     if kept is not None:
-        x, linear, group, labels, rounds_of = (kept[k] for k in keys)
+        positions, linear, group, labels, rounds_of = (kept[k] for k in keys)
         source = f"reading {args.choices}"
     else:
-        x, linear, group, labels, rounds_of = _played(
+        positions, linear, group, labels, rounds_of = _played(
             args.seed, args.rounds, args.samples, players, args.processes
         )
-        played_arrays = (x, linear, group, labels, rounds_of)
+        played_arrays = (positions, linear, group, labels, rounds_of)
         keep(args.choices, played_with, dict(zip(keys, played_arrays, strict=True)))
+    if not 0 < args.features <= CHOICE_FEATURES:
+        parser.error(f"--features: from 1 to {CHOICE_FEATURES}")
+    x = _features(positions)[:, : args.features]
     played = time.perf_counter() - started
     if args.split == "round":
         # No round's choices fall on both sides, which would flatter the held-out figure.
@@ -300,14 +329,16 @@ def main() -> int:
     uniform, _ = _cross_entropy(np.zeros(len(y)), g, y, tests)
     earlier, _ = _cross_entropy(linear[test] @ np.array(PLAY_WEIGHTS), g, y, tests)
     today = _shipped()
-    shipped, _ = _cross_entropy(today.scores((x[test] - today.mean) / today.spread)[0], g, y, tests)
+    known = x[test][:, : len(today.mean)]
+    shipped, _ = _cross_entropy(today.scores((known - today.mean) / today.spread)[0], g, y, tests)
     floor = float(-(y[y > 0] * np.log(y[y > 0])).sum() / tests)
     lineup = ", ".join(p.value for p in players)
     figures = (
         f"{len(rounds_of)} choices from {args.rounds} rounds of {lineup} ({args.samples} answers "
-        f"each, seed {args.seed}; a fifth of the {args.split}s held out), {args.hidden} hidden "
-        f"units, {args.steps} steps; held-out nats per choice: uniform {uniform:.3f}, earlier "
-        f"linear model {earlier:.3f}, the shipped model {shipped:.3f}, this model "
+        f"each, seed {args.seed}; a fifth of the {args.split}s held out), {args.features} "
+        f"features, {args.hidden} hidden units, {args.steps} steps; held-out nats per choice: "
+        f"uniform {uniform:.3f}, earlier linear model {earlier:.3f}, the shipped model "
+        f"{shipped:.3f}, this model "
         f"{learned:.3f}, the labels' entropy {floor:.3f}; {played:.0f} s of {source}, "
         f"{time.perf_counter() - started - played:.0f} s of fitting"
     )
@@ -318,7 +349,8 @@ def main() -> int:
             "The weights of Gaple's model of a player's plays (`choices`), written by "
             "bench/fit_choices.py: do not edit.\n\n"
             f"`.venv/bin/python bench/fit_choices.py --rounds {args.rounds} --samples "
-            f"{args.samples} --seed {args.seed} --hidden {args.hidden} --steps {args.steps} "
+            f"{args.samples} --seed {args.seed} --features {args.features} --hidden {args.hidden} "
+            f"--steps {args.steps} "
             f"--players {','.join(p.value for p in players)} --split {args.split}`: "
             + figures
             + ".",

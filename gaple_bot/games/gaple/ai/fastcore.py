@@ -30,6 +30,9 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
 GREEDY, KEEPING, RANDOM, BLOCKING, SELF_KEEPING = 0, 1, 2, 3, 4
+KEEPING_AT_RANDOM = 100
+"""A rollout policy of `KEEPING_AT_RANDOM` + p: keeping play, each move at random instead with
+p percent odds."""
 """Play-out policies: `playout.rollout`, `playout.keeping_rollout`, `playout.random_rollout`,
 and (compiled only) keeping play that also blocks the next seat, whose hand it sees, and the
 deciding seat keeping while every other plays at random."""
@@ -200,7 +203,8 @@ def play_out(
     """Play the round out by `policy` (mutating hands and discs) into `points`; the moves
     made. The line must not be empty and the round not over. Moves are written to `trace`
     while it has rows (an empty trace records nothing); `options` is room for 56 moves.
-    Under `SELF_KEEPING` seat `me` plays `KEEPING` and every other seat `RANDOM`."""
+    Under `SELF_KEEPING` seat `me` plays `KEEPING` and every other seat `RANDOM`; under
+    `KEEPING_AT_RANDOM` + p each move is `RANDOM`'s with p percent odds, else `KEEPING`'s."""
     num = NUM_A
     sums = SUM_A
     in_hands = 0
@@ -211,6 +215,8 @@ def play_out(
     while True:
         if policy == SELF_KEEPING:
             playing = KEEPING if seat == me else RANDOM
+        elif policy >= KEEPING_AT_RANDOM:
+            playing = RANDOM if below(rng, 100) < policy - KEEPING_AT_RANDOM else KEEPING
         h = hands[seat]
         at_left = num[left]
         at_right = num[right]
@@ -1098,8 +1104,16 @@ def value_outcomes(
         winnings[(mover + k) % seats] = sums[k]
 
 
-CHOICE_FEATURES = 24
-"""Numbers `choice_features` describes one play with."""
+CHOICE_FEATURES = 30
+"""Numbers `choice_features` describes one play with; a model reads the first as many as it
+was fitted with (the shipped `choice_weights` the first 24, as it was fitted before the rest
+were added)."""
+BASE_CHOICE_FEATURES = 24
+"""The features a row narrower than `CHOICE_FEATURES` gets: enough for a model of at most as
+many, which then skips the cost of the rest."""
+CHOICE_KEEP = 3
+"""The keeping rule's worth of a kept tile in the features that compare a play with the others
+(hard-v1 and the reference before issue 41 played out their deals by it)."""
 DOUBLES_MASK = sum(1 << b for b in range(TILE_COUNT) if LO[b] == HI[b])
 EVIDENCE_FIELDS = 11
 """A recorded play (`choice_log_likelihoods`): seat, its later tiles, 1 if its discards were
@@ -1131,7 +1145,12 @@ def choice_features(
     doubles left; how many of the new ends each follower lacks; how much of the new number is
     on the line; whether the line is then blocked; the fewest tiles a follower holds; whether
     the unseen tiles fit neither end; how many tiles left fit both ends; whether no tile left
-    fits.
+    fits. Then how the play compares with the hand's other plays: whether it is the keeping
+    rule's play (`keeping_code`, a kept tile worth `CHOICE_KEEP` pips), how far its keeping
+    score falls short of the best, how far its pips fall short of the heaviest fitting tile's,
+    and how many fitting tiles are heavier; and the hand it leaves: how many numbers it shows
+    and the most tiles one number has in it. A row `out` narrower than `CHOICE_FEATURES` gets
+    the first `BASE_CHOICE_FEATURES` alone.
     """
     if on_left:
         covered, other = left, right
@@ -1169,6 +1188,46 @@ def choice_features(
     out[21] = 1.0 if stuck else 0.0
     out[22] = float(popcount(rest & new & old))
     out[23] = 1.0 if (rest & fits) == 0 else 0.0
+    if out.shape[0] < CHOICE_FEATURES:
+        return
+    # Equal ends make a play at either one the same move, on the right (C7).
+    code = 2 * bit + (on_left if left != right else 0)
+    keeping = keeping_code(hand, left, right, CHOICE_KEEP, 0)
+    out[24] = 1.0 if keeping == code else 0.0
+    out[25] = (
+        _keeping_score(hand, left, right, keeping) - _keeping_score(hand, left, right, code)
+    ) / 12.0
+    fitting = hand & (NUM_A[left] | NUM_A[right])
+    heavier = 0
+    heaviest = 0
+    while fitting:
+        b = top_bit(fitting)
+        fitting &= ~(1 << b)
+        heaviest = max(heaviest, SUM_A[b])
+        if SUM_A[b] > SUM_A[bit]:
+            heavier += 1
+    out[26] = (heaviest - SUM_A[bit]) / 12.0
+    out[27] = heavier / 3.0
+    shown = 0
+    most = 0
+    for number in range(7):
+        held = popcount(rest & NUM_A[number])
+        if held:
+            shown += 1
+        most = max(most, held)
+    out[28] = shown / 7.0
+    out[29] = most / 3.0
+
+
+@compiled
+def _keeping_score(hand: int, left: int, right: int, code: int) -> int:
+    """The keeping score (`keeping_code`'s, a kept tile worth `CHOICE_KEEP`) of the play of
+    `code` from `hand` on these ends."""
+    b = code >> 1
+    total = int(SUM_A[b])
+    on_left = code & 1
+    shown = NUM_A[total - left] | NUM_A[right] if on_left else NUM_A[left] | NUM_A[total - right]
+    return total + CHOICE_KEEP * popcount(hand & ~(1 << b) & int(shown))
 
 
 @compiled
@@ -1190,7 +1249,7 @@ def choice_score(
     units = hidden.shape[1]
     for u in range(units):
         sums[u] = bias[u]
-    for f in range(features.shape[0]):
+    for f in range(mean.shape[0]):
         x = (features[f] - mean[f]) / spread[f]
         features[f] = x
         score += direct[f] * x
@@ -1248,7 +1307,9 @@ def choice_log_likelihoods(
     `EVIDENCE_FIELDS`) had the seats held deal `row`'s hands: each play among the fitting plays
     of the hand then, with odds exp(`choice_score`). A play with no other choice in that hand
     says nothing."""
-    features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
+    wide = mean.shape[0] > BASE_CHOICE_FEATURES
+    width = CHOICE_FEATURES if wide else BASE_CHOICE_FEATURES
+    features = np.empty((2 * TILE_COUNT, width), dtype=np.float64)
     plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
     scores = np.empty(2 * TILE_COUNT, dtype=np.float64)
     sums = np.empty(hidden.shape[1], dtype=np.float64)

@@ -14,7 +14,16 @@ from ..rules.tiles import TILE_COUNT
 from .choices import reweigh_by_choices
 from .dealer import Dealer
 from .exact import SearchTooLarge, Solver
-from .fastcore import BLOCKING, GREEDY, KEEPING, RANDOM, SELF_KEEPING, Floats, Ints
+from .fastcore import (
+    BLOCKING,
+    GREEDY,
+    KEEPING,
+    KEEPING_AT_RANDOM,
+    RANDOM,
+    SELF_KEEPING,
+    Floats,
+    Ints,
+)
 from .fastsearch import FastJudge, Valuation, core_moves
 from .inference import PlayModel
 from .ismcts import tree_visits
@@ -116,6 +125,9 @@ class Budget:
     self_keeping: bool = False
     """Rollouts play keeping for the deciding seat and at random for every other (compiled
     only): the reference players judge by random play."""
+    random_share: int = 0
+    """Percent of the rollouts' moves played at random rather than by keeping (compiled only;
+    0: none)."""
     own_explore: float | None = None
     """The tree search's exploration of the deciding seat's own moves below the root (None:
     `explore`): it need not play its own later moves as loosely as it models the others'."""
@@ -377,6 +389,8 @@ def fast_judge(
         policy = BLOCKING
     elif budget.self_keeping and keep:
         policy = SELF_KEEPING
+    elif budget.random_share and keep:
+        policy = KEEPING_AT_RANDOM + budget.random_share
     else:
         policy = KEEPING if keep else GREEDY
     passed_over = _passed_over_factor(view, budget)

@@ -9,9 +9,15 @@ import numpy as np
 import pytest
 
 from gaple_bot.games.gaple.ai import Level, decide
-from gaple_bot.games.gaple.ai.choices import choice_model, evidence_of, reweigh_by_choices
+from gaple_bot.games.gaple.ai.choices import (
+    ChoiceModel,
+    choice_model,
+    evidence_of,
+    reweigh_by_choices,
+)
 from gaple_bot.games.gaple.ai.dealer import Dealer
 from gaple_bot.games.gaple.ai.fastcore import (
+    BASE_CHOICE_FEATURES,
     CHOICE_FEATURES,
     choice_features,
     choice_log_likelihoods,
@@ -89,7 +95,37 @@ def _features(
         float(_count(rest & new & old)),
         float(not rest & (new | old)),
     ]
+    scores = _keeping_scores(hand, ends)
+    # Equal ends make a play at either one the same move, on the right (C7).
+    play = (bit, on_left and left != right)
+    keeping = max(scores, key=lambda p: (scores[p], p[0], not p[1]))
+    heaviest = max(SUM[b] for b, _ in scores)
+    counts = [_count(rest & NUM[number]) for number in range(7)]
+    out += [
+        float(keeping == play),
+        (max(scores.values()) - scores[play]) / 12,
+        (heaviest - SUM[bit]) / 12,
+        len({b for b, _ in scores if SUM[b] > SUM[bit]}) / 3,
+        sum(1 for c in counts if c) / 7,
+        max(counts) / 3,
+    ]
     return out
+
+
+def _keeping_scores(hand: int, ends: tuple[int, int]) -> dict[tuple[int, bool], int]:
+    """Each play's keeping score: its pips plus 3 for each tile left that fits the ends it
+    leaves (equal ends take a play on the right only, C7)."""
+    left, right = ends
+    scores: dict[tuple[int, bool], int] = {}
+    for b in range(TILE_COUNT):
+        if not hand >> b & 1:
+            continue
+        others = hand & ~(1 << b)
+        if NUM[right] >> b & 1:
+            scores[(b, False)] = SUM[b] + 3 * _count(others & (NUM[left] | NUM[SUM[b] - right]))
+        if NUM[left] >> b & 1 and left != right:
+            scores[(b, True)] = SUM[b] + 3 * _count(others & (NUM[SUM[b] - left] | NUM[right]))
+    return scores
 
 
 def test_the_compiled_features_are_their_definition() -> None:
@@ -192,10 +228,11 @@ def test_evidence_is_each_other_seats_play_as_its_player_saw_it(config: GameConf
     assert checked > 50
 
 
-def _python_log_likelihood(evidence: list[list[int]], hands: list[int], discs: list[int]) -> float:
+def _python_log_likelihood(
+    evidence: list[list[int]], hands: list[int], discs: list[int], model: ChoiceModel
+) -> float:
     """The plays' log-likelihood from scratch: each play's share of the softmax of the model's
     scores over the hand's plays then."""
-    model = choice_model("choice_weights")
     features = np.empty((2 * TILE_COUNT, CHOICE_FEATURES), dtype=np.float64)
     plays = np.empty((2 * TILE_COUNT, 2), dtype=np.int64)
     total = 0.0
@@ -204,15 +241,32 @@ def _python_log_likelihood(evidence: list[list[int]], hands: list[int], discs: l
         count = choice_options(hand, played, left, right, voids, fewest, features, plays)
         if count < 2:
             continue
-        z = (features[:count] - model.mean) / model.spread
+        z = (features[:count, : len(model.mean)] - model.mean) / model.spread
         scores = np.tanh(z @ model.hidden + model.bias) @ model.outer + z @ model.direct
         mine = next(k for k in range(count) if plays[k].tolist() == [bit, on_left])
         total += float(scores[mine] - np.log(np.exp(scores).sum()))
     return total
 
 
+def _wide_model(units: int, seed: int) -> ChoiceModel:
+    """A model of random weights that reads every feature, not only the shipped model's."""
+    rng = np.random.default_rng(seed)
+    n = CHOICE_FEATURES
+    return ChoiceModel(
+        rng.normal(0.0, 0.3, n),
+        rng.uniform(0.5, 2.0, n),
+        rng.normal(0.0, 0.5, (n, units)),
+        rng.normal(0.0, 0.5, units),
+        rng.normal(0.0, 1.0, units),
+        rng.normal(0.0, 0.5, n),
+    )
+
+
 @pytest.mark.parametrize("config", SETUPS, ids=str)
-def test_deal_log_likelihoods_are_the_models_softmax(config: GameConfig) -> None:
+@pytest.mark.parametrize("wide", [False, True], ids=["shipped", "every-feature"])
+def test_deal_log_likelihoods_are_the_models_softmax(config: GameConfig, wide: bool) -> None:
+    # The shipped model reads the first features alone; a model may read them all.
+    m = _wide_model(5, 56) if wide else choice_model("choice_weights")
     rng = random.Random(53)
     compared = 0
     for view, *_ in positions(config, rng, 30):
@@ -222,12 +276,11 @@ def test_deal_log_likelihoods_are_the_models_softmax(config: GameConfig) -> None
         hands = np.array([h for h, _, _ in deals], dtype=np.int64)
         discs = np.array([d for _, d, _ in deals], dtype=np.int64)
         out = np.zeros(len(deals), dtype=np.float64)
-        m = choice_model("choice_weights")
         choice_log_likelihoods(
             hands, discs, evidence, m.mean, m.spread, m.hidden, m.bias, m.outer, m.direct, out
         )
         for row, (h, d, _) in enumerate(deals):
-            assert out[row] == pytest.approx(_python_log_likelihood(evidence.tolist(), h, d))
+            assert out[row] == pytest.approx(_python_log_likelihood(evidence.tolist(), h, d, m))
         compared += bool(len(evidence))
     assert compared > 10
 
@@ -267,11 +320,13 @@ def test_the_true_hands_are_likelier_than_drawn_ones_against_the_reference() -> 
     assert sum(g > 0 for g in gains) > 0.7 * len(gains)
 
 
-def test_the_weights_fit_the_features() -> None:
-    m = choice_model("choice_weights")
+@pytest.mark.parametrize(("weights", "features"), [("choice_weights", 24)])
+def test_the_weights_fit_the_features(weights: str, features: int) -> None:
+    m = choice_model(weights)
     units = len(m.bias)
-    assert m.mean.shape == m.spread.shape == m.direct.shape == (CHOICE_FEATURES,)
-    assert m.hidden.shape == (CHOICE_FEATURES, units) and m.outer.shape == (units,)
+    assert features <= CHOICE_FEATURES
+    assert m.mean.shape == m.spread.shape == m.direct.shape == (features,)
+    assert m.hidden.shape == (features, units) and m.outer.shape == (units,)
     assert (m.spread > 0).all()
 
 
@@ -321,3 +376,22 @@ def test_passed_over_tiles_give_way_to_the_model_only_where_it_weighs(
         changed += move != decide(Level.HARD, view, 87, small)
     # The factor matters where it is replaced (four of these 25 decisions when written).
     assert (changed > 0) == modelled
+
+
+def test_a_narrow_row_gets_the_base_features_alone() -> None:
+    rng = random.Random(55)
+    wide = np.empty(CHOICE_FEATURES, dtype=np.float64)
+    narrow = np.full(BASE_CHOICE_FEATURES + 2, -1.0)
+    for _ in range(200):
+        tiles = rng.sample(range(TILE_COUNT), 10)
+        hand = sum(1 << b for b in tiles[:5])
+        played = sum(1 << b for b in tiles[5:])
+        left, right = rng.randrange(7), rng.randrange(7)
+        fitting = [b for b in tiles[:5] if NUM[right] >> b & 1]
+        if not fitting:
+            continue
+        bit = fitting[0]
+        choice_features(hand, played, left, right, bit, 0, 0, 3, wide)
+        choice_features(hand, played, left, right, bit, 0, 0, 3, narrow)
+        assert narrow[:BASE_CHOICE_FEATURES].tolist() == wide[:BASE_CHOICE_FEATURES].tolist()
+        assert narrow[BASE_CHOICE_FEATURES:].tolist() == [-1.0, -1.0]

@@ -31,6 +31,9 @@ POLICIES = {
     fastcore.KEEPING: 3,
     fastcore.BLOCKING: 3,
     fastcore.SELF_KEEPING: 3,
+    fastcore.KEEPING_AT_RANDOM: 3,
+    fastcore.KEEPING_AT_RANDOM + 20: 3,
+    fastcore.KEEPING_AT_RANDOM + 100: 3,
 }
 
 
@@ -87,12 +90,13 @@ def _play_out(
 
 
 @pytest.mark.parametrize("config", SETUPS, ids=str)
-@pytest.mark.parametrize("policy", [fastcore.GREEDY, fastcore.KEEPING])
+@pytest.mark.parametrize("policy", [fastcore.GREEDY, fastcore.KEEPING, fastcore.KEEPING_AT_RANDOM])
 def test_greedy_and_keeping_play_outs_match_the_python_rollouts(
     config: GameConfig, policy: int
 ) -> None:
+    # Keeping with no move at random is keeping.
     rules = rules_of(config)
-    for current in _rounds(config, 5 + policy, 300):
+    for current in _rounds(config, 5 + policy % 100, 300):
         hands, discs, left, right = _state(current)
         if policy == fastcore.GREEDY:
             expected = rollout(rules, hands, discs, left, right, current.to_move or 0)
@@ -134,7 +138,14 @@ def _engine_move(seat: int, kind: int, bit: int, on_left: int) -> Move:
 @pytest.mark.parametrize("config", SETUPS, ids=str)
 @pytest.mark.parametrize(
     "policy",
-    [fastcore.GREEDY, fastcore.KEEPING, fastcore.RANDOM, fastcore.BLOCKING, fastcore.SELF_KEEPING],
+    [
+        fastcore.GREEDY,
+        fastcore.KEEPING,
+        fastcore.RANDOM,
+        fastcore.BLOCKING,
+        fastcore.SELF_KEEPING,
+        fastcore.KEEPING_AT_RANDOM + 20,
+    ],
 )
 def test_every_traced_move_is_legal_in_the_engine_and_the_points_are_its(
     config: GameConfig, policy: int
@@ -142,7 +153,7 @@ def test_every_traced_move_is_legal_in_the_engine_and_the_points_are_its(
     """A play-out traced move by move and replayed in the rules: each move is one of the
     engine's legal moves, the count of choices the core saw is the engine's, and the round
     ends with the engine's points."""
-    for number, current in enumerate(_rounds(config, 40 + policy, 200)):
+    for number, current in enumerate(_rounds(config, 40 + policy % 100, 200)):
         points, _, _, made, trace = _play_out(config, current, policy, number, trace_rows=64)
         assert made <= 64
         for seat, kind, bit, on_left, choices in trace[:made].tolist():
@@ -159,6 +170,38 @@ def test_every_traced_move_is_legal_in_the_engine_and_the_points_are_its(
             current.apply(seat, move)
         assert current.result is not None
         assert points == current.result.points
+
+
+@pytest.mark.parametrize("config", SETUPS, ids=str)
+def test_keeping_at_random_plays_its_share_of_moves_off_the_keeping_rule(
+    config: GameConfig,
+) -> None:
+    """Each move is keeping's unless drawn at random: none off it at 0%, about as many as a
+    random player's at 100%, some in between."""
+
+    def off_keeping(policy: int) -> int:
+        off = 0
+        for number, current in enumerate(_rounds(config, 60, 150)):
+            _, _, _, made, trace = _play_out(config, current, policy, number, trace_rows=64)
+            hands, _, left, right = _state(current)
+            for seat, kind, bit, on_left, _ in trace[:made].tolist():
+                if kind == fastcore.PLAY:
+                    code = fastcore.keeping_code(hands[seat], left, right, 3, 0)
+                    off += code != 2 * bit + on_left
+                    total = fastcore.SUM_A[bit]
+                    if on_left:
+                        left = total - left
+                    else:
+                        right = total - right
+                    hands[seat] &= ~(1 << bit)
+                elif kind == fastcore.DISCARD:
+                    hands[seat] &= ~(1 << bit)
+        return off
+
+    assert off_keeping(fastcore.KEEPING_AT_RANDOM) == 0
+    some, random_ones = off_keeping(fastcore.KEEPING_AT_RANDOM + 20), off_keeping(fastcore.RANDOM)
+    assert 0 < some < random_ones
+    assert off_keeping(fastcore.KEEPING_AT_RANDOM + 100) > some
 
 
 @pytest.mark.parametrize("config", SETUPS, ids=str)
