@@ -29,8 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gaple_bot.games.gaple.ai.arena import ArenaRun, mean_interval, percentile, play_arena, wilson
-from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
-from gaple_bot.games.gaple.ai.players import Player
+from gaple_bot.games.gaple.ai.players import Player, budget_of
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
 
 EASY, NORMAL, HARD = Player.EASY, Player.NORMAL, Player.HARD
@@ -154,6 +153,19 @@ class Line:
     those the cap cut short."""
 
 
+def _past_cap(run: ArenaRun, player: Player, who: str) -> tuple[int, str]:
+    """How many of `player`'s real decisions passed its time cap, and the words saying so
+    (none for a player with no cap). The cap can only have cut a decision whose wall time
+    passed it: an upper bound."""
+    budget = budget_of(player)
+    cap = budget.time_cap if budget is not None else None
+    if cap is None:
+        return 0, ""
+    times = run.stats[player].decision_seconds
+    past = sum(t > cap for t in times)
+    return past, f"; {who}past the {1000 * cap:.0f} ms cap {past} of {len(times)}"
+
+
 def _line(run: ArenaRun, single_rounds: bool) -> Line:
     """A pairing's printed line and figures."""
     player, opponent = run.lineup[0], run.lineup[1]
@@ -164,10 +176,10 @@ def _line(run: ArenaRun, single_rounds: bool) -> Line:
     median, p99 = 1000 * percentile(times, 0.5), 1000 * percentile(times, 0.99)
     cpu = run.stats[player].decision_cpu_seconds
     cpu_median, cpu_p99 = 1000 * percentile(cpu, 0.5), 1000 * percentile(cpu, 0.99)
-    cap = BUDGETS[Level.HARD].time_cap if player is HARD else None
-    # The cap can only have cut a decision whose wall time passed it: an upper bound.
-    past = sum(t > cap for t in times) if cap is not None else 0
-    capped = "" if cap is None else f"; past the {1000 * cap:.0f} ms cap {past} of {len(times)}"
+    past, capped = _past_cap(run, player, "")
+    # Hard-v1's thinking is bounded by time: where it often passes its cap, a slower or
+    # busier machine plays it weaker, and the pairing's figure moves with the machine.
+    capped += _past_cap(run, opponent, "opponents ")[1]
     unit = "rounds" if single_rounds else "games"
     text = (
         f"  {player.value:8} vs {len(run.lineup) - 1} {opponent.value:9} "

@@ -7,7 +7,7 @@ import random
 from enum import StrEnum
 
 from ..rules import Move, SeatView
-from .levels import Level, decide
+from .levels import BUDGETS, Level, decide
 from .montecarlo import Budget, monte_carlo_move
 from .reference import reference_move
 
@@ -87,20 +87,33 @@ HARD_V5 = dataclasses.replace(HARD_V4, win_worth=200.0, scale=200.0, choices=0.5
 classic seats by the learned model of play at power 0.5 and by the passed-over tiles)."""
 
 
+def budget_of(player: Player | str) -> Budget | None:
+    """The thinking a Monte Carlo player gets, or None for one with no budget (easy, the
+    reference)."""
+    player = Player(player)
+    frozen = {
+        Player.HARD_V1: HARD_V1,
+        Player.HARD_V2: HARD_V2,
+        Player.HARD_V3: HARD_V3,
+        Player.HARD_V4: HARD_V4,
+        Player.HARD_V5: HARD_V5,
+    }
+    if player in frozen:
+        return frozen[player]
+    if player is Player.REFERENCE:
+        return None
+    return BUDGETS.get(Level(player.value))
+
+
 def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None = None) -> Move:
     """The move `player` makes in `view`, its randomness drawn from `seed`; `budget` overrides
     a Monte Carlo player's thinking (tests)."""
     player = Player(player)
     if player is Player.REFERENCE:
         return reference_move(view, random.Random(seed))
-    if player is Player.HARD_V1:
-        return monte_carlo_move(view, random.Random(seed), budget or HARD_V1)
-    if player is Player.HARD_V2:
-        return monte_carlo_move(view, random.Random(seed), budget or HARD_V2)
-    if player is Player.HARD_V3:
-        return monte_carlo_move(view, random.Random(seed), budget or HARD_V3)
-    if player is Player.HARD_V4:
-        return monte_carlo_move(view, random.Random(seed), budget or HARD_V4)
-    if player is Player.HARD_V5:
-        return monte_carlo_move(view, random.Random(seed), budget or HARD_V5)
-    return decide(Level(player.value), view, seed, budget)
+    if player.value in {level.value for level in Level}:
+        return decide(Level(player.value), view, seed, budget)
+    # A frozen hard level: its own budget, unless the caller gives one.
+    frozen = budget or budget_of(player)
+    assert frozen is not None
+    return monte_carlo_move(view, random.Random(seed), frozen)

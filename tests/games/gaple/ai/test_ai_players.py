@@ -10,7 +10,16 @@ import pytest
 from gaple_bot.games.gaple.ai import Budget, Level
 from gaple_bot.games.gaple.ai.arena import play_arena
 from gaple_bot.games.gaple.ai.levels import BUDGETS
-from gaple_bot.games.gaple.ai.players import HARD_V4, HARD_V5, Player, play
+from gaple_bot.games.gaple.ai.players import (
+    HARD_V1,
+    HARD_V2,
+    HARD_V3,
+    HARD_V4,
+    HARD_V5,
+    Player,
+    budget_of,
+    play,
+)
 from gaple_bot.games.gaple.ai.playout import random_rollout, rules_of, to_bits
 from gaple_bot.games.gaple.ai.reference import round_margin
 from gaple_bot.games.gaple.rules import GameConfig, RuleSet
@@ -123,3 +132,18 @@ def test_hard_v5_is_the_fifth_sittings_hard() -> None:
         == HARD_V5
     )
     assert BUDGETS[Level.HARD] != HARD_V5
+
+
+def test_each_player_has_its_own_budget() -> None:
+    # What bench/ai.py reads each player's time cap from.
+    assert budget_of(Player.HARD_V1) == HARD_V1
+    assert budget_of("hard-v2") == HARD_V2
+    assert budget_of(Player.HARD_V3) == HARD_V3
+    assert budget_of(Player.HARD_V4) == HARD_V4
+    assert budget_of(Player.HARD_V5) == HARD_V5
+    assert budget_of(Player.HARD) == BUDGETS[Level.HARD]
+    assert budget_of(Player.NORMAL) == BUDGETS[Level.NORMAL]
+    assert budget_of(Player.EASY) is None
+    assert budget_of(Player.REFERENCE) is None
+    # Hard-v1 is bounded by time alone: no bound on its work (0), its exact search unbounded.
+    assert HARD_V1.time_cap == 0.060 and HARD_V1.work == 0 and HARD_V1.exact_nodes == 0
