@@ -36,7 +36,11 @@ from pathlib import Path
 import numpy as np
 
 from gaple_bot.games.gaple.ai.choices import choice_model, evidence_of
-from gaple_bot.games.gaple.ai.fastcore import CHOICE_FEATURES, choice_options
+from gaple_bot.games.gaple.ai.fastcore import (
+    BASE_CHOICE_FEATURES,
+    CHOICE_FEATURES,
+    choice_options,
+)
 from gaple_bot.games.gaple.ai.opponents import PLAY_WEIGHTS, play_features
 from gaple_bot.games.gaple.ai.players import Player, play
 from gaple_bot.games.gaple.ai.playout import move_parts, to_bits
@@ -267,8 +271,9 @@ def main() -> int:
     parser.add_argument(
         "--features",
         type=int,
-        default=CHOICE_FEATURES,
-        help=f"the model reads the first this many of the {CHOICE_FEATURES} features",
+        default=BASE_CHOICE_FEATURES,
+        help=f"the model reads the first this many of the {CHOICE_FEATURES} features (default: "
+        f"the {BASE_CHOICE_FEATURES} the shipped weights were fitted with)",
     )
     parser.add_argument(
         "--players",
@@ -280,9 +285,9 @@ def main() -> int:
     parser.add_argument(
         "--choices",
         type=Path,
-        help="an .npz file keeping the played choices: read if it exists (the same rounds), "
-        "written if not, so another fit skips the play (the same plays for players with no "
-        "time cap)",
+        help="an .npz file keeping the played positions and answers: read if it exists (the "
+        "same rounds), written if not, so another fit (other features too) skips the play (the "
+        "same plays for players with no time cap)",
     )
     parser.add_argument(
         "--split",
@@ -295,6 +300,8 @@ def main() -> int:
     args = parser.parse_args()
     players = players_of(parser, args.players)
     check_kept(parser, "--choices", args.choices)
+    if not 0 < args.features <= CHOICE_FEATURES:
+        parser.error(f"--features: from 1 to {CHOICE_FEATURES}")
     started = time.perf_counter()
     played_with = f"{args.rounds} {args.samples} {args.seed} {','.join(p.value for p in players)}"
     source = "play"
@@ -311,9 +318,8 @@ def main() -> int:
         )
         played_arrays = (positions, linear, group, labels, rounds_of)
         keep(args.choices, played_with, dict(zip(keys, played_arrays, strict=True)))
-    if not 0 < args.features <= CHOICE_FEATURES:
-        parser.error(f"--features: from 1 to {CHOICE_FEATURES}")
-    x = _features(positions)[:, : args.features]
+    every = _features(positions)
+    x = every[:, : args.features]
     played = time.perf_counter() - started
     if args.split == "round":
         # No round's choices fall on both sides, which would flatter the held-out figure.
@@ -329,7 +335,7 @@ def main() -> int:
     uniform, _ = _cross_entropy(np.zeros(len(y)), g, y, tests)
     earlier, _ = _cross_entropy(linear[test] @ np.array(PLAY_WEIGHTS), g, y, tests)
     today = _shipped()
-    known = x[test][:, : len(today.mean)]
+    known = every[test][:, : len(today.mean)]
     shipped, _ = _cross_entropy(today.scores((known - today.mean) / today.spread)[0], g, y, tests)
     floor = float(-(y[y > 0] * np.log(y[y > 0])).sum() / tests)
     lineup = ", ".join(p.value for p in players)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..rules import Discarded, Passed, Played, SeatView, Side
 from ..rules.tiles import TILE_COUNT
-from .fastcore import EVIDENCE_FIELDS, Floats, Ints, choice_log_likelihoods
+from .fastcore import CHOICE_FEATURES, EVIDENCE_FIELDS, Floats, Ints, choice_log_likelihoods
 from .playout import BIT_OF, to_bits
 
 
@@ -43,6 +43,9 @@ def choice_model(weights: str) -> ChoiceModel:
     def floats(values: object) -> Floats:
         return np.array(values, dtype=np.float64)
 
+    if not 0 < len(w.MEAN) <= CHOICE_FEATURES:
+        # The compiled scoring reads as many features as the model has, unchecked.
+        raise ValueError(f"{weights} reads {len(w.MEAN)} features, not 1 to {CHOICE_FEATURES}")
     return ChoiceModel(
         floats(w.MEAN),
         floats(w.SPREAD),

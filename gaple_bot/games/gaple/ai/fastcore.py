@@ -30,12 +30,12 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
 GREEDY, KEEPING, RANDOM, BLOCKING, SELF_KEEPING = 0, 1, 2, 3, 4
-KEEPING_AT_RANDOM = 100
-"""A rollout policy of `KEEPING_AT_RANDOM` + p: keeping play, each move at random instead with
-p percent odds."""
 """Play-out policies: `playout.rollout`, `playout.keeping_rollout`, `playout.random_rollout`,
 and (compiled only) keeping play that also blocks the next seat, whose hand it sees, and the
 deciding seat keeping while every other plays at random."""
+KEEPING_AT_RANDOM = 100
+"""A rollout policy of `KEEPING_AT_RANDOM` + p (p from 0 to 100): keeping play, each move at
+random instead with p percent odds (compiled only)."""
 PLAY, PASS, DISCARD = 0, 1, 2
 """Move kinds, as the core codes them."""
 MARGIN, MATCH = 0, 1

@@ -127,7 +127,7 @@ class Budget:
     only): the reference players judge by random play."""
     random_share: int = 0
     """Percent of the rollouts' moves played at random rather than by keeping (compiled only;
-    0: none)."""
+    0: none; where the rollouts keep nothing, as hard's under the discard rules, unused)."""
     own_explore: float | None = None
     """The tree search's exploration of the deciding seat's own moves below the root (None:
     `explore`): it need not play its own later moves as loosely as it models the others'."""
@@ -168,9 +168,12 @@ class Budget:
     negative of its value) rather than each for its own good."""
 
     def __post_init__(self) -> None:
-        """ValueError: a share of the learned value outside 0 to 1."""
+        """ValueError: a share of the learned value outside 0 to 1, or of random rollout
+        moves outside 0 to 100 percent."""
         if not 0.0 <= self.values <= 1.0:
             raise ValueError(f"values must be a share from 0 to 1, not {self.values}")
+        if not 0 <= self.random_share <= 100:
+            raise ValueError(f"random_share must be from 0 to 100 percent, not {self.random_share}")
 
     def deals_for(self, legal_moves: int) -> int:
         """The deals a decision among `legal_moves` moves draws."""

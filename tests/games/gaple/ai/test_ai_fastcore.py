@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from math import comb
 
@@ -11,6 +12,8 @@ import pytest
 from gaple_bot.games.gaple.ai import fastcore
 from gaple_bot.games.gaple.ai.dealer import Dealer
 from gaple_bot.games.gaple.ai.fastsearch import KIND_CODES, FastJudge, Valuation, core_moves
+from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
+from gaple_bot.games.gaple.ai.montecarlo import fast_judge
 from gaple_bot.games.gaple.ai.playout import (
     TILE_OF,
     keeping_rollout,
@@ -351,3 +354,19 @@ def test_a_judgement_on_given_deals_is_the_python_rollouts(config: GameConfig) -
                 nxt = step(rules, h, d, view.ends[0], view.ends[1], view.seat, kind, bit, side)
                 points = nxt.points or rollout(rules, h, d, nxt.left, nxt.right, nxt.seat)
                 assert worth[row, j] == pytest.approx(value.of(points)[view.seat])
+
+
+def test_a_budget_s_random_share_is_its_rollouts_policy() -> None:
+    view = next(p.view for p in positions(SETUPS[0], random.Random(35), 20) if p.view.ends)
+    dealer = Dealer.of(view, view.config.seats)
+    shared = dataclasses.replace(BUDGETS[Level.HARD], random_share=15)
+    judge = fast_judge(view, random.Random(7), shared, dealer, 3)
+    # The policy is field 6, from 0, of the table the core reads (`FastJudge.table`).
+    assert judge.table[6] == fastcore.KEEPING_AT_RANDOM + 15
+    plain = fast_judge(view, random.Random(7), BUDGETS[Level.HARD], dealer, 3)
+    assert plain.table[6] == fastcore.KEEPING
+    # Rollouts that keep nothing (greedy) have no keeping to leave.
+    assert fast_judge(view, random.Random(7), shared, dealer, 0).table[6] == fastcore.GREEDY
+    for wrong in (-1, 101):
+        with pytest.raises(ValueError, match="random_share"):
+            dataclasses.replace(BUDGETS[Level.HARD], random_share=wrong)
