@@ -218,6 +218,8 @@ def _variants() -> dict[str, Budget]:
         "hard8-choices7": with_(EIGHTH, choices=0.7),
         # … and rollouts that play some of their moves at random, keeping the rest.
         **{f"hard8-random{p}": with_(EIGHTH, random_share=p) for p in (10, 20)},
+        # … and the others choosing in the tree knowing which fitting tiles they hold.
+        "hard8-keyed": with_(EIGHTH, keyed_others=True),
     }
 
 

@@ -822,7 +822,8 @@ def search(
     mix]. Paired, each deal is played once from each root move in turn (`iterations` a multiple
     of the root moves), else the root's move is chosen as any other; hand aware, the other
     seats' moves in the tree are `keeping_code`'s with the hand they hold in the deal, not
-    searched; own explore, in hundredths, is the exploration of the deciding seat's moves below
+    searched (2: searched, each seat's choice a node per set of fitting tiles it holds in the
+    deal); own explore, in hundredths, is the exploration of the deciding seat's moves below
     the root (-1: `explore`); value mix, in hundredths (0 to 100), is the share of a leaf's
     value that comes from the learned value (`value_outcomes`, the `value_` arrays) rather than
     its rollout, at four classic seats only (the table it was fitted to; elsewhere 0).
@@ -852,6 +853,7 @@ def search(
     total_weight = cumulative[cumulative.shape[0] - 1]
     paired = table[9] == 1
     hand_aware = table[10] == 1
+    keyed = table[10] == 2
     own_explore = explore if table[11] < 0 else table[11] / 100.0
     mix = min(1.0, max(0.0, table[12] / 100.0))
     if seats != VALUE_SEATS or not classic or discards:
@@ -904,12 +906,17 @@ def search(
                     n = 1
             exploring = explore if node == 0 or seat != me else own_explore
             unit = scale if seat == me else others_scale
+            # Keyed, another seat's move is a child per set of fitting tiles it holds in the
+            # deal: it chooses knowing its own hand (the code in the low 7 bits).
+            key = 0
+            if keyed and node != 0 and seat != me:
+                key = (hands[seat] & (NUM_A[ends[0]] | NUM_A[ends[1]])) << 7
             # Children legal here gain an availability; a legal move with no child is new.
             best = -1
             best_score = -1e300
             untried = -1
             for k in range(n):
-                code = codes[k]
+                code = codes[k] | key
                 child = first_child[node]
                 while child >= 0 and move[child] != code:
                     child = next_sibling[child]
@@ -940,7 +947,7 @@ def search(
             path[depth] = node
             depth += 1
             seat = _apply_code(
-                classic, discards, seats, hands, discs, ends, seat, move[node], points
+                classic, discards, seats, hands, discs, ends, seat, move[node] & 127, points
             )
             if seat < 0:
                 over = True

@@ -54,6 +54,7 @@ def tree_visits(
     others_win: float | None = None,
     others_scale: float | None = None,
     paranoid: bool = False,
+    keyed_others: bool = False,
 ) -> tuple[list[int], list[float]]:
     """Each legal move's visits at the root after `iterations` iterations of the search, and
     the value its visits led to in all, on a pool of `pool` deals drawn by `judge` (its rules,
@@ -67,7 +68,9 @@ def tree_visits(
     `value_mix` is the share of a leaf's value the learned value `values` gives (four seats);
     `others_win`, `others_scale` are the round's win's worth to the other seats and their unit
     of reward in their choices (None: the seat's own); paranoid, the other seats play against
-    the seat (their reward the negative of its value, in its unit), whatever those say."""
+    the seat (their reward the negative of its value, in its unit), whatever those say;
+    keyed others, the other seats' choices in the tree are kept apart by the fitting tiles they
+    hold in the deal, so each chooses knowing its own hand."""
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be a share from 0 to 1, not {value_mix}")
     hands, discs, weights = judge.pool(pool)
@@ -82,7 +85,7 @@ def tree_visits(
             *table[:8].tolist(),
             table[9],
             int(paired),
-            int(hand_aware),
+            2 if keyed_others else int(hand_aware),
             -1 if own_explore is None else round(100 * own_explore),
             round(100 * value_mix) if values is not None else 0,
         ],

@@ -134,6 +134,9 @@ class Budget:
     hand_aware: bool = False
     """In the tree search the other seats play by the keeping rule with the hands they hold in
     each deal rather than being searched."""
+    keyed_others: bool = False
+    """In the tree search each other seat's choice is a node per set of fitting tiles it holds
+    in the deal, so it chooses knowing its own hand (its statistics split that many ways)."""
     paired: bool = False
     """The tree search plays each deal from every legal move in turn (common random numbers
     at the root, as the flat judgement has) rather than choosing the root's move by UCB."""
@@ -502,6 +505,7 @@ def _compiled_move(
             budget.others_win_worth,
             budget.others_scale,
             budget.paranoid,
+            budget.keyed_others,
         )
         if budget.by_mean:
             return legal[max(range(len(legal)), key=lambda j: (rewards[j] / max(1, visits[j]), -j))]

@@ -3,6 +3,7 @@ move, and the same seed gives the same search."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -11,8 +12,19 @@ import pytest
 from gaple_bot.games.gaple.ai import fastcore
 from gaple_bot.games.gaple.ai.fastcore import DISCARD_CODE, PASS_CODE, keeping_code, legal_codes
 from gaple_bot.games.gaple.ai.ismcts import tree_visits
+from gaple_bot.games.gaple.ai.levels import BUDGETS, Level
+from gaple_bot.games.gaple.ai.montecarlo import monte_carlo_move
 from gaple_bot.games.gaple.ai.playout import BIT_OF, rules_of, to_bits
-from gaple_bot.games.gaple.rules import GameConfig, Move, MoveKind, RuleSet, SeatView, Side
+from gaple_bot.games.gaple.rules import (
+    Game,
+    GameConfig,
+    Move,
+    MoveKind,
+    RuleSet,
+    SeatView,
+    Side,
+    deal_round,
+)
 
 from .ai_positions import SETUPS, positions
 from .test_ai_fastcore import _judge_for
@@ -116,3 +128,43 @@ def test_the_trees_rule_for_other_seats_is_the_keeping_rollouts_first_move(
         _, kind, bit, on_left, _ = trace[0].tolist()
         expected = 2 * bit + on_left if kind == fastcore.PLAY else DISCARD_CODE + bit
         assert keeping_code(to_bits(view.hand), *view.ends, 3, 0) == expected
+
+
+@pytest.mark.parametrize("config", SETUPS[::2], ids=str)
+def test_keyed_others_choose_by_their_fitting_tiles_and_the_seed_decides(
+    config: GameConfig,
+) -> None:
+    searched = differ = 0
+    for position in positions(config, random.Random(27), 30):
+        view = position.view
+        if view.ends is None or len(view.legal) < 2:
+            continue
+        keyed = _keyed_tree(view, keyed_others=True)
+        assert sum(keyed[0]) == 400
+        assert _keyed_tree(view, keyed_others=True) == keyed
+        differ += keyed != _keyed_tree(view, keyed_others=False)
+        searched += 1
+    assert searched > 5
+    # Kept apart by their hands, the others' statistics (and so the root's) are not the same.
+    assert differ > 0
+
+
+def _keyed_tree(view: SeatView, keyed_others: bool) -> tuple[list[int], list[float]]:
+    judge, moves = _judge_for(view, random.Random(8))
+    return tree_visits(judge, moves, 400, 64, 1.0, 50.0, 5000, keyed_others=keyed_others)
+
+
+@pytest.mark.parametrize("config", SETUPS[::3], ids=str)
+def test_keyed_others_play_whole_rounds_legally(config: GameConfig) -> None:
+    # The tree keeps a key above each other seat's move code: what it plays is the code alone.
+    budget = dataclasses.replace(
+        BUDGETS[Level.HARD], keyed_others=True, tree=200, tree_pool=32, time_cap=None
+    )
+    for number in range(3):
+        game = Game(config, deal_round(config, random.Random(number), None))
+        current = game.round
+        while current.to_move is not None:
+            view = game.seat_view(current.to_move)
+            move = monte_carlo_move(view, random.Random(number), budget)
+            assert move in view.legal
+            game.apply(current.to_move, move)
