@@ -220,6 +220,8 @@ def _variants() -> dict[str, Budget]:
         **{f"hard8-random{p}": with_(EIGHTH, random_share=p) for p in (10, 20)},
         # … and the others choosing in the tree knowing which fitting tiles they hold.
         "hard8-keyed": with_(EIGHTH, keyed_others=True),
+        # … and the round's win worth more or less, as many points a unit of reward.
+        **{f"hard8-win{w}": with_(EIGHTH, win_worth=float(w), scale=float(w)) for w in (100, 1000)},
     }
 
 
