@@ -87,19 +87,22 @@ HARD_V5 = dataclasses.replace(HARD_V4, win_worth=200.0, scale=200.0, choices=0.5
 classic seats by the learned model of play at power 0.5 and by the passed-over tiles)."""
 
 
+FROZEN: dict[Player, Budget] = {
+    Player.HARD_V1: HARD_V1,
+    Player.HARD_V2: HARD_V2,
+    Player.HARD_V3: HARD_V3,
+    Player.HARD_V4: HARD_V4,
+    Player.HARD_V5: HARD_V5,
+}
+"""The frozen hard levels' budgets."""
+
+
 def budget_of(player: Player | str) -> Budget | None:
     """The thinking a Monte Carlo player gets, or None for one with no budget (easy, the
     reference)."""
     player = Player(player)
-    frozen = {
-        Player.HARD_V1: HARD_V1,
-        Player.HARD_V2: HARD_V2,
-        Player.HARD_V3: HARD_V3,
-        Player.HARD_V4: HARD_V4,
-        Player.HARD_V5: HARD_V5,
-    }
-    if player in frozen:
-        return frozen[player]
+    if player in FROZEN:
+        return FROZEN[player]
     if player is Player.REFERENCE:
         return None
     return BUDGETS.get(Level(player.value))
@@ -111,9 +114,6 @@ def play(player: Player | str, view: SeatView, seed: int, budget: Budget | None 
     player = Player(player)
     if player is Player.REFERENCE:
         return reference_move(view, random.Random(seed))
-    if player.value in {level.value for level in Level}:
-        return decide(Level(player.value), view, seed, budget)
-    # A frozen hard level: its own budget, unless the caller gives one.
-    frozen = budget or budget_of(player)
-    assert frozen is not None
-    return monte_carlo_move(view, random.Random(seed), frozen)
+    if player in FROZEN:
+        return monte_carlo_move(view, random.Random(seed), budget or FROZEN[player])
+    return decide(Level(player.value), view, seed, budget)
