@@ -22,14 +22,22 @@ ROOT = Path(__file__).parents[1]
 DEADLINE = 120.0
 """Seconds the server and its guard are given to go: generous, the machine may be busy."""
 HOLDER = """
-import sys
+import signal
+import time
 from tests.postgres import PostgresServer
+signal.signal(signal.SIGINT, signal.default_int_handler)
 server = PostgresServer.start()
 print(server.port, server.folder, server._guard.pid, flush=True)
-sys.stdin.read()
+while True:
+    time.sleep(0.1)
 """
 """A test process as far as its server goes: starts one, says where and which process
-guards it, and waits, never stopping it (it ends as the test ends it)."""
+guards it, and waits, never stopping it (it ends as the test ends it). Ctrl+C raises
+KeyboardInterrupt in it, as in a run started from a terminal, whatever this process was
+given. It waits in short sleeps, not in one blocking read of its input: Python acts on a
+signal between two steps of its code, so a Ctrl+C that came just as a blocking read began
+would wait for the read to return, which here is never (the likeliest cause of the one
+time this test timed out, on a busy machine)."""
 
 
 @pytest.fixture
