@@ -9,14 +9,20 @@ import asyncio
 import pytest
 
 from gaple_bot.bot import timers
+from gaple_bot.bot.deps import GapleApplication
+from gaple_bot.bot.sweep import GRACE, SWEEPING_KEY
 from gaple_bot.bot.timers import cancel_lobby_expiry, cancel_turn_timers, remind_turn
 from tests.bot.driver import Player, seat_and_start, turn_message
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, lobby_message, running_bot
+from tests.clock import TestClock
 from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA = 401
 WAIT = 120.0
 """Seconds for the sweep to get there: a turn of 8 s, then the grace and a sweep period."""
+TURN = 120
+"""Seconds of the turn whose reminder the sweep sends: long, for a slow sweep to still come
+within it, and moved on by its clock rather than waited."""
 
 
 async def _sweep_ended_anas_turn(fake: FakeTelegram) -> None:
@@ -64,11 +70,13 @@ def _sent_at(fake: FakeTelegram, chat_id: int, part: str) -> list[float]:
 async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str) -> None:
     """Ana's timers are gone with their worker: the sweep sends her half-time reminder, and
     neither its later looks nor another timer of the same turn send it again."""
+    clock = TestClock()
     async with running_fake(group_limit_per_minute=1000) as fake:
         fake.add_user(ANA, "Ana", language_code="en")
         fake.add_group(GROUP, GROUP_TITLE, admins=(ANA,))
-        # Half time at 20 s, then the grace and a sweep period: well before the turn's end.
-        async with running_bot(fake, postgres_url, worker=True, DEFAULT_TURN_SECONDS="40") as app:
+        async with running_bot(
+            fake, postgres_url, worker=True, clock=clock, DEFAULT_TURN_SECONDS=str(TURN)
+        ) as app:
             deps = deps_of(app)
             await seat_and_start(fake, ANA)
             await fake.wait_for(lambda: turn_message(fake, ANA) is not None, timeout=WAIT)
@@ -76,6 +84,8 @@ async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str)
             assert game_id is not None and app.job_queue is not None
             cancel_turn_timers(app.job_queue, game_id)
             version = deps.service.cache.games[game_id].version
+            # Past half time and the grace, well before the turn's end: the reminder is owed.
+            clock.advance(TURN / 2 + GRACE.total_seconds() + 1)
             await fake.wait_for(
                 lambda: bool(_reminders(fake)),
                 timeout=WAIT,
@@ -84,7 +94,9 @@ async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str)
             assert f"Your move in {GROUP_TITLE}" in _reminders(fake)[0].text
             # A timer of a worker that armed the same turn comes too late: it was sent.
             await remind_turn(deps, game_id, version)
-            # The sweep ends the turn after looking several times more: still one reminder.
+            # The sweep looks twice more within the turn, then ends it: still one reminder.
+            await _sweeps_done(fake, app, 2)
+            clock.advance(TURN)
             await _sweep_ended_anas_turn(fake)
             assert len(_reminders(fake)) == 1
             # It was the reminder of the turn whose timers went (sent before that turn ended),
@@ -92,6 +104,20 @@ async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str)
             (reminded,) = _sent_at(fake, ANA, "⏳ Your move in")
             ended, *_ = _sent_at(fake, GROUP, "Ana ran out of time")
             assert reminded < ended
+
+
+async def _sweeps_done(fake: FakeTelegram, app: GapleApplication, count: int) -> None:
+    """Until `count` sweeps begun from now on have finished."""
+    seen: list[object] = []
+
+    def done() -> bool:
+        sweep = app.bot_data.get(SWEEPING_KEY)
+        if isinstance(sweep, asyncio.Task) and sweep.done() and sweep not in seen:
+            seen.append(sweep)
+        # The first one seen may have begun before this call.
+        return len(seen) > count
+
+    await fake.wait_for(done, timeout=WAIT, message="the sweep did not look again")
 
 
 async def test_the_sweep_closes_a_lobby_nobody_times(postgres_url: str) -> None:
