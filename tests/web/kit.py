@@ -160,6 +160,8 @@ class PageServer:
         """Each open socket's request, by its id (a request is not hashable)."""
         app = web.Application(middlewares=[self._track_sockets])
         app.add_routes(self.pages.routes())
+        # As the bot's server does: a page left open does not hold the server's stop up.
+        app.on_shutdown.append(self.pages.close_sockets)
         self.server = TestServer(app, host="127.0.0.1")
         self.http: aiohttp.ClientSession | None = None
 
@@ -275,6 +277,8 @@ async def local_play_server(
     await pages.start(service, Translators("en"), clock, anyone)
     app = web.Application()
     app.add_routes(pages.routes())
+    # As `gaple-bot local` does: a page left open does not hold the server's stop up.
+    app.on_shutdown.append(pages.close_sockets)
     try:
         async with TestServer(app, host="127.0.0.1") as server:
             yield service, server
