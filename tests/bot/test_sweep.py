@@ -19,10 +19,12 @@ from tests.fakes.telegram_server import FakeMessage, FakeTelegram, running_fake
 
 ANA = 401
 WAIT = 120.0
-"""Seconds for the sweep to get there: a turn of 8 s, then the grace and a sweep period."""
-TURN = 120
-"""Seconds of the turn whose reminder the sweep sends: long, for a slow sweep to still come
-within it, and moved on by its clock rather than waited."""
+"""Seconds for the sweep to get there (a turn of 8 s, then the grace and a sweep period), or
+to look again."""
+TURN = 900
+"""Seconds of the turn whose reminder the sweep sends, moved on by its clock rather than
+waited: longer than every wait of the test before its end, so that the sweep's later looks
+come within it however slow the machine."""
 
 
 async def _sweep_ended_anas_turn(fake: FakeTelegram) -> None:
@@ -96,6 +98,7 @@ async def test_the_sweep_reminds_a_person_nobody_reminds_once(postgres_url: str)
             await remind_turn(deps, game_id, version)
             # The sweep looks twice more within the turn, then ends it: still one reminder.
             await _sweeps_done(fake, app, 2)
+            assert _sent_at(fake, GROUP, "Ana ran out of time") == []
             clock.advance(TURN)
             await _sweep_ended_anas_turn(fake)
             assert len(_reminders(fake)) == 1
