@@ -22,22 +22,26 @@ ROOT = Path(__file__).parents[1]
 DEADLINE = 120.0
 """Seconds the server and its guard are given to go: generous, the machine may be busy."""
 HOLDER = """
+import select
 import signal
-import time
+import socket
 from tests.postgres import PostgresServer
 signal.signal(signal.SIGINT, signal.default_int_handler)
+woken, wakeup = socket.socketpair()
+wakeup.setblocking(False)
+signal.set_wakeup_fd(wakeup.fileno())
 server = PostgresServer.start()
 print(server.port, server.folder, server._guard.pid, flush=True)
-while True:
-    time.sleep(0.1)
+select.select([woken], [], [])
 """
 """A test process as far as its server goes: starts one, says where and which process
 guards it, and waits, never stopping it (it ends as the test ends it). Ctrl+C raises
 KeyboardInterrupt in it, as in a run started from a terminal, whatever this process was
-given. It waits in short sleeps, not in one blocking read of its input: Python acts on a
-signal between two steps of its code, so a Ctrl+C that came just as a blocking read began
-would wait for the read to return, which here is never (the likeliest cause of the one
-time this test timed out, on a busy machine)."""
+given. It waits for the signal itself, on the byte the signal writes to its wakeup socket,
+not in a blocking read of its input: Python acts on a signal between two steps of its code,
+so a Ctrl+C that came just as a blocking read began would wait for the read to return, which
+here is never (the likeliest cause of the one time this test timed out, on a busy machine);
+the byte is there even for a signal that came before the wait began."""
 
 
 @pytest.fixture
