@@ -7,10 +7,11 @@ import asyncio
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gaple_bot.bot.pacing.table_pace import TablePace
 from gaple_bot.games.gaple.present.tiles import line_text
-from gaple_bot.service.views import SeatInfo
+from gaple_bot.service.views import SeatInfo, TableView
 from tests.bot.driver import seat_and_start
 from tests.bot.harness import GROUP, GROUP_TITLE, deps_of, load_engine_game, running_bot
 from tests.bot.test_hand_in_place import PEOPLE, play_a_turn
@@ -34,6 +35,7 @@ async def test_the_table_is_edited_at_its_pace_and_shows_every_move(tmp_path: Pa
             await seat_and_start(fake, ANA, BUDI)
             await fake.wait_idle()
             table = fake.bot_messages(GROUP)[-1]
+            handed = _hand_offs(deps_of(app).presenter.group.pace)
             for _ in range(TURNS):
                 await play_a_turn(fake)
             # The held edit goes in the end: the table shows every tile on the line then.
@@ -52,10 +54,28 @@ async def test_the_table_is_edited_at_its_pace_and_shows_every_move(tmp_path: Pa
                 for r in fake.group_writes(GROUP)
                 if r.method == "editMessageText" and r.params.get("message_id") == table.message_id
             ]
-            gaps = [later.time - earlier.time for earlier, later in itertools.pairwise(edits)]
             # The people's moves and the computers' between them, in fewer edits.
             assert 1 <= len(edits) < TURNS, len(edits)
+            # The outbox may merge an edit that still waited into the next.
+            assert len(edits) <= len(handed), (handed, edits)
+            # The pace spaces the edits it hands to the outbox. Where Telegram receives them,
+            # an edit that waited in the outbox behind other messages comes that much closer
+            # to the next one, so the gaps are measured at the hand-off, not at the fake.
+            gaps = [later - earlier for earlier, later in itertools.pairwise(handed)]
             assert all(gap >= PACE - EPSILON for gap in gaps), gaps
+
+
+def _hand_offs(pace: TablePace) -> list[float]:
+    """The event loop's time of each table edit `pace` hands on from now on."""
+    handed: list[float] = []
+    edit = pace._edit
+
+    def recorded(table: TableView[Any]) -> None:
+        handed.append(asyncio.get_running_loop().time())
+        edit(table)
+
+    pace._edit = recorded
+    return handed
 
 
 @dataclass
