@@ -151,6 +151,7 @@ def build_application(
             on_unwritable=unwritable,
             on_migrated=migrated,
             painter=painter,
+            table_edit_seconds=settings.table_edit_seconds,
         )
         username = app.bot.username
         page_links = (

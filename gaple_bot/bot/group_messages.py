@@ -137,15 +137,19 @@ class GroupMessages:
     def edit_table(self, table: TableView[Any], *, at_once: bool = False) -> None:
         """Edit the game's table message (the stored one, if another worker showed it), or
         send one if there is none; at most every few seconds (half a minute while everyone at
-        the table plays in the page) unless `at_once` (beside other workers always at once: a
-        held edit could land after another worker's newer one)."""
-        self.pace.show(table, at_once=at_once or self.outbox.shared)
+        the table plays in the page) unless `at_once`. Beside other workers it is queued at
+        once, marked `paced` unless `at_once`: a held edit here could land after another
+        worker's newer one, so the table's pace is kept where the group's queue is sent."""
+        if self.outbox.shared:
+            self._edit_table_now(table, paced=not at_once)
+            return
+        self.pace.show(table, at_once=at_once)
 
     def paced(self, table: TableView[Any]) -> bool:
         """Whether the table's edits go at the page's pace (everyone seated plays there)."""
         return not self.outbox.shared and self.pace.all_in_page(table.game_id, table.seats)
 
-    def _edit_table_now(self, table: TableView[Any]) -> None:
+    def _edit_table_now(self, table: TableView[Any], *, paced: bool = False) -> None:
         handle = self.shown.tables.get(table.game_id)
         if (
             handle is None
@@ -163,7 +167,7 @@ class GroupMessages:
         if self._tables_shown.get(table.game_id) == shown:
             return  # Telegram refuses an edit that changes nothing ("not modified")
         self._tables_shown[table.game_id] = shown
-        self.outbox.edit(handle, **message_kwargs(rendered))
+        self.outbox.edit(handle, paced=paced, **message_kwargs(rendered))
 
     def forget_table(self, game_id: int, chat_id: int) -> None:
         """Its table message will not be edited again (the game is over, or paused: a fresh

@@ -222,3 +222,65 @@ async def test_a_forgotten_table_is_not_edited_again_by_any_worker(
         assert shown[1][-1] == "going on 1" and len(shown) == 2
         for outbox in (first, second):
             await outbox.close(10)
+
+
+async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
+    two_workers: tuple[Store, Store], game_id: int
+) -> None:
+    """A paced table edit heading the group's queue waits until the table's pace has passed
+    since the group's last request, the edits queued meanwhile by either worker merging into
+    it; it goes at once when another message waits behind it, and an edit not paced (a
+    round's end) never waits."""
+    clock = ManualClock()
+    pace = 5.0
+    async with (
+        running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
+        fake.make_bot() as bot,
+    ):
+        fake.add_group(GROUP, "Shared")
+        first, second = (
+            open_outbox(
+                bot,
+                100,
+                ledger=GroupLedger(store),
+                clock=outbox_clock(clock),
+                table_edit_seconds=pace,
+            )
+            for store in two_workers
+        )
+
+        def versions() -> list[str | None]:
+            return [v.text for v in fake.bot_messages(GROUP)[0].versions]
+
+        async def edit(outbox: GroupOutbox, text: str, *, paced: bool = True) -> None:
+            outbox.edit(outbox.game_message(GROUP, game_id), text=text, paced=paced)
+            await outbox.flush()
+            await _settle(fake, clock, first, second)
+
+        first.send(GROUP, game_id=game_id, text="table")
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        await edit(second, "move 1")
+        await edit(first, "move 2")
+        clock.advance(pace - 1)
+        await _settle(fake, clock, first, second)
+        assert versions() == ["table"]
+        clock.advance(1)
+        await _settle(fake, clock, first, second)
+        # The two edits went as one, once the pace had passed since the table was sent.
+        assert versions() == ["table", "move 2"]
+        await edit(second, "move 3")
+        first.send(GROUP, text="Ana ran out of time")
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        assert versions() == ["table", "move 2"]
+        # The queue is looked at again soon: the notice behind the edit lets it go.
+        clock.advance(1)
+        await _settle(fake, clock, first, second)
+        assert versions() == ["table", "move 2", "move 3"]
+        assert [m.text for m in fake.bot_messages(GROUP)][1:] == ["Ana ran out of time"]
+        await edit(first, "round over", paced=False)
+        assert versions()[-1] == "round over"
+        for outbox in (first, second):
+            await outbox.close(10)
+        fake.assert_no_violations()

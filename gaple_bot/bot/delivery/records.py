@@ -42,14 +42,17 @@ class GroupMessage:
     link_preview_options: LinkPreviewOptions | None = None
     picture: Picture | None = None
     game_id: int | None = None
+    paced: bool = False
+    """A table edit that may wait for the table's pace where the group's shared queue is sent
+    (the edits queued meanwhile merge into it); not a Bot API argument."""
 
     @classmethod
     def of(
         cls, chat_id: int, kind: Kind, params: dict[str, Any], *, game_id: int | None = None
     ) -> GroupMessage:
-        """The record of sendMessage/editMessageText keyword arguments (and a `picture`);
-        TypeError for one a group message does not take."""
-        unknown = set(params) - {*_FIELDS, "picture", "message_thread_id", "chat_id"}
+        """The record of sendMessage/editMessageText keyword arguments (and a `picture`, and
+        `paced`); TypeError for one a group message does not take."""
+        unknown = set(params) - {*_FIELDS, "picture", "message_thread_id", "chat_id", "paced"}
         if unknown:
             raise TypeError(f"a group message takes no {', '.join(sorted(unknown))}")
         parse_mode = params.get("parse_mode")
@@ -64,6 +67,7 @@ class GroupMessage:
             link_preview_options=params.get("link_preview_options"),
             picture=params.get("picture"),
             game_id=game_id,
+            paced=bool(params.get("paced", False)),
         )
 
     def arguments(self) -> dict[str, Any]:

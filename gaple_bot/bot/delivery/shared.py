@@ -28,6 +28,10 @@ from .writer import LedgerWriter
 
 log = logging.getLogger(__name__)
 
+PACE_LOOK_SECONDS = 0.5
+"""While a table edit waits at the head of its group's queue for the table's pace, the queue
+is read again this often: another worker's message may have joined it (then the edit goes)."""
+
 
 class Drained(Enum):
     """How a drainer's turn at a group's stored queue ended."""
@@ -46,7 +50,11 @@ class SharedOutbox(DriverBase):
     of one message: so a group sees its messages in the order the games made them, each edit
     reaches the message it is meant for (a game's lobby or table as stored when its turn
     comes), and no worker's backlog keeps another's messages waiting. If the database does
-    not take a message, this worker sends it from its own queue, in the group's turn."""
+    not take a message, this worker sends it from its own queue, in the group's turn.
+
+    A table's edits keep the table's pace here, where every worker's meet (`table_edit_seconds`
+    after the group's last request): one that heads the queue with nothing behind it waits, and
+    the edits queued meanwhile merge into it, as one process's table pace holds them back."""
 
     shared = True
     """The groups' queues are in the database, shared with other workers."""
@@ -60,6 +68,7 @@ class SharedOutbox(DriverBase):
         clock: OutboxClock | None = None,
         hooks: Hooks | None = None,
         painter: Painter | None = None,
+        table_edit_seconds: float = 0.0,
     ) -> None:
         budgets = Budgets(per_minute)
         pauses = Pauses(clock or OutboxClock())
@@ -68,6 +77,7 @@ class SharedOutbox(DriverBase):
         self._turns = Shared(budgets, pauses, ledger, writer)
         super().__init__(sender, Workers(sender, self._turns), writer, painter)
         self._ledger = ledger
+        self._table_edit_seconds = table_edit_seconds
         self._drainers: dict[int, asyncio.Task[None]] = {}
         """The groups whose stored queue this worker is sending (or waiting for the turn)."""
         self._again: set[int] = set()
@@ -218,12 +228,17 @@ class SharedOutbox(DriverBase):
                 if not await sender.wait_for_budget(chat_id):
                     return Drained.STOPPED
                 # Read again once the budget allows: edits queued meanwhile merge in.
-                head = head_request(await ledger.waiting(chat_id))
+                waiting = await ledger.waiting(chat_id)
+                head = head_request(waiting)
                 if head is None:
                     return Drained.EMPTY
                 if isinstance(head, Forget):
                     await ledger.game_message_sent(head.game_id, None)
                     await ledger.finish([head.row_id])
+                    continue
+                if (hold := self._pace_left(head, len(waiting))) > 0:
+                    if not await sender.pauses.pause(min(hold, PACE_LOOK_SECONDS)):
+                        return Drained.STOPPED
                     continue
                 job = await self._job(head)
                 outcome = await sender.run(job)
@@ -238,6 +253,17 @@ class SharedOutbox(DriverBase):
                     return Drained.STOPPED
                 await ledger.finish(list(head.covered))
         return Drained.STOPPED
+
+    def _pace_left(self, head: Request, waiting: int) -> float:
+        """Seconds the head waits yet for its table's pace: none unless it is a paced edit
+        with nothing else waiting behind it."""
+        message = head.message
+        if self._table_edit_seconds <= 0 or not message.paced or len(head.covered) < waiting:
+            return 0.0
+        last = self._sender.budgets.last(message.chat_id)
+        if last is None:
+            return 0.0
+        return last + self._table_edit_seconds - self._sender.pauses.now()
 
     async def _job(self, head: Request) -> Job:
         """The job of the stored queue's head: an edit of a game's message goes to the

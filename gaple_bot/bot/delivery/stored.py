@@ -4,7 +4,7 @@ covers (edits of one message merge while they wait)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...service.api import QueuedSend
 from .records import GroupMessage, Kind
@@ -22,7 +22,8 @@ class Forget:
 @dataclass(frozen=True, slots=True)
 class Request:
     """The head's request: the message (an edit carries the newest content of its message's
-    edits waiting after it), the message id it edits when it is no game's, the rows it covers."""
+    edits waiting after it, and is paced only if every one of them is), the message id it
+    edits when it is no game's, the rows it covers."""
 
     message: GroupMessage
     message_id: int | None
@@ -39,6 +40,7 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
         return Forget(head.game_id, head.id)
     covered = [head.id]
     params = head.params
+    paced = bool(head.params.get("paced"))
     if kind is Kind.EDIT:
         for row in rows[1:]:
             if head.game_id is not None and row.game_id == head.game_id and row.kind != Kind.EDIT:
@@ -51,7 +53,8 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
             ):
                 covered.append(row.id)
                 params = row.params
+                paced = paced and bool(row.params.get("paced"))
     message = stored_message(
         head.chat_id, kind, params, thread_id=head.thread_id, game_id=head.game_id
     )
-    return Request(message, head.message_id, tuple(covered))
+    return Request(replace(message, paced=paced), head.message_id, tuple(covered))

@@ -46,6 +46,11 @@ class Budgets:
             return 0.0
         return WINDOW - (now - times[0])
 
+    def last(self, chat_id: int) -> float | None:
+        """When the group's newest request counted here was answered (None: none is)."""
+        times = self._times.get(chat_id)
+        return times[-1] if times else None
+
     def since(self, now: float) -> float:
         """The earliest time that still counts at `now` (what to read from the ledger)."""
         return now - WINDOW
