@@ -104,7 +104,8 @@ class Presenter:
                     seat.user_id for seat in step.table.seats if seat.user_id is not None
                 )
         if final is not None:
-            self.group.edit_table(final)
+            # A game's last table goes with its standings, not at the table's pace.
+            self.group.edit_table(final, at_once=staged.game_over)
         staged.offer_table = any_table(progress)
         if staged.offer_table is not None:
             staged.offers.extend(progress.autoplay_started)

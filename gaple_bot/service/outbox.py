@@ -26,6 +26,8 @@ class GroupRequest:
     kind: str = "send"
     game_id: int | None = None
     message_id: int | None = None
+    paced: bool = False
+    """A table edit that may wait at the head of its group's queue for the table's pace."""
 
 
 class GroupLedger:
@@ -54,6 +56,7 @@ class GroupLedger:
                     kind=request.kind,
                     game_id=request.game_id,
                     message_id=request.message_id,
+                    paced=request.paced,
                 )
                 for request in requests
             ]

@@ -430,6 +430,8 @@ class GroupSend(Base):
     """The game whose lobby or table this sends or edits (its stored message_id)."""
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     """The message an edit of no game's message changes."""
+    paced: Mapped[bool] = mapped_column(server_default=false())
+    """A table edit that may wait at the head of its group's queue for the table's pace."""
 
 
 class GroupStamp(Base):

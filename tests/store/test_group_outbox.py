@@ -63,19 +63,20 @@ async def test_a_chat_that_moves_or_goes_takes_its_queue_and_budget_along(store:
 
 
 async def test_sends_and_edits_of_every_worker_wait_in_one_queue_per_group(store: Store) -> None:
-    """Beside other workers edits wait too, each naming its message or its game's."""
+    """Beside other workers edits wait too, each naming its message or its game's, and
+    whether it may wait for its table's pace."""
     ledger = GroupLedger(store)
     ids = await ledger.queue_requests(
         [
             GroupRequest(CHAT, None, {"text": "table"}, game_id=5),
             GroupRequest(OTHER, 3, {"text": "notice"}),
-            GroupRequest(CHAT, None, {"text": "table, later"}, kind="edit", game_id=5),
+            GroupRequest(CHAT, None, {"text": "table, later"}, kind="edit", game_id=5, paced=True),
             GroupRequest(CHAT, None, {"text": "menu"}, kind="edit", message_id=77),
         ]
     )
     assert await ledger.waiting(CHAT) == [
         QueuedSend(ids[0], CHAT, None, {"text": "table"}, "send", 5, None),
-        QueuedSend(ids[2], CHAT, None, {"text": "table, later"}, "edit", 5, None),
+        QueuedSend(ids[2], CHAT, None, {"text": "table, later"}, "edit", 5, None, paced=True),
         QueuedSend(ids[3], CHAT, None, {"text": "menu"}, "edit", None, 77),
     ]
     assert sorted(await ledger.chats_waiting()) == sorted([CHAT, OTHER])

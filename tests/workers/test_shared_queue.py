@@ -4,6 +4,7 @@ game as stored when its turn comes, and a worker that stops leaves its part to t
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -224,15 +225,15 @@ async def test_a_forgotten_table_is_not_edited_again_by_any_worker(
             await outbox.close(10)
 
 
-async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
-    two_workers: tuple[Store, Store], game_id: int
-) -> None:
-    """A paced table edit heading the group's queue waits until the table's pace has passed
-    since the group's last request, the edits queued meanwhile by either worker merging into
-    it; it goes at once when another message waits behind it, and an edit not paced (a
-    round's end) never waits."""
-    clock = ManualClock()
-    pace = 5.0
+PACE = 5.0
+"""The table's pace in the tests of it."""
+
+
+@asynccontextmanager
+async def _paced_workers(
+    two_workers: tuple[Store, Store], clock: ManualClock
+) -> AsyncIterator[tuple[FakeTelegram, GroupOutbox, GroupOutbox]]:
+    """The fake, with GROUP, and two workers' outboxes keeping the table's pace of PACE."""
     async with (
         running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake,
         fake.make_bot() as bot,
@@ -244,10 +245,22 @@ async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
                 100,
                 ledger=GroupLedger(store),
                 clock=outbox_clock(clock),
-                table_edit_seconds=pace,
+                table_edit_seconds=PACE,
             )
             for store in two_workers
         )
+        yield fake, first, second
+
+
+async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
+    two_workers: tuple[Store, Store], game_id: int
+) -> None:
+    """A paced table edit heading the group's queue waits until the table's pace has passed
+    since the group's last request, the edits queued meanwhile by either worker merging into
+    it; it goes at once when another message waits behind it, and an edit not paced (a
+    round's end) never waits."""
+    clock = ManualClock()
+    async with _paced_workers(two_workers, clock) as (fake, first, second):
 
         def versions() -> list[str | None]:
             return [v.text for v in fake.bot_messages(GROUP)[0].versions]
@@ -262,7 +275,7 @@ async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
         await _settle(fake, clock, first, second)
         await edit(second, "move 1")
         await edit(first, "move 2")
-        clock.advance(pace - 1)
+        clock.advance(PACE - 1)
         await _settle(fake, clock, first, second)
         assert versions() == ["table"]
         clock.advance(1)
@@ -279,8 +292,68 @@ async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
         await _settle(fake, clock, first, second)
         assert versions() == ["table", "move 2", "move 3"]
         assert [m.text for m in fake.bot_messages(GROUP)][1:] == ["Ana ran out of time"]
+        # The worker holding the edit queues a message itself: it looks again at once.
+        await edit(first, "move 4")
+        assert versions()[-1] == "move 3"
+        first.send(GROUP, text="Budi ran out of time")
+        await first.flush()
+        # With the clock standing still.
+        await fake.wait_for(
+            lambda: (
+                versions()[-1] == "move 4"
+                and fake.bot_messages(GROUP)[-1].text == "Budi ran out of time"
+            ),
+            timeout=30,
+            message="the held edit did not go when its worker queued a message behind it",
+        )
         await edit(first, "round over", paced=False)
         assert versions()[-1] == "round over"
+        for outbox in (first, second):
+            await outbox.close(10)
+        fake.assert_no_violations()
+
+
+async def test_two_tables_in_one_group_keep_their_pace_in_turn(
+    two_workers: tuple[Store, Store], game_id: int
+) -> None:
+    """Two games in one group's topics: the other table's paced edits waiting behind one do
+    not let it go early, so the group's edits stay at the pace while moves come quickly at
+    both tables from both workers."""
+    service = GameService(two_workers[0], rng=random.Random(2))
+    await service.players.private_chat_opened(ANA)
+    other = await service.lobbies.open(service.registry.get("gaple"), GROUP, "Group", 7, ANA)
+    games = (game_id, other.game_id)
+    clock = ManualClock()
+    async with _paced_workers(two_workers, clock) as (fake, first, second):
+        for game in games:
+            first.send(GROUP, game_id=game, text=f"table {game}")
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        start = clock.now()
+        for n in range(16):
+            outbox = (first, second)[n % 2]
+            game = games[n // 2 % 2]
+            outbox.edit(outbox.game_message(GROUP, game), text=f"{game}: move {n}", paced=True)
+            await outbox.flush()
+            clock.advance(0.5)
+            await _settle(fake, clock, first, second)
+        for _ in range(3 * int(PACE)):
+            clock.advance(1)
+            await _settle(fake, clock, first, second)
+        edits = [
+            r.time - start
+            for r in fake.requests
+            if r.method == "editMessageText" and r.time >= start
+        ]
+        # 8 s of moves, then 15 s: each edit at least the pace after the one before.
+        assert len(edits) >= 3
+        assert all(b - a >= PACE for a, b in itertools.pairwise(edits)), edits
+        # Each table ends showing its last move.
+        tables = {m.versions[0].text: m.versions[-1].text for m in fake.bot_messages(GROUP)}
+        assert tables == {
+            f"table {games[0]}": f"{games[0]}: move 13",
+            f"table {games[1]}": f"{games[1]}: move 15",
+        }
         for outbox in (first, second):
             await outbox.close(10)
         fake.assert_no_violations()

@@ -40,6 +40,11 @@ TURN_SECONDS = 12
 well under a second, but a slow machine may let one run out; the game goes on either way)."""
 GROUP_PER_MINUTE = 40
 """The group's budget, for the bot and the fake alike: the workers share it or get 429s."""
+TABLE_EDIT_SECONDS = 5
+"""The table's pace: least time between the group's last message and a table edit, whichever
+worker handled the moves (unless a message queued behind the edit lets it go)."""
+CLOCK_SLACK = 0.05
+"""The workers time the pace on the wall clock, the fake its requests on the monotonic one."""
 WAIT = 120.0
 """Seconds to wait for a worker to start or for a change to be shown (CI may be slow)."""
 GAME_SECONDS = 420.0
@@ -151,6 +156,7 @@ async def _three_workers(
             "WEBHOOK_SECRET": SECRET,
             "DEFAULT_TURN_SECONDS": str(turn_seconds),
             "GROUP_MESSAGES_PER_MINUTE": str(GROUP_PER_MINUTE),
+            "TABLE_EDIT_SECONDS": str(TABLE_EDIT_SECONDS),
             # The workers' shared window (as the supervisor gives them).
             "BOT_MESSAGES_PER_SECOND": "300",
             "PRIVATE_MESSAGES_PER_SECOND": "1000",
@@ -293,6 +299,7 @@ async def _assert_game_right(
     # One lobby, whichever worker took each tap.
     assert len([m for m in fake.bot_messages(GROUP) if _ever_offered(m, "✋ Join")]) == 1
     assert _group_story(fake) == _expected_story(len(game.rounds))
+    _assert_tables_paced(fake)
     assert fake.limit_hits["group"] == 0
     fake.assert_no_violations()
 
@@ -313,7 +320,24 @@ async def _assert_every_scrape_counts_every_move(
 
 
 TABLE = re.compile(r"Gaple · round (\d+) ")
+TABLE_HTML = re.compile(r"<b>Gaple</b> · round \d+ ")
 ROUND_END = re.compile(r"🏁 Round (\d+):")
+
+
+def _assert_tables_paced(fake: FakeTelegram) -> None:
+    """Whichever worker handled each move, a table edit came the table's pace after the
+    group's previous message, or a message queued behind it let it go early (a notice, a
+    round's picture after its end's edit), or it is the game's last."""
+    writes = fake.group_writes(GROUP)
+    for before, edit, after in zip(writes[:-1], writes[1:], [*writes[2:], None], strict=True):
+        if edit.method != "editMessageText" or not TABLE_HTML.match(str(edit.params["text"])):
+            continue
+        if edit.time - before.time >= TABLE_EDIT_SECONDS - CLOCK_SLACK:
+            continue
+        assert after is None or after.method != "editMessageText", [
+            (round(w.time - writes[0].time, 2), w.method, str(w.params.get("text", ""))[:40])
+            for w in writes
+        ]
 
 
 def _group_story(fake: FakeTelegram) -> list[tuple[str, int]]:

@@ -51,7 +51,7 @@ class GroupMessage:
         cls, chat_id: int, kind: Kind, params: dict[str, Any], *, game_id: int | None = None
     ) -> GroupMessage:
         """The record of sendMessage/editMessageText keyword arguments (and a `picture`, and
-        `paced`); TypeError for one a group message does not take."""
+        `paced`, which only an edit is); TypeError for one a group message does not take."""
         unknown = set(params) - {*_FIELDS, "picture", "message_thread_id", "chat_id", "paced"}
         if unknown:
             raise TypeError(f"a group message takes no {', '.join(sorted(unknown))}")
@@ -67,7 +67,7 @@ class GroupMessage:
             link_preview_options=params.get("link_preview_options"),
             picture=params.get("picture"),
             game_id=game_id,
-            paced=bool(params.get("paced", False)),
+            paced=kind is Kind.EDIT and bool(params.get("paced", False)),
         )
 
     def arguments(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from telegram import Bot, Message
 
 from ...games.pictures import Picture
+from ...service.api import QueuedSend
 from ...service.outbox import GroupLedger
 from ..pacing.budget import Budgets
 from .answers import Outcome
@@ -28,9 +29,10 @@ from .writer import LedgerWriter
 
 log = logging.getLogger(__name__)
 
-PACE_LOOK_SECONDS = 0.5
+PACE_LOOK_SECONDS = 1.0
 """While a table edit waits at the head of its group's queue for the table's pace, the queue
-is read again this often: another worker's message may have joined it (then the edit goes)."""
+is read again this often: another worker's message may have joined it (then the edit goes;
+this worker's own wake the wait at once)."""
 
 
 class Drained(Enum):
@@ -52,9 +54,10 @@ class SharedOutbox(DriverBase):
     comes), and no worker's backlog keeps another's messages waiting. If the database does
     not take a message, this worker sends it from its own queue, in the group's turn.
 
-    A table's edits keep the table's pace here, where every worker's meet (`table_edit_seconds`
-    after the group's last request): one that heads the queue with nothing behind it waits, and
-    the edits queued meanwhile merge into it, as one process's table pace holds them back."""
+    A table's edits keep the table's pace here, where every worker's edits meet: one that heads
+    the queue with nothing but paced edits behind it waits until `table_edit_seconds` after the
+    group's last request, and the edits queued meanwhile merge into it, as one process's table
+    pace holds them back."""
 
     shared = True
     """The groups' queues are in the database, shared with other workers."""
@@ -82,6 +85,8 @@ class SharedOutbox(DriverBase):
         """The groups whose stored queue this worker is sending (or waiting for the turn)."""
         self._again: set[int] = set()
         """Groups given more to send while their drainer was already at work."""
+        self._news: dict[int, asyncio.Event] = {}
+        """Set when a group is given more while its drainer waits for a table's pace."""
 
     async def queued_now(self) -> tuple[int, int]:
         """The shared queues in the database (all workers' messages: each worker's /metrics
@@ -187,6 +192,8 @@ class SharedOutbox(DriverBase):
         work that there is more."""
         if chat_id in self._drainers:
             self._again.add(chat_id)
+            if (news := self._news.get(chat_id)) is not None:
+                news.set()
             return
         if self._sender.pauses.closed.is_set():
             return
@@ -211,6 +218,7 @@ class SharedOutbox(DriverBase):
             log.exception("group %s: its waiting messages could not be sent", chat_id)
         finally:
             del self._drainers[chat_id]
+            self._news.pop(chat_id, None)
 
     async def _drain_turn(self, chat_id: int) -> Drained:
         """Hold the group's turn and send what waits for it, every worker's, in order, until
@@ -222,24 +230,37 @@ class SharedOutbox(DriverBase):
             if not ours:
                 return Drained.ELSEWHERE
             await self._turns.reload(chat_id)
+            news = self._news.setdefault(chat_id, asyncio.Event())
+            # The paced edit heading the queue while it waits for its table's pace: its first
+            # row and when it was first seen (the budget allowed it then, and no other worker
+            # sends here meanwhile, so the budget is not waited for again).
+            held: tuple[int, float] | None = None
             while not sender.pauses.closed.is_set():
-                if not await ledger.waiting(chat_id):
-                    return Drained.EMPTY
-                if not await sender.wait_for_budget(chat_id):
-                    return Drained.STOPPED
+                news.clear()
+                if held is None:
+                    if not await ledger.waiting(chat_id):
+                        return Drained.EMPTY
+                    if not await sender.wait_for_budget(chat_id):
+                        return Drained.STOPPED
                 # Read again once the budget allows: edits queued meanwhile merge in.
                 waiting = await ledger.waiting(chat_id)
                 head = head_request(waiting)
                 if head is None:
                     return Drained.EMPTY
                 if isinstance(head, Forget):
+                    held = None
                     await ledger.game_message_sent(head.game_id, None)
                     await ledger.finish([head.row_id])
                     continue
-                if (hold := self._pace_left(head, len(waiting))) > 0:
-                    if not await sender.pauses.pause(min(hold, PACE_LOOK_SECONDS)):
+                seen = sender.pauses.now()
+                if held is not None and held[0] == head.covered[0]:
+                    seen = held[1]
+                if (hold := self._pace_left(head, waiting, seen)) > 0:
+                    held = (head.covered[0], seen)
+                    if not await sender.pauses.pause(min(hold, PACE_LOOK_SECONDS), news):
                         return Drained.STOPPED
                     continue
+                held = None
                 job = await self._job(head)
                 outcome = await sender.run(job)
                 if outcome is Outcome.GONE:
@@ -254,16 +275,21 @@ class SharedOutbox(DriverBase):
                 await ledger.finish(list(head.covered))
         return Drained.STOPPED
 
-    def _pace_left(self, head: Request, waiting: int) -> float:
-        """Seconds the head waits yet for its table's pace: none unless it is a paced edit
-        with nothing else waiting behind it."""
+    def _pace_left(self, head: Request, waiting: Sequence[QueuedSend], seen: float) -> float:
+        """Seconds the head waits yet for its table's pace, `table_edit_seconds` after the
+        group's last request (or after the head was first `seen`, if that is earlier: another
+        worker's clock may run ahead); none unless it is a paced edit and all that waits
+        behind it is paced edits too (of another table in the group: they go in turn)."""
         message = head.message
-        if self._table_edit_seconds <= 0 or not message.paced or len(head.covered) < waiting:
+        if self._table_edit_seconds <= 0 or not message.paced:
+            return 0.0
+        covered = set(head.covered)
+        if any(row.id not in covered and not _paced_edit(row) for row in waiting):
             return 0.0
         last = self._sender.budgets.last(message.chat_id)
         if last is None:
             return 0.0
-        return last + self._table_edit_seconds - self._sender.pauses.now()
+        return min(last, seen) + self._table_edit_seconds - self._sender.pauses.now()
 
     async def _job(self, head: Request) -> Job:
         """The job of the stored queue's head: an edit of a game's message goes to the
@@ -286,3 +312,8 @@ class SharedOutbox(DriverBase):
             await self._ledger.game_message_sent(game_id, message.message_id)
 
         return store
+
+
+def _paced_edit(row: QueuedSend) -> bool:
+    """Whether a stored row is a table edit that may wait for its table's pace."""
+    return row.paced and row.kind == Kind.EDIT

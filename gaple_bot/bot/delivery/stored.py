@@ -40,7 +40,7 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
         return Forget(head.game_id, head.id)
     covered = [head.id]
     params = head.params
-    paced = bool(head.params.get("paced"))
+    paced = kind is Kind.EDIT and head.paced
     if kind is Kind.EDIT:
         for row in rows[1:]:
             if head.game_id is not None and row.game_id == head.game_id and row.kind != Kind.EDIT:
@@ -53,7 +53,7 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
             ):
                 covered.append(row.id)
                 params = row.params
-                paced = paced and bool(row.params.get("paced"))
+                paced = paced and row.paced
     message = stored_message(
         head.chat_id, kind, params, thread_id=head.thread_id, game_id=head.game_id
     )

@@ -27,13 +27,10 @@ def stored_message(
 
 def stored_json(message: GroupMessage) -> dict[str, Any]:
     """The JSON parameters stored in `group_sends.params` (as the outbox always stored them:
-    its Bot API arguments but the chat, a picture tagged; and `paced` if so); TypeError if
-    not storable."""
+    its Bot API arguments but the chat, a picture tagged); TypeError if not storable."""
     params = message.arguments()
     if message.kind is Kind.SEND and message.thread_id is not None:
         params = {"message_thread_id": message.thread_id, **params}
     if message.picture is not None:
         params["picture"] = message.picture
-    if message.paced:
-        params["paced"] = True
     return params_to_json(params)

@@ -99,6 +99,7 @@ class LedgerWriter:
                         kind=job.message.kind.value,
                         game_id=handle.game_id,
                         message_id=handle.message_id if handle.game_id is None else None,
+                        paced=job.message.paced,
                     )
                 )
                 storable.append(job)

@@ -27,6 +27,8 @@ class QueuedSend:
     """The game whose lobby or table message it sends or edits."""
     message_id: int | None = None
     """The message an edit changes, when it is no game's."""
+    paced: bool = False
+    """A table edit that may wait at the head of its group's queue for the table's pace."""
 
 
 class OutboxRepository:
@@ -46,6 +48,7 @@ class OutboxRepository:
         kind: str = "send",
         game_id: int | None = None,
         message_id: int | None = None,
+        paced: bool = False,
     ) -> int:
         """Store a send (or an edit) waiting for Telegram, held by worker `owner`; returns
         its id."""
@@ -60,6 +63,7 @@ class OutboxRepository:
                 kind=kind,
                 game_id=game_id,
                 message_id=message_id,
+                paced=paced,
             )
             .returning(GroupSend.id)
         )
@@ -85,6 +89,7 @@ class OutboxRepository:
                 GroupSend.kind,
                 GroupSend.game_id,
                 GroupSend.message_id,
+                GroupSend.paced,
             )
             .where(GroupSend.chat_id == chat_id)
             .order_by(GroupSend.id)

@@ -275,10 +275,15 @@ def test_a_moved_message_keeps_no_topic_nor_reply() -> None:
 
 
 def row(
-    row_id: int, kind: str, words: str | None = None, *, game_id: int | None = None
+    row_id: int,
+    kind: str,
+    words: str | None = None,
+    *,
+    game_id: int | None = None,
+    paced: bool = False,
 ) -> QueuedSend:
     params = {} if words is None else {"text": words}
-    return QueuedSend(row_id, GROUP, None, params, kind=kind, game_id=game_id)
+    return QueuedSend(row_id, GROUP, None, params, kind=kind, game_id=game_id, paced=paced)
 
 
 def test_the_stored_head_edit_carries_the_newest_edit_of_its_message() -> None:
@@ -292,6 +297,21 @@ def test_the_stored_head_edit_carries_the_newest_edit_of_its_message() -> None:
     head = head_request(rows)
     assert isinstance(head, Request)
     assert (head.message.text, head.covered) == ("v3", (1, 3, 5))
+
+
+def test_a_merged_edit_waits_for_its_tables_pace_only_if_every_edit_it_carries_may() -> None:
+    paced = [row(1, "edit", "v1", game_id=5, paced=True), row(2, "send", "notice")]
+    paced.append(row(3, "edit", "v2", game_id=5, paced=True))
+    head = head_request(paced)
+    assert isinstance(head, Request) and head.message.paced and head.covered == (1, 3)
+    # A round's end edits the table at once: the moves' edits before it go with it.
+    at_once = [*paced, row(4, "edit", "round over", game_id=5)]
+    head = head_request(at_once)
+    assert isinstance(head, Request) and not head.message.paced
+    assert (head.message.text, head.covered) == ("round over", (1, 3, 4))
+    # Only an edit waits for a pace.
+    send = head_request([row(1, "send", "table", game_id=5, paced=True)])
+    assert isinstance(send, Request) and not send.message.paced
 
 
 def test_edits_after_a_fresh_message_of_the_game_are_for_that_one() -> None:
