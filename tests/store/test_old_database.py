@@ -294,8 +294,9 @@ async def test_every_games_record_and_seats_are_unchanged(upgraded: Store) -> No
     assert not found, report(found)
 
 
-NEW_SEND_FIELDS = {"kind": "send", "game_id": None, "message_id": None}
-"""What migration 0013 adds to a queued send: an old one is a plain send of no game's."""
+NEW_SEND_FIELDS = {"kind": "send", "game_id": None, "message_id": None, "paced": False}
+"""What migrations 0013 and 0025 add to a queued send: an old one is a plain send of no
+game's, which never waits for a table's pace."""
 
 
 async def test_the_queued_group_sends_are_unchanged(upgraded: Store) -> None:
