@@ -16,9 +16,11 @@ from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
 from gaple_bot.store import Store
+from gaple_bot.store.game_locks import GROUP_SPACE, group_key
 from tests.bot.outbox_kit import assert_window_holds, outbox_clock
 from tests.fakes.clock import ManualClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake
+from tests.postgres import advisory_lock_holder, end_session
 
 GROUP = -1004
 ANA = Person(1, "Ana", "id")
@@ -357,3 +359,34 @@ async def test_two_tables_in_one_group_keep_their_pace_in_turn(
         for outbox in (first, second):
             await outbox.close(10)
         fake.assert_no_violations()
+
+
+async def test_a_worker_whose_turn_went_with_its_lock_connection_leaves_the_edit_to_another(
+    two_workers: tuple[Store, Store], game_id: int, postgres_url: str
+) -> None:
+    """The worker holding a table edit for its pace loses its lock's connection (a network
+    fault): another worker takes the group's turn and sends the edit, and the first one, once
+    the pace has passed, does not send it too."""
+    clock = ManualClock()
+    async with _paced_workers(two_workers, clock) as (fake, first, second):
+        first.send(GROUP, game_id=game_id, text="table")
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        first.edit(first.game_message(GROUP, game_id), text="move 1", paced=True)
+        await first.flush()
+        await _settle(fake, clock, first, second)
+        key = group_key(GROUP) & 0xFFFFFFFF  # pg_locks shows the key as an unsigned oid
+        holder = await advisory_lock_holder(postgres_url, GROUP_SPACE, key)
+        assert holder is not None
+        await end_session(postgres_url, holder)
+        # As the sweep does: the other worker finds the group's queue waiting, its turn free.
+        await second.restore()
+        await _settle(fake, clock, first, second)
+        for _ in range(int(PACE) + 1):
+            clock.advance(1)
+            await _settle(fake, clock, first, second)
+        await fake.wait_for(lambda: not (first.busy or second.busy), timeout=30)
+        edits = [r for r in fake.requests if r.method == "editMessageText"]
+        assert [r.params["text"] for r in edits] == ["move 1"]
+        for outbox in (first, second):
+            await outbox.close(10)

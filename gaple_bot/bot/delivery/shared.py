@@ -260,6 +260,10 @@ class SharedOutbox(DriverBase):
                     if not await sender.pauses.pause(min(hold, PACE_LOOK_SECONDS), news):
                         return Drained.STOPPED
                     continue
+                if not await ledger.holds_turn(chat_id, look=held is not None):
+                    # The turn went with the lock's connection (likelier over a wait for the
+                    # pace): another worker may be sending what waits.
+                    return Drained.STOPPED
                 held = None
                 job = await self._job(head)
                 outcome = await sender.run(job)
