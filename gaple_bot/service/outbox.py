@@ -37,9 +37,6 @@ class GroupLedger:
         self.store = store
         self._pruned_at: float | None = None
         """When (on the answers' clock) old request times were last forgotten."""
-        self._turns: dict[int, list[Hold]] = {}
-        """The groups whose turn this worker holds beside other workers, each with its holds
-        (the lock is taken again on the same connection by this worker's other senders)."""
 
     async def queue(self, sends: Sequence[tuple[int, int | None, dict[str, Any]]]) -> list[int]:
         """Store sends (chat, topic, JSON parameters) in this order, as this worker's; returns
@@ -152,7 +149,6 @@ class GroupLedger:
             yield
             return
         hold = await locks.acquire(group_key(chat_id), GROUP_SPACE)
-        self._turns.setdefault(chat_id, []).append(hold)
         try:
             yield
         finally:
@@ -171,30 +167,12 @@ class GroupLedger:
         if hold is None:
             yield False
             return
-        self._turns.setdefault(chat_id, []).append(hold)
         try:
             yield True
         finally:
             await self._give_turn_back(chat_id, hold)
 
-    async def holds_turn(self, chat_id: int, *, look: bool = False) -> bool:
-        """Whether the group's turn this worker took is still its own: its lock's connection
-        did not go (then another worker may hold the turn now); True when it works alone.
-        `look`: ask the database (after a long wait), not only what this worker has seen."""
-        locks = self.store.game_locks
-        if not locks.shared:
-            return True
-        if look:
-            await locks.probe()
-        holds = self._turns.get(chat_id)
-        return bool(holds) and all(locks.holds(hold) for hold in holds or ())
-
     async def _give_turn_back(self, chat_id: int, hold: Hold) -> None:
-        holds = self._turns.get(chat_id, [])
-        if hold in holds:
-            holds.remove(hold)
-        if not holds:
-            self._turns.pop(chat_id, None)
         try:
             await self.store.game_locks.release(group_key(chat_id), hold, GROUP_SPACE)
         except Exception:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from dataclasses import dataclass
@@ -42,7 +41,6 @@ TRIES = 3
 _TRY = text("SELECT pg_try_advisory_lock(:space, :game)")
 _UNLOCK = text("SELECT pg_advisory_unlock(:space, :game)")
 _UNLOCK_ALL = text("SELECT pg_advisory_unlock_all()")
-_PROBE = text("SELECT 1")
 THIS_DATABASE = " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 """A condition on pg_locks: the server lists the locks of every database, and only this
 one's processes count."""
@@ -125,10 +123,6 @@ class GameLocks:
         """Whether a lock taken with `hold` is still held (its connection did not go)."""
         return True
 
-    async def probe(self) -> None:
-        """Look at the lock connection now: if it went, every lock taken on it reads as no
-        longer held from then on (else that is only seen at its next statement)."""
-
     async def release(self, game_id: int, hold: Hold, space: int = GAME_LOCK_SPACE) -> None:
         """Let other processes work on the game."""
 
@@ -207,11 +201,6 @@ class AdvisoryLocks(GameLocks):
 
     def holds(self, hold: Hold) -> bool:
         return hold == self._generation
-
-    async def probe(self) -> None:
-        # A failed statement gives the connection up (`_lose`): the generation moves on.
-        with contextlib.suppress(Exception):
-            await asyncio.shield(self._start(_PROBE))
 
     async def release(self, game_id: int, hold: Hold, space: int = GAME_LOCK_SPACE) -> None:
         if not self.holds(hold):

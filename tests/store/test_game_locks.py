@@ -101,21 +101,6 @@ async def test_a_lost_connection_shows_as_locks_no_longer_held(
     await asyncio.wait_for(second.game_locks.acquire(6), DEADLINE)
 
 
-async def test_a_probe_finds_a_lost_connection_without_taking_a_lock(
-    two_workers: tuple[Store, Store], postgres_url: str
-):
-    first, _ = two_workers
-    held = await first.game_locks.acquire(6)
-    await first.game_locks.probe()
-    assert first.game_locks.holds(held)
-    holder = await _lock_holder(postgres_url, 6)
-    assert holder is not None
-    await end_session(postgres_url, holder)
-    assert first.game_locks.holds(held)  # nothing has looked at the connection yet
-    await asyncio.wait_for(first.game_locks.probe(), DEADLINE)
-    assert not first.game_locks.holds(held)
-
-
 async def test_a_cancelled_wait_does_not_keep_the_lock(two_workers: tuple[Store, Store]):
     first, second = two_workers
     held, waiting = await _waiting_behind(first, second, 5)

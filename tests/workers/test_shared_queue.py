@@ -4,6 +4,7 @@ game as stored when its turn comes, and a worker that stops leaves its part to t
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -16,11 +17,9 @@ from gaple_bot.service.outbox import GroupLedger
 from gaple_bot.service.runtime import GameService
 from gaple_bot.service.views import Person
 from gaple_bot.store import Store
-from gaple_bot.store.game_locks import GROUP_SPACE, group_key
 from tests.bot.outbox_kit import assert_window_holds, outbox_clock
 from tests.fakes.clock import ManualClock
 from tests.fakes.telegram_server import FakeTelegram, running_fake
-from tests.postgres import advisory_lock_holder, end_session
 
 GROUP = -1004
 ANA = Person(1, "Ana", "id")
@@ -252,6 +251,35 @@ async def _paced_workers(
             for store in two_workers
         )
         yield fake, first, second
+        for outbox in (first, second):
+            await outbox.close(10)
+        fake.assert_no_violations()
+
+
+async def _until(fake: FakeTelegram, done: Callable[[], bool], what: str) -> None:
+    """Wait for `done` with the clock standing still."""
+    await fake.wait_for(done, timeout=30, message=what)
+
+
+async def _advance_until(
+    fake: FakeTelegram, clock: ManualClock, done: Callable[[], bool], what: str
+) -> None:
+    """Move the clock on a second at a time, the workers acting in between, until `done`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while not done():
+        assert loop.time() < deadline, f"{what} (waited 30s)"
+        clock.advance(1)
+        await fake.wait_for(lambda: fake.requests_in_flight == 0, timeout=30)
+        await asyncio.sleep(0.01)
+
+
+def _edited_at(fake: FakeTelegram, text: str) -> float:
+    """When (on the manual clock) the fake got the edit that showed `text`."""
+    [at] = [
+        r.time for r in fake.requests if r.method == "editMessageText" and r.params["text"] == text
+    ]
+    return at
 
 
 async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
@@ -259,7 +287,7 @@ async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
 ) -> None:
     """A paced table edit heading the group's queue waits until the table's pace has passed
     since the group's last request, the edits queued meanwhile by either worker merging into
-    it; it goes at once when another message waits behind it, and an edit not paced (a
+    it; any worker's message queued behind it lets it go at once, and an edit not paced (a
     round's end) never waits."""
     clock = ManualClock()
     async with _paced_workers(two_workers, clock) as (fake, first, second):
@@ -267,52 +295,38 @@ async def test_a_tables_edits_keep_its_pace_whichever_worker_queued_them(
         def versions() -> list[str | None]:
             return [v.text for v in fake.bot_messages(GROUP)[0].versions]
 
+        def texts() -> list[str | None]:
+            return [m.text for m in fake.bot_messages(GROUP)]
+
         async def edit(outbox: GroupOutbox, text: str, *, paced: bool = True) -> None:
             outbox.edit(outbox.game_message(GROUP, game_id), text=text, paced=paced)
             await outbox.flush()
-            await _settle(fake, clock, first, second)
 
         first.send(GROUP, game_id=game_id, text="table")
         await first.flush()
-        await _settle(fake, clock, first, second)
+        await _until(fake, lambda: texts() == ["table"], "the table was not sent")
+        table_at = clock.now()
         await edit(second, "move 1")
         await edit(first, "move 2")
-        clock.advance(PACE - 1)
-        await _settle(fake, clock, first, second)
-        assert versions() == ["table"]
-        clock.advance(1)
-        await _settle(fake, clock, first, second)
+        await _advance_until(fake, clock, lambda: versions()[-1] == "move 2", "no edit")
         # The two edits went as one, once the pace had passed since the table was sent.
         assert versions() == ["table", "move 2"]
+        assert _edited_at(fake, "move 2") >= table_at + PACE
+        # An edit waits; the other worker's notice behind it lets it go, the clock still.
         await edit(second, "move 3")
+        notice_at = clock.now()
         first.send(GROUP, text="Ana ran out of time")
         await first.flush()
-        await _settle(fake, clock, first, second)
-        assert versions() == ["table", "move 2"]
-        # The queue is looked at again soon: the notice behind the edit lets it go.
-        clock.advance(1)
-        await _settle(fake, clock, first, second)
-        assert versions() == ["table", "move 2", "move 3"]
-        assert [m.text for m in fake.bot_messages(GROUP)][1:] == ["Ana ran out of time"]
-        # The worker holding the edit queues a message itself: it looks again at once.
-        await edit(first, "move 4")
-        assert versions()[-1] == "move 3"
-        first.send(GROUP, text="Budi ran out of time")
-        await first.flush()
-        # With the clock standing still.
-        await fake.wait_for(
-            lambda: (
-                versions()[-1] == "move 4"
-                and fake.bot_messages(GROUP)[-1].text == "Budi ran out of time"
-            ),
-            timeout=30,
-            message="the held edit did not go when its worker queued a message behind it",
+        await _until(
+            fake,
+            lambda: texts()[1:] == ["Ana ran out of time"] and versions()[-1] == "move 3",
+            "the notice behind the edit did not let it go",
         )
+        assert _edited_at(fake, "move 3") == notice_at
+        # A round's end is shown at once, though the last edit was just now.
         await edit(first, "round over", paced=False)
-        assert versions()[-1] == "round over"
-        for outbox in (first, second):
-            await outbox.close(10)
-        fake.assert_no_violations()
+        await _until(fake, lambda: versions()[-1] == "round over", "the round's end waited")
+        assert _edited_at(fake, "round over") == notice_at
 
 
 async def test_two_tables_in_one_group_keep_their_pace_in_turn(
@@ -330,7 +344,7 @@ async def test_two_tables_in_one_group_keep_their_pace_in_turn(
         for game in games:
             first.send(GROUP, game_id=game, text=f"table {game}")
         await first.flush()
-        await _settle(fake, clock, first, second)
+        await _until(fake, lambda: len(fake.bot_messages(GROUP)) == 2, "no tables")
         start = clock.now()
         for n in range(16):
             outbox = (first, second)[n % 2]
@@ -338,55 +352,61 @@ async def test_two_tables_in_one_group_keep_their_pace_in_turn(
             outbox.edit(outbox.game_message(GROUP, game), text=f"{game}: move {n}", paced=True)
             await outbox.flush()
             clock.advance(0.5)
-            await _settle(fake, clock, first, second)
-        for _ in range(3 * int(PACE)):
-            clock.advance(1)
-            await _settle(fake, clock, first, second)
+            await fake.wait_for(lambda: fake.requests_in_flight == 0, timeout=30)
+        last_moves = {f"table {games[0]}": f"{games[0]}: move 13"}
+        last_moves[f"table {games[1]}"] = f"{games[1]}: move 15"
+
+        def shown() -> dict[str | None, str | None]:
+            return {m.versions[0].text: m.versions[-1].text for m in fake.bot_messages(GROUP)}
+
+        await _advance_until(fake, clock, lambda: shown() == last_moves, "a move not shown")
         edits = [
             r.time - start
             for r in fake.requests
             if r.method == "editMessageText" and r.time >= start
         ]
-        # 8 s of moves, then 15 s: each edit at least the pace after the one before.
+        # Each edit at least the pace after the one before, whichever table it showed.
         assert len(edits) >= 3
         assert all(b - a >= PACE for a, b in itertools.pairwise(edits)), edits
-        # Each table ends showing its last move.
-        tables = {m.versions[0].text: m.versions[-1].text for m in fake.bot_messages(GROUP)}
-        assert tables == {
-            f"table {games[0]}": f"{games[0]}: move 13",
-            f"table {games[1]}": f"{games[1]}: move 15",
-        }
-        for outbox in (first, second):
-            await outbox.close(10)
-        fake.assert_no_violations()
 
 
-async def test_a_worker_whose_turn_went_with_its_lock_connection_leaves_the_edit_to_another(
-    two_workers: tuple[Store, Store], game_id: int, postgres_url: str
+async def test_a_message_queued_while_another_worker_held_the_turn_lets_a_paced_edit_go(
+    two_workers: tuple[Store, Store], game_id: int
 ) -> None:
-    """The worker holding a table edit for its pace loses its lock's connection (a network
-    fault): another worker takes the group's turn and sends the edit, and the first one, once
-    the pace has passed, does not send it too."""
+    """The worker that finds a paced edit heading the queue holds the group's turn for a
+    moment: a notice the other worker queues then (it does not wait for the turn) is seen
+    once the turn is let go, and the edit goes with it, the clock standing still."""
     clock = ManualClock()
-    async with _paced_workers(two_workers, clock) as (fake, first, second):
-        first.send(GROUP, game_id=game_id, text="table")
-        await first.flush()
-        await _settle(fake, clock, first, second)
-        first.edit(first.game_message(GROUP, game_id), text="move 1", paced=True)
-        await first.flush()
-        await _settle(fake, clock, first, second)
-        key = group_key(GROUP) & 0xFFFFFFFF  # pg_locks shows the key as an unsigned oid
-        holder = await advisory_lock_holder(postgres_url, GROUP_SPACE, key)
-        assert holder is not None
-        await end_session(postgres_url, holder)
-        # As the sweep does: the other worker finds the group's queue waiting, its turn free.
-        await second.restore()
-        await _settle(fake, clock, first, second)
-        for _ in range(int(PACE) + 1):
-            clock.advance(1)
-            await _settle(fake, clock, first, second)
-        await fake.wait_for(lambda: not (first.busy or second.busy), timeout=30)
-        edits = [r for r in fake.requests if r.method == "editMessageText"]
-        assert [r.params["text"] for r in edits] == ["move 1"]
-        for outbox in (first, second):
-            await outbox.close(10)
+    async with running_fake(group_limit_per_minute=100, clock=clock.now, sleep=clock.sleep) as fake:
+        fake.add_group(GROUP, "Shared")
+        async with fake.make_bot() as bot:
+            holder_ledger = LettingGoLedger(two_workers[1])
+            other, holder = (
+                open_outbox(
+                    bot, 100, ledger=ledger, clock=outbox_clock(clock), table_edit_seconds=PACE
+                )
+                for ledger in (GroupLedger(two_workers[0]), holder_ledger)
+            )
+            holder.send(GROUP, game_id=game_id, text="table")
+            await holder.flush()
+            await _until(fake, lambda: len(fake.bot_messages(GROUP)) == 1, "no table")
+            await _until(fake, lambda: not holder.busy, "the table's turn did not end")
+
+            async def queued_meanwhile() -> None:
+                other.send(GROUP, text="Budi ran out of time")
+                await other.flush()
+                await fake.wait_for(lambda: not other.busy, timeout=30, message="it waited")
+
+            holder_ledger.before_letting_go = queued_meanwhile
+            holder.edit(holder.game_message(GROUP, game_id), text="move 1", paced=True)
+            await holder.flush()
+            await _until(
+                fake,
+                lambda: (
+                    [m.text for m in fake.bot_messages(GROUP)] == ["move 1", "Budi ran out of time"]
+                ),
+                "the edit waited for its pace with a notice behind it",
+            )
+            assert holder_ledger.before_letting_go is None
+            for outbox in (other, holder):
+                await outbox.close(10)

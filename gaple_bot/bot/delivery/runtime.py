@@ -23,22 +23,17 @@ class Pauses:
         """The clock's time."""
         return self.clock.now()
 
-    async def pause(self, seconds: float, wake: asyncio.Event | None = None) -> bool:
-        """Sleep, cut short once `wake` is set; False if the outbox closes first (or has
-        closed)."""
+    async def pause(self, seconds: float) -> bool:
+        """Sleep; False if the outbox closes first (or has closed)."""
         if self.closed.is_set():
             return False
-        waits = {
-            asyncio.ensure_future(self.clock.sleep(seconds)),
-            asyncio.ensure_future(self.closed.wait()),
-        }
-        if wake is not None:
-            waits.add(asyncio.ensure_future(wake.wait()))
+        sleeper = asyncio.ensure_future(self.clock.sleep(seconds))
+        closer = asyncio.ensure_future(self.closed.wait())
         try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({sleeper, closer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for wait in waits:
-                wait.cancel()
+            sleeper.cancel()
+            closer.cancel()
         return not self.closed.is_set()
 
 

@@ -29,11 +29,6 @@ from .writer import LedgerWriter
 
 log = logging.getLogger(__name__)
 
-PACE_LOOK_SECONDS = 1.0
-"""While a table edit waits at the head of its group's queue for the table's pace, the queue
-is read again this often: another worker's message may have joined it (then the edit goes;
-this worker's own wake the wait at once)."""
-
 
 class Drained(Enum):
     """How a drainer's turn at a group's stored queue ended."""
@@ -44,6 +39,9 @@ class Drained(Enum):
     """The outbox closes, or a request got no answer: the next kick goes on."""
     ELSEWHERE = "elsewhere"
     """Another worker held the group's turn: it sends what waits."""
+    PACED = "paced"
+    """A table edit heads the queue, waiting for its table's pace: the group is kicked again
+    when the pace has passed, and any worker's next message for it lets the edit go."""
 
 
 class SharedOutbox(DriverBase):
@@ -57,7 +55,8 @@ class SharedOutbox(DriverBase):
     A table's edits keep the table's pace here, where every worker's edits meet: one that heads
     the queue with nothing but paced edits behind it waits until `table_edit_seconds` after the
     group's last request, and the edits queued meanwhile merge into it, as one process's table
-    pace holds them back."""
+    pace holds them back. It waits with the group's turn let go: whichever worker next queues
+    a message for the group, or kicks it when the pace has passed, sends it."""
 
     shared = True
     """The groups' queues are in the database, shared with other workers."""
@@ -85,8 +84,10 @@ class SharedOutbox(DriverBase):
         """The groups whose stored queue this worker is sending (or waiting for the turn)."""
         self._again: set[int] = set()
         """Groups given more to send while their drainer was already at work."""
-        self._news: dict[int, asyncio.Event] = {}
-        """Set when a group is given more while its drainer waits for a table's pace."""
+        self._pacing: dict[int, asyncio.Task[None]] = {}
+        """Groups whose table edit waits for its pace: the kick when the pace has passed."""
+        self._paced_since: dict[int, tuple[int, float]] = {}
+        """Each such group's waiting edit (its first row) and when this worker first saw it."""
 
     async def queued_now(self) -> tuple[int, int]:
         """The shared queues in the database (all workers' messages: each worker's /metrics
@@ -175,7 +176,7 @@ class SharedOutbox(DriverBase):
         self._kick(new_chat_id)
 
     def _tasks(self) -> list[asyncio.Task[None]]:
-        return [*super()._tasks(), *self._drainers.values()]
+        return [*super()._tasks(), *self._drainers.values(), *self._pacing.values()]
 
     def _stored(self, jobs: Sequence[Job]) -> None:
         for chat_id in dict.fromkeys(job.chat_id for job in jobs):
@@ -192,8 +193,6 @@ class SharedOutbox(DriverBase):
         work that there is more."""
         if chat_id in self._drainers:
             self._again.add(chat_id)
-            if (news := self._news.get(chat_id)) is not None:
-                news.set()
             return
         if self._sender.pauses.closed.is_set():
             return
@@ -205,6 +204,12 @@ class SharedOutbox(DriverBase):
                 self._again.discard(chat_id)
                 ended = await self._drain_turn(chat_id)
                 if ended is Drained.ELSEWHERE or self._sender.pauses.closed.is_set():
+                    return
+                if ended is Drained.PACED:
+                    # What another worker stored while this one held the turn may let the
+                    # edit go: it looks once it has let go, as for a queue it emptied.
+                    if chat_id in self._again or not await self._still_paced(chat_id):
+                        continue
                     return
                 if chat_id in self._again:
                     continue
@@ -218,7 +223,6 @@ class SharedOutbox(DriverBase):
             log.exception("group %s: its waiting messages could not be sent", chat_id)
         finally:
             del self._drainers[chat_id]
-            self._news.pop(chat_id, None)
 
     async def _drain_turn(self, chat_id: int) -> Drained:
         """Hold the group's turn and send what waits for it, every worker's, in order, until
@@ -230,41 +234,23 @@ class SharedOutbox(DriverBase):
             if not ours:
                 return Drained.ELSEWHERE
             await self._turns.reload(chat_id)
-            news = self._news.setdefault(chat_id, asyncio.Event())
-            # The paced edit heading the queue while it waits for its table's pace: its first
-            # row and when it was first seen (the budget allowed it then, and no other worker
-            # sends here meanwhile, so the budget is not waited for again).
-            held: tuple[int, float] | None = None
             while not sender.pauses.closed.is_set():
-                news.clear()
-                if held is None:
-                    if not await ledger.waiting(chat_id):
-                        return Drained.EMPTY
-                    if not await sender.wait_for_budget(chat_id):
-                        return Drained.STOPPED
+                if not await ledger.waiting(chat_id):
+                    return Drained.EMPTY
+                if not await sender.wait_for_budget(chat_id):
+                    return Drained.STOPPED
                 # Read again once the budget allows: edits queued meanwhile merge in.
                 waiting = await ledger.waiting(chat_id)
                 head = head_request(waiting)
                 if head is None:
                     return Drained.EMPTY
                 if isinstance(head, Forget):
-                    held = None
                     await ledger.game_message_sent(head.game_id, None)
                     await ledger.finish([head.row_id])
                     continue
-                seen = sender.pauses.now()
-                if held is not None and held[0] == head.covered[0]:
-                    seen = held[1]
-                if (hold := self._pace_left(head, waiting, seen)) > 0:
-                    held = (head.covered[0], seen)
-                    if not await sender.pauses.pause(min(hold, PACE_LOOK_SECONDS), news):
-                        return Drained.STOPPED
-                    continue
-                if not await ledger.holds_turn(chat_id, look=held is not None):
-                    # The turn went with the lock's connection (likelier over a wait for the
-                    # pace): another worker may be sending what waits.
-                    return Drained.STOPPED
-                held = None
+                if (hold := self._pace_left(head, waiting)) > 0:
+                    self._kick_later(chat_id, hold)
+                    return Drained.PACED
                 job = await self._job(head)
                 outcome = await sender.run(job)
                 if outcome is Outcome.GONE:
@@ -279,21 +265,47 @@ class SharedOutbox(DriverBase):
                 await ledger.finish(list(head.covered))
         return Drained.STOPPED
 
-    def _pace_left(self, head: Request, waiting: Sequence[QueuedSend], seen: float) -> float:
+    def _pace_left(self, head: Request, waiting: Sequence[QueuedSend]) -> float:
         """Seconds the head waits yet for its table's pace, `table_edit_seconds` after the
-        group's last request (or after the head was first `seen`, if that is earlier: another
-        worker's clock may run ahead); none unless it is a paced edit and all that waits
-        behind it is paced edits too (of another table in the group: they go in turn)."""
-        message = head.message
-        if self._table_edit_seconds <= 0 or not message.paced:
+        group's last request (or after this worker first saw the head, if that is earlier:
+        another worker's clock may run ahead); none unless it is a paced edit and all that
+        waits behind it is paced edits too (of another table in the group: they go in turn)."""
+        chat_id, now = head.message.chat_id, self._sender.pauses.now()
+        seen = self._paced_since.pop(chat_id, None)
+        if self._table_edit_seconds <= 0 or not head.message.paced:
             return 0.0
         covered = set(head.covered)
         if any(row.id not in covered and not _paced_edit(row) for row in waiting):
             return 0.0
-        last = self._sender.budgets.last(message.chat_id)
+        last = self._sender.budgets.last(chat_id)
         if last is None:
             return 0.0
-        return min(last, seen) + self._table_edit_seconds - self._sender.pauses.now()
+        if seen is None or seen[0] != head.covered[0]:
+            seen = (head.covered[0], now)
+        left = min(last, seen[1]) + self._table_edit_seconds - now
+        if left > 0:
+            self._paced_since[chat_id] = seen
+        return left
+
+    async def _still_paced(self, chat_id: int) -> bool:
+        """Whether the group's queue is still headed by an edit waiting for its pace."""
+        waiting = await self._ledger.waiting(chat_id)
+        head = head_request(waiting)
+        return isinstance(head, Request) and self._pace_left(head, waiting) > 0
+
+    def _kick_later(self, chat_id: int, seconds: float) -> None:
+        """Kick the group again in `seconds` (in place of an earlier such kick)."""
+        if (earlier := self._pacing.pop(chat_id, None)) is not None:
+            earlier.cancel()
+        self._pacing[chat_id] = asyncio.create_task(self._kick_after(chat_id, seconds))
+
+    async def _kick_after(self, chat_id: int, seconds: float) -> None:
+        try:
+            if await self._sender.pauses.pause(seconds):
+                self._kick(chat_id)
+        finally:
+            if self._pacing.get(chat_id) is asyncio.current_task():
+                del self._pacing[chat_id]
 
     async def _job(self, head: Request) -> Job:
         """The job of the stored queue's head: an edit of a game's message goes to the
