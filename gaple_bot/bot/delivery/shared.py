@@ -208,14 +208,17 @@ class SharedOutbox(DriverBase):
                 if ended is Drained.PACED:
                     # What another worker stored while this one held the turn may let the
                     # edit go: it looks once it has let go, as for a queue it emptied.
-                    if chat_id in self._again or not await self._still_paced(chat_id):
+                    # (`_again` is looked at after the read: a kick may come while it runs.)
+                    if not await self._still_paced(chat_id) or chat_id in self._again:
                         continue
                     return
                 if chat_id in self._again:
                     continue
                 # What another worker stored while this one held the turn, when it could not
                 # take the turn, is this one's to send: it looks once it has let go.
-                if ended is Drained.EMPTY and await self._ledger.waiting(chat_id):
+                if ended is Drained.EMPTY and (
+                    await self._ledger.waiting(chat_id) or chat_id in self._again
+                ):
                     continue
                 return
         except Exception:
