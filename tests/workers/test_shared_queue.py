@@ -4,11 +4,11 @@ game as stored when its turn comes, and a worker that stops leaves its part to t
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 import pytest
 
@@ -264,14 +264,21 @@ async def _until(fake: FakeTelegram, done: Callable[[], bool], what: str) -> Non
 async def _advance_until(
     fake: FakeTelegram, clock: ManualClock, done: Callable[[], bool], what: str
 ) -> None:
-    """Move the clock on a second at a time, the workers acting in between, until `done`."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 30
-    while not done():
-        assert loop.time() < deadline, f"{what} (waited 30s)"
-        clock.advance(1)
-        await fake.wait_for(lambda: fake.requests_in_flight == 0, timeout=30)
-        await asyncio.sleep(0.01)
+    """Until `done`: wait for a worker to sleep on the clock (its pace's kick), move the clock
+    to when it wakes, and wait for what the kick leads to: `done`, or a later sleep."""
+    while True:
+        await fake.wait_for(lambda: done() or clock.next_wake is not None, 30, what)
+        if done():
+            return
+        wake = clock.next_wake
+        assert wake is not None
+        clock.advance(max(0.0, wake - clock.now()))
+        await fake.wait_for(partial(_woken_or_done, clock, wake, done), 30, what)
+
+
+def _woken_or_done(clock: ManualClock, woke: float, done: Callable[[], bool]) -> bool:
+    """Whether `done`, or a worker sleeps on the clock again, past the wake at `woke`."""
+    return done() or (clock.next_wake is not None and clock.next_wake > woke)
 
 
 def _edited_at(fake: FakeTelegram, text: str) -> float:
