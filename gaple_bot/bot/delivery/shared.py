@@ -22,7 +22,7 @@ from .job import Job
 from .records import GroupMessage, Kind
 from .runtime import Hooks, Pauses
 from .sending import Sender
-from .stored import Forget, Request, head_request
+from .stored import Forget, Request, head_request, paced_edit
 from .turns import Shared
 from .workers import Workers
 from .writer import LedgerWriter
@@ -278,7 +278,7 @@ class SharedOutbox(DriverBase):
         if self._table_edit_seconds <= 0 or not head.message.paced:
             return 0.0
         covered = set(head.covered)
-        if any(row.id not in covered and not _paced_edit(row) for row in waiting):
+        if any(row.id not in covered and not paced_edit(row) for row in waiting):
             return 0.0
         last = self._sender.budgets.last(chat_id)
         if last is None:
@@ -331,8 +331,3 @@ class SharedOutbox(DriverBase):
             await self._ledger.game_message_sent(game_id, message.message_id)
 
         return store
-
-
-def _paced_edit(row: QueuedSend) -> bool:
-    """Whether a stored row is a table edit that may wait for its table's pace."""
-    return row.paced and row.kind == Kind.EDIT

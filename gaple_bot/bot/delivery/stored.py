@@ -40,7 +40,7 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
         return Forget(head.game_id, head.id)
     covered = [head.id]
     params = head.params
-    paced = kind is Kind.EDIT and head.paced
+    paced = paced_edit(head)
     if kind is Kind.EDIT:
         for row in rows[1:]:
             if head.game_id is not None and row.game_id == head.game_id and row.kind != Kind.EDIT:
@@ -53,8 +53,13 @@ def head_request(rows: Sequence[QueuedSend]) -> Forget | Request | None:
             ):
                 covered.append(row.id)
                 params = row.params
-                paced = paced and row.paced
+                paced = paced and paced_edit(row)
     message = stored_message(
         head.chat_id, kind, params, thread_id=head.thread_id, game_id=head.game_id
     )
     return Request(replace(message, paced=paced), head.message_id, tuple(covered))
+
+
+def paced_edit(row: QueuedSend) -> bool:
+    """Whether a stored row is a table edit that may wait for its table's pace."""
+    return row.paced and row.kind == Kind.EDIT
